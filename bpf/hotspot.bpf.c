@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * hotspot.bpf.c - per-process diagnosis computed in the kernel.
+ *
+ * What runs where, and why:
+ *  - hk_switch (tp_btf/sched_switch) is the only hot-path hook. Voluntary
+ *    switches return at once. For an involuntary one between two processes
+ *    it writes only into prev's task storage who took the CPU from it: no
+ *    hash map work per switch. The kernel already counts everything else.
+ *  - hk_exit (tp_btf/sched_process_exit) queues a tracked process whose
+ *    last thread exits; it never deletes (only the walk does).
+ *  - hk_arm (SEC("syscall"), run once through BPF_PROG_TEST_RUN) arms a
+ *    bpf_timer. Each tick re-arms it and kicks a bpf_wq work item, so the
+ *    walk over every thread runs in a kworker, preemptible, rather than in
+ *    softirq. hk_arm_nowq is the variant for kernels without bpf_wq
+ *    (< 6.10): the tick walks itself.
+ *  - The walk (walk.bpf.h) sums the kernel's per-thread counters per TGID
+ *    and runs the window step (window.bpf.h + include/shared/classify.h):
+ *    rates, RSS trend, diagnosis, hysteresis; a ring-buffer event goes out
+ *    only when a label changes.
+ *  - hk_test_win (SEC("syscall")) runs the same window step on synthetic
+ *    samples, for the in-kernel tests.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "shared/hotspot.h"
+#include "maps.bpf.h"
+#include "walk.bpf.h"
+
+#define CLOCK_MONOTONIC 1
+#define TASK_RUNNING 0
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+extern int bpf_wq_init(struct bpf_wq *wq, void *p__map, unsigned int flags) __weak __ksym;
+extern int bpf_wq_start(struct bpf_wq *wq, unsigned int flags) __weak __ksym;
+extern int bpf_wq_set_callback_impl(struct bpf_wq *wq,
+				    int (callback_fn)(void *map, int *key, void *value),
+				    unsigned int flags, void *aux) __weak __ksym;
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(hk_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	struct hk_task *ts;
+	__u32 aggressor;
+
+	/* the kernel's own rule for an involuntary switch (__schedule) */
+	if (!preempt && prev_state != TASK_RUNNING)
+		return 0;
+	aggressor = next->tgid;
+	if (aggressor == prev->tgid || !aggressor)
+		return 0;
+	ts = bpf_task_storage_get(&hk_tasks, prev, NULL, 0);
+	if (!ts)
+		return 0;
+	ts->invol++;
+	if (ts->aggr_tgid == aggressor)
+		ts->aggr_votes++;
+	else if (!ts->aggr_votes) {
+		ts->aggr_tgid = aggressor;
+		ts->aggr_votes = 1;
+	} else {
+		ts->aggr_votes--;
+	}
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(hk_exit, struct task_struct *t)
+{
+	struct hk_exit x = {};
+	struct hk_stats *st;
+	struct hk_proc *p;
+	__u32 tgid;
+
+	if (t->flags & HK_PF_KTHREAD)
+		return 0;
+	/* only when the last thread of the group goes */
+	if (BPF_CORE_READ(t, signal, live.counter))
+		return 0;
+	tgid = t->tgid;
+	p = bpf_map_lookup_elem(&hk_procs, &tgid);
+	if (!p)
+		return 0;
+	x.tgid = tgid;
+	x.start_time_ns = p->start_time_ns;
+	if (bpf_map_push_elem(&hk_exits, &x, 0)) {
+		st = hk_st();
+		if (st)
+			__sync_fetch_and_add(&st->exits_lost, 1);
+		hk_sweep_needed = 1;
+	}
+	return 0;
+}
+
+static int hk_work(void *map, int *key, void *value)
+{
+	hk_walk(1);
+	return 0;
+}
+
+static __always_inline void hk_rearm(struct hk_timer_val *v)
+{
+	struct hk_config *c = hk_cfg();
+	struct hk_stats *st = hk_st();
+
+	if (!c || !st)
+		return;
+	if (bpf_timer_start(&v->timer, c->interval_ns, 0))
+		__sync_fetch_and_add(&st->timer_rearm_failures, 1);
+}
+
+static int hk_tick(void *map, int *key, struct hk_timer_val *v)
+{
+	struct hk_stats *st = hk_st();
+
+	hk_rearm(v);
+	if (bpf_wq_start(&v->wq, 0) && st)
+		__sync_fetch_and_add(&st->wq_start_failures, 1);
+	return 0;
+}
+
+static int hk_tick_walk(void *map, int *key, struct hk_timer_val *v)
+{
+	hk_rearm(v);
+	hk_walk(0);
+	return 0;
+}
+
+static __always_inline int hk_arm_timer(struct hk_timer_val **out)
+{
+	struct hk_config *c = hk_cfg();
+	struct hk_timer_val *v;
+	__u32 zero = 0;
+	int err;
+
+	v = bpf_map_lookup_elem(&hk_timer, &zero);
+	if (!v || !c || !c->interval_ns)
+		return -22;
+	err = bpf_timer_init(&v->timer, &hk_timer, CLOCK_MONOTONIC);
+	if (err)
+		return err;
+	*out = v;
+	return 0;
+}
+
+SEC("syscall")
+int hk_arm(void *ctx)
+{
+	struct hk_config *c = hk_cfg();
+	struct hk_timer_val *v;
+	int err;
+
+	err = hk_arm_timer(&v);
+	if (err || !c)
+		return err ? err : -22;
+	err = bpf_wq_init(&v->wq, &hk_timer, 0);
+	if (err)
+		return err;
+	err = bpf_wq_set_callback_impl(&v->wq, hk_work, 0, NULL);
+	if (err)
+		return err;
+	err = bpf_timer_set_callback(&v->timer, hk_tick);
+	if (err)
+		return err;
+	return bpf_timer_start(&v->timer, c->interval_ns, 0);
+}
+
+SEC("syscall")
+int hk_arm_nowq(void *ctx)
+{
+	struct hk_config *c = hk_cfg();
+	struct hk_timer_val *v;
+	int err;
+
+	err = hk_arm_timer(&v);
+	if (err || !c)
+		return err ? err : -22;
+	err = bpf_timer_set_callback(&v->timer, hk_tick_walk);
+	if (err)
+		return err;
+	return bpf_timer_start(&v->timer, c->interval_ns, 0);
+}
+
+/*
+ * One synthetic window for the in-kernel tests: the same window step,
+ * aggressor pass, hysteresis, events and exit handling as the walk, on
+ * samples from ctx instead of task counters.
+ */
+SEC("syscall")
+int hk_test_win(struct hk_test_window *ctx)
+{
+	struct hk_proc *p;
+	struct hk_exit x;
+	__u32 tgid, i;
+
+	hk_window_begin();
+	tgid = ctx->exit_tgid;
+	if (tgid) {
+		p = bpf_map_lookup_elem(&hk_procs, &tgid);
+		if (p) {
+			x.tgid = tgid;
+			x.pad = 0;
+			x.start_time_ns = p->start_time_ns;
+			bpf_map_push_elem(&hk_exits, &x, 0);
+		}
+	}
+	/* unrolled: the verifier takes only constant offsets into ctx */
+#pragma clang loop unroll(full)
+	for (i = 0; i < HK_TEST_PROCS; i++) {
+		if (i >= ctx->nr_procs)
+			break;
+		tgid = ctx->tgid[i];
+		__builtin_memcpy(&hk_acc, &ctx->sample[i], sizeof(hk_acc));
+		p = hk_proc_get(tgid, hk_acc.start_time_ns);
+		if (p)
+			hk_proc_window(p, tgid, &hk_acc);
+	}
+	hk_window_end();
+#pragma clang loop unroll(full)
+	for (i = 0; i < HK_TEST_PROCS; i++) {
+		if (i >= ctx->nr_procs)
+			break;
+		tgid = ctx->tgid[i];
+		p = bpf_map_lookup_elem(&hk_procs, &tgid);
+		ctx->label[i] = p ? p->hyst.label : HK_EXITED;
+		ctx->match[i] = p ? p->hyst.match : HK_EXITED;
+	}
+	return 0;
+}

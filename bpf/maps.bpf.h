@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * maps.bpf.h - every map and global of the BPF side, named hk_* so that
+ * `bpftool map dump name hk_procs` finds them. Sizes given here are
+ * defaults; userspace resizes hk_procs, hk_exits and hk_events before load.
+ */
+#ifndef HK_BPF_MAPS_H
+#define HK_BPF_MAPS_H
+
+/* Thresholds in force (one entry, written by userspace). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct hk_config);
+} hk_config SEC(".maps");
+
+/* State per process. A plain preallocated hash: an LRU would evict
+ * labelled state silently; a full map is counted in hk_stats instead. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u32);		/* TGID */
+	__type(value, struct hk_proc);
+} hk_procs SEC(".maps");
+
+/* The tool's own cost (one entry; the walk is its only writer but for
+ * the exit hook's lost-exit counter, which is atomic). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct hk_stats);
+} hk_stats SEC(".maps");
+
+/* Transitions to userspace. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} hk_events SEC(".maps");
+
+/* A tracked process exited: the exit hook only queues it, the walk emits
+ * its `exited` and deletes it (a preallocated hash reuses a deleted
+ * element at once, so only the walk deletes). */
+struct hk_exit {
+	__u32 tgid;
+	__u32 pad;
+	__u64 start_time_ns;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, 32768);
+	__type(value, struct hk_exit);
+} hk_exits SEC(".maps");
+
+/*
+ * Per-thread state. The walk keeps its baselines here (run delay of an
+ * exited thread is kept nowhere else, so per-process wait is a sum of
+ * per-thread deltas); the sched_switch hook records who took the CPU from
+ * the thread, as a one-counter majority vote (Misra-Gries), so that the
+ * hot path never touches a hash.
+ */
+struct hk_task {
+	__u64 runtime_ns;	/* se.sum_exec_runtime at the last walk */
+	__u64 wait_ns;		/* run delay + pending wait at the last walk */
+	__u64 walk;		/* walk number of the last visit, 0: new */
+	__u32 aggr_tgid;	/* majority candidate among aggressors */
+	__u32 aggr_votes;
+	__u32 invol;		/* involuntary switches to another process */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct hk_task);
+} hk_tasks SEC(".maps");
+
+/* The periodic timer and the work item it kicks. */
+struct hk_timer_val {
+	struct bpf_timer timer;
+	struct bpf_wq wq;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct hk_timer_val);
+} hk_timer SEC(".maps");
+
+#endif /* HK_BPF_MAPS_H */

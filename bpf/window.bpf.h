@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * window.bpf.h - what happens to one process in one window, after its
+ * counters are summed: the pure window step (include/shared/classify.h),
+ * then the aggressor pass, hysteresis, the ring-buffer event, and the
+ * exits. Shared by the walk and by the hk_test_win test entry.
+ */
+#ifndef HK_BPF_WINDOW_H
+#define HK_BPF_WINDOW_H
+
+#include "shared/classify.h"
+
+#ifndef EEXIST
+#define EEXIST 17
+#endif
+
+struct hk_pair {
+	__u32 victim;
+	__u32 aggressor;
+	__u32 votes;
+	__u32 pad;
+};
+
+/*
+ * Per-window scratch. One window runs at a time: a work item is never run
+ * concurrently with itself, and the test entry lives in its own object.
+ */
+static __u64 hk_walk_no;
+static __u32 hk_nr_defer;
+static __u32 hk_nr_victims;
+static __u32 hk_defer[HK_DEFER_SLOTS];
+static struct hk_pair hk_victims[HK_VICTIM_SLOTS];
+__u32 hk_sweep_needed;	/* exits were lost: sweep hk_procs */
+/* never written: the template of a new hk_procs entry */
+static struct hk_proc hk_zero_proc;
+
+static __always_inline struct hk_config *hk_cfg(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&hk_config, &zero);
+}
+
+static __always_inline struct hk_stats *hk_st(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&hk_stats, &zero);
+}
+
+static __always_inline void hk_peer_comm(char *dst, __u32 tgid)
+{
+	struct hk_proc *peer;
+
+	if (!tgid)
+		return;
+	peer = bpf_map_lookup_elem(&hk_procs, &tgid);
+	if (peer)
+		__builtin_memcpy(dst, peer->comm, HK_COMM_LEN);
+}
+
+/* Send one transition; -1 when the ring buffer is full (counted). */
+static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 to)
+{
+	struct hk_stats *st = hk_st();
+	struct hk_event *e;
+
+	if (!p || !st)
+		return -1;
+	e = bpf_ringbuf_reserve(&hk_events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&st->events_dropped, 1);
+		return -1;
+	}
+	e->type = HK_EV_TRANSITION;
+	e->tgid = tgid;
+	e->ns_pid = p->ns_pid;
+	e->ns_ino = p->ns_ino;
+	e->from = from;
+	e->to = to;
+	e->windows = p->windows;
+	e->time_ns = bpf_ktime_get_ns();
+	e->start_time_ns = p->start_time_ns;
+	__builtin_memcpy(e->comm, p->comm, HK_COMM_LEN);
+	__builtin_memset(e->aggressor_comm, 0, HK_COMM_LEN);
+	__builtin_memset(e->victim_comm, 0, HK_COMM_LEN);
+	hk_peer_comm(e->aggressor_comm, p->ev.aggressor_tgid);
+	hk_peer_comm(e->victim_comm, p->ev.victim_tgid);
+	__builtin_memcpy(&e->ev, &p->ev, sizeof(e->ev));
+	bpf_ringbuf_submit(e, 0);
+	__sync_fetch_and_add(&st->events_emitted, 1);
+	return 0;
+}
+
+/* Hysteresis, and the event when the label moves. */
+static __noinline int hk_commit(struct hk_proc *p, __u32 tgid, __u32 match)
+{
+	struct hk_config *c = hk_cfg();
+	__u32 to;
+
+	if (!p || !c)
+		return 0;
+	to = hk_hyst_next(&p->hyst, match, c->enter_windows, c->exit_windows);
+	if (to == p->hyst.label)
+		return 0;
+	/* not committed when lost: decided again, and sent, next window */
+	if (hk_emit(p, tgid, p->hyst.label, to))
+		return -1;
+	hk_hyst_commit(&p->hyst, to);
+	return 1;
+}
+
+/*
+ * The entry of a process, created on first sight. A different start time
+ * under the same TGID is a recycled PID: the old process exited (its
+ * `exited` goes out first) and the new one starts from nothing.
+ */
+static __always_inline struct hk_proc *hk_proc_get(__u32 tgid, __u64 start_time_ns)
+{
+	struct hk_proc *p = bpf_map_lookup_elem(&hk_procs, &tgid);
+	struct hk_stats *st;
+	long err;
+
+	if (p) {
+		if (p->start_time_ns == start_time_ns)
+			return p;
+		if (p->hyst.label != HK_OK &&
+		    hk_emit(p, tgid, p->hyst.label, HK_EXITED))
+			return NULL;
+		__builtin_memset(p, 0, sizeof(*p));
+		p->start_time_ns = start_time_ns;
+		return p;
+	}
+	err = bpf_map_update_elem(&hk_procs, &tgid, &hk_zero_proc, BPF_NOEXIST);
+	if (err && err != -EEXIST) {
+		st = hk_st();
+		if (st)
+			__sync_fetch_and_add(&st->procs_untracked, 1);
+		return NULL;
+	}
+	p = bpf_map_lookup_elem(&hk_procs, &tgid);
+	if (p)
+		p->start_time_ns = start_time_ns;
+	return p;
+}
+
+/*
+ * One window of one process. A process that could still turn out to be a
+ * Noisy neighbor waits for hk_window_end, when every Starved victim of the
+ * window is known: both sides of a pair are labelled from the same facts.
+ */
+static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
+				     struct hk_sample *s)
+{
+	struct hk_config *c = hk_cfg();
+	struct hk_stats *st = hk_st();
+	__u32 match = HK_OK, i;
+
+	if (!p || !c || !st)
+		return 0;
+	__builtin_memcpy(p->comm, s->comm, HK_COMM_LEN);
+	p->seen_walk = hk_walk_no;
+	if (!hk_window_step(c, p, s, &match))
+		return 0;
+	p->hyst.match = match;
+
+	if (match == HK_STARVED && s->aggressor_tgid && s->aggressor_tgid != tgid) {
+		i = hk_nr_victims;
+		if (i < HK_VICTIM_SLOTS) {
+			hk_victims[i & (HK_VICTIM_SLOTS - 1)].victim = tgid;
+			hk_victims[i & (HK_VICTIM_SLOTS - 1)].aggressor = s->aggressor_tgid;
+			hk_victims[i & (HK_VICTIM_SLOTS - 1)].votes = s->aggressor_switches;
+			hk_nr_victims = i + 1;
+		} else {
+			__sync_fetch_and_add(&st->defer_overflows, 1);
+		}
+	}
+	if (hk_may_be_noisy(c, &p->ev, match)) {
+		i = hk_nr_defer;
+		if (i < HK_DEFER_SLOTS) {
+			hk_defer[i & (HK_DEFER_SLOTS - 1)] = tgid;
+			hk_nr_defer = i + 1;
+			return 0;
+		}
+		__sync_fetch_and_add(&st->defer_overflows, 1);
+	}
+	return hk_commit(p, tgid, match);
+}
+
+static long hk_victim_cb(__u64 i, void *ctx)
+{
+	struct hk_config *c = hk_cfg();
+	struct hk_pair *v;
+	struct hk_proc *a;
+	__u32 aggressor;
+
+	if (!c || i >= HK_VICTIM_SLOTS)
+		return 1;
+	v = &hk_victims[i & (HK_VICTIM_SLOTS - 1)];
+	aggressor = v->aggressor;
+	a = bpf_map_lookup_elem(&hk_procs, &aggressor);
+	if (!a || a->seen_walk != hk_walk_no ||
+	    !hk_may_be_noisy(c, &a->ev, a->hyst.match))
+		return 0;
+	/* name the victim it took the CPU from most often */
+	if (!a->ev.victim_tgid || v->votes > a->ev.victim_switches) {
+		a->ev.victim_tgid = v->victim;
+		a->ev.victim_switches = v->votes;
+	}
+	return 0;
+}
+
+static long hk_defer_cb(__u64 i, void *ctx)
+{
+	struct hk_config *c = hk_cfg();
+	struct hk_proc *p;
+	__u32 tgid;
+
+	if (!c || i >= HK_DEFER_SLOTS)
+		return 1;
+	tgid = hk_defer[i & (HK_DEFER_SLOTS - 1)];
+	p = bpf_map_lookup_elem(&hk_procs, &tgid);
+	if (!p || p->seen_walk != hk_walk_no)
+		return 0;
+	hk_commit(p, tgid, hk_classify(c, &p->ev));
+	return 0;
+}
+
+/* A queued exit: the last word of a flagged process, then its entry goes. */
+static long hk_exit_cb(__u64 i, void *ctx)
+{
+	struct hk_exit x;
+	struct hk_proc *p;
+	__u32 tgid;
+
+	if (bpf_map_pop_elem(&hk_exits, &x))
+		return 1;
+	tgid = x.tgid;
+	p = bpf_map_lookup_elem(&hk_procs, &tgid);
+	if (!p || p->start_time_ns != x.start_time_ns)
+		return 0;	/* already gone, or the PID was recycled */
+	if (p->hyst.label != HK_OK && hk_emit(p, tgid, p->hyst.label, HK_EXITED)) {
+		/* ring buffer full: keep it for the next window */
+		bpf_map_push_elem(&hk_exits, &x, 0);
+		return 1;
+	}
+	bpf_map_delete_elem(&hk_procs, &tgid);
+	return 0;
+}
+
+/* Safety net when exits were lost: drop entries the walk no longer sees. */
+static long hk_sweep_cb(struct bpf_map *map, __u32 *key, struct hk_proc *p,
+			void *ctx)
+{
+	__u32 tgid = *key;
+
+	if (p->seen_walk + 1 >= hk_walk_no)
+		return 0;
+	if (p->hyst.label != HK_OK && hk_emit(p, tgid, p->hyst.label, HK_EXITED))
+		return 1;
+	bpf_map_delete_elem(&hk_procs, &tgid);
+	return 0;
+}
+
+static __always_inline void hk_window_begin(void)
+{
+	hk_walk_no++;
+	hk_nr_defer = 0;
+	hk_nr_victims = 0;
+}
+
+static __noinline int hk_window_end(void)
+{
+	bpf_loop(hk_nr_victims, hk_victim_cb, NULL, 0);
+	bpf_loop(hk_nr_defer, hk_defer_cb, NULL, 0);
+	bpf_loop(1 << 16, hk_exit_cb, NULL, 0);
+	if (hk_sweep_needed) {
+		hk_sweep_needed = 0;
+		bpf_for_each_map_elem(&hk_procs, hk_sweep_cb, NULL, 0);
+	}
+	return 0;
+}
+
+#endif /* HK_BPF_WINDOW_H */

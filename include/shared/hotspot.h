@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * hotspot.h - every type that crosses the kernel/user boundary.
+ *
+ * Included by bpf/hotspot.bpf.c (after vmlinux.h), by the userspace tool and
+ * by the tests. Constants are enums so that they reach BTF and bpftool shows
+ * them by name. Every field carries its unit in its name.
+ */
+#ifndef HK_SHARED_HOTSPOT_H
+#define HK_SHARED_HOTSPOT_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+enum hk_limits {
+	HK_COMM_LEN = 16,
+	/* RSS samples kept for the trend; a power of two (ring index mask). */
+	HK_TREND_SLOTS = 8,
+	/* Fewer samples than this are not a trend. */
+	HK_TREND_MIN_SAMPLES = 4,
+	/* Processes per window whose label waits for the aggressor pass. */
+	HK_DEFER_SLOTS = 256,
+	/* Starved victims per window whose aggressor is resolved. */
+	HK_VICTIM_SLOTS = 256,
+	/* Memory cgroup ancestors examined for the tightest limit. */
+	HK_MEMCG_DEPTH = 16,
+	/* Processes one synthetic test window can carry. */
+	HK_TEST_PROCS = 4,
+};
+
+/* Diagnoses, most severe first: the first that matches wins. */
+enum hk_label {
+	HK_OK = 0,
+	HK_OOM_RISK = 1,
+	HK_MEM_THRASHING = 2,
+	HK_STARVED = 3,
+	HK_NOISY_NEIGHBOR = 4,
+	HK_CPU_BOUND = 5,
+	HK_EXITED = 6,		/* only ever a transition's target */
+	HK_NR_LABELS = 7,
+};
+
+enum hk_limit_kind {
+	HK_LIMIT_RAM = 0,	/* no memory cgroup limit: total RAM binds */
+	HK_LIMIT_MEMCG = 1,	/* a memory cgroup (or an ancestor) binds */
+};
+
+enum hk_consts {
+	HK_ETA_NONE = -1,	/* (as __u64) RSS is not heading to a limit */
+};
+
+/*
+ * Thresholds and environment, one entry in the hk_config array map.
+ * Userspace writes it before arming the timer; the walk reads it each window.
+ * Rates are per second, shares are of the window, so that no diagnosis
+ * depends on the interval.
+ */
+struct hk_config {
+	__u64 interval_ns;
+	__u32 enter_windows;		/* consecutive matches to enter a label */
+	__u32 exit_windows;		/* consecutive misses to leave it */
+
+	/* oom_risk */
+	__u64 oom_trend_span_ns;	/* RSS history the trend looks at */
+	__u64 oom_min_growth_bytes;	/* net growth over the span */
+	__u64 oom_min_rss_bytes;	/* "big" in absolute terms ... */
+	__u32 oom_min_rss_pct_x100;	/* ... or as a share of the limit */
+	__u32 oom_steady_pct_x100;	/* share of intervals that must grow */
+	__u64 oom_eta_horizon_s;	/* or: limit reached within this */
+
+	/* mem_thrashing */
+	__u64 thrash_major_faults_per_s;
+	__u64 thrash_minor_faults_per_s; /* not explained by RSS growth */
+
+	/* starved */
+	__u32 starved_wait_pct_x100;	/* run-queue wait, share of window */
+
+	/* noisy_neighbor */
+	__u32 noisy_cpu_pct_x100;	/* of one CPU */
+
+	/* cpu_bound */
+	__u32 cpu_thread_pct_x100;	/* one thread, of one CPU */
+	__u32 cpu_total_pct_x100;	/* whole process, of all CPUs */
+	__u64 cpu_max_faults_per_s;
+	__u32 cpu_max_wait_pct_x100;
+
+	/* environment, filled in by userspace: the kernel cannot know these */
+	__u32 nr_cpus;
+	__u64 total_ram_bytes;
+	__u32 page_size_bytes;
+	__u32 trend_stride_windows;	/* windows between two RSS samples */
+	__u64 pidns_ino;		/* the tool's own PID namespace */
+};
+
+/*
+ * What one window says about one process: the rates the classifier reads
+ * and the evidence a transition carries. Kept in hk_procs (bpftool shows
+ * the latest window) and copied into each event.
+ */
+struct hk_evidence {
+	__u64 window_ns;
+	__u32 cpu_pct_x100;		/* all threads, of one CPU */
+	__u32 thread_cpu_pct_x100;	/* busiest thread, of one CPU */
+	__u32 thread_tid;
+	__u32 thread_cpu;
+	__u32 wait_pct_x100;		/* run-queue wait (run delay) */
+	__u32 nr_threads;
+	__u64 minor_faults_per_s;
+	__u64 major_faults_per_s;
+	__u64 unexplained_faults_per_s;	/* minor faults RSS growth leaves */
+	__u64 vcsw_per_s;
+	__u64 ivcsw_per_s;
+	__u64 rss_bytes;
+	__s64 rss_growth_bytes_per_s;	/* this window */
+	__s64 rss_slope_bytes_per_s;	/* least squares over the trend */
+	__s64 rss_net_growth_bytes;	/* last minus first trend sample */
+	__u64 rss_trend_ms;		/* time the trend samples cover */
+	__u32 trend_samples;
+	__u32 trend_grow_pct_x100;	/* intervals in which RSS grew */
+	__u32 trend_latest_grew;
+	__u32 limit_kind;		/* enum hk_limit_kind */
+	__u64 limit_bytes;
+	__u64 headroom_bytes;
+	__u64 eta_s;			/* HK_ETA_NONE when not growing */
+	__u64 memcg_id;			/* cgroup id of the memory cgroup */
+	__u32 aggressor_tgid;		/* took the CPU from us most often */
+	__u32 aggressor_switches;
+	__u32 victim_tgid;		/* a Starved process we starve */
+	__u32 victim_switches;		/* how often we took its CPU */
+};
+
+/* Hysteresis state: the committed label and the counters that move it. */
+struct hk_hyst {
+	__u32 label;			/* enum hk_label, committed */
+	__u32 match;			/* this window's diagnosis */
+	__u32 cand;			/* label being matched in a row */
+	__u32 cand_windows;
+	__u32 miss_windows;		/* windows in a row not matching label */
+	__u32 pad;
+};
+
+/* Value of hk_procs, keyed by TGID (as the host sees it). */
+struct hk_proc {
+	__u64 start_time_ns;		/* group leader's; tells recycled PIDs */
+	char comm[HK_COMM_LEN];
+	struct hk_hyst hyst;
+	__u32 windows;			/* samples taken */
+	__u32 ns_pid;			/* PID in its own namespace */
+	__u64 ns_ino;			/* that namespace's inode */
+	__u64 seen_walk;		/* walk number that last sampled it */
+	__u64 sample_ns;		/* time of the last sample */
+	/* cumulative counters at the last sample (the baseline) */
+	__u64 runtime_ns;
+	__u64 minor_faults;
+	__u64 major_faults;
+	__u64 nvcsw;
+	__u64 nivcsw;
+	__u64 rss_pages;
+	__u64 carry_wait_ns;		/* wait of a skipped sample */
+	/* RSS trend ring */
+	__u32 trend_head;		/* next slot to write */
+	__u32 trend_nr;
+	__u32 trend_skip;		/* windows since the last trend sample */
+	__u32 pad;
+	__u64 trend_ms[HK_TREND_SLOTS];
+	__u64 trend_pages[HK_TREND_SLOTS];
+	struct hk_evidence ev;		/* the latest window */
+};
+
+/*
+ * One process's counters for one window, as the walk sums them (or a test
+ * makes them up): the input of the window step.
+ */
+struct hk_sample {
+	__u64 now_ns;
+	__u64 start_time_ns;
+	__u64 runtime_ns;		/* cumulative, live + exited threads */
+	__u64 minor_faults;		/* cumulative */
+	__u64 major_faults;		/* cumulative */
+	__u64 nvcsw;			/* cumulative */
+	__u64 nivcsw;			/* cumulative */
+	__u64 wait_delta_ns;		/* run-queue wait in this window */
+	__u64 thread_run_delta_ns;	/* busiest thread's on-CPU time */
+	__u32 thread_tid;
+	__u32 thread_cpu;
+	__u32 nr_threads;
+	__u32 aggressor_tgid;
+	__u32 aggressor_switches;
+	__u32 ns_pid;
+	__u64 ns_ino;
+	__u64 rss_pages;
+	__u32 limit_kind;
+	__u32 pad;
+	__u64 limit_bytes;		/* 0: unknown, total RAM binds */
+	__u64 headroom_bytes;
+	__u64 memcg_id;
+	char comm[HK_COMM_LEN];
+};
+
+enum hk_event_type {
+	HK_EV_TRANSITION = 1,
+};
+
+/* A label change, sent over the hk_events ring buffer. */
+struct hk_event {
+	__u32 type;			/* enum hk_event_type */
+	__u32 tgid;
+	__u32 ns_pid;
+	__u32 from;			/* enum hk_label */
+	__u32 to;			/* enum hk_label (HK_EXITED included) */
+	__u32 windows;			/* windows the process was sampled */
+	__u64 ns_ino;
+	__u64 time_ns;			/* CLOCK_MONOTONIC */
+	__u64 start_time_ns;
+	char comm[HK_COMM_LEN];
+	char aggressor_comm[HK_COMM_LEN];
+	char victim_comm[HK_COMM_LEN];
+	struct hk_evidence ev;
+};
+
+/* The tool's own cost and losses, one entry in the hk_stats array map. */
+struct hk_stats {
+	__u64 windows;			/* walks completed */
+	__u64 threads_walked;
+	__u64 procs_walked;
+	__u64 walk_ns_total;
+	__u64 walk_ns_max;		/* longest single walk */
+	__u64 switches_recorded;	/* involuntary switches the hook saw */
+	__u64 events_emitted;
+	__u64 events_dropped;		/* ring buffer full: retried next window */
+	__u64 samples_skipped;		/* a thread exited mid-walk */
+	__u64 procs_untracked;		/* hk_procs full */
+	__u64 exits_lost;		/* hk_exits full: swept instead */
+	__u64 defer_overflows;		/* aggressor pass too small */
+	__u64 timer_rearm_failures;
+	__u64 wq_start_failures;
+	__u64 walk_in_timer;		/* 1: no bpf_wq, walks in softirq */
+	__u64 last_walk_ns;
+};
+
+/* Context of the hk_test_win syscall program: one synthetic window. */
+struct hk_test_window {
+	__u32 nr_procs;
+	__u32 exit_tgid;		/* non-zero: that process exits first */
+	__u32 tgid[HK_TEST_PROCS];
+	struct hk_sample sample[HK_TEST_PROCS];
+	/* out: label committed after the window, per process */
+	__u32 label[HK_TEST_PROCS];
+	__u32 match[HK_TEST_PROCS];
+	__s32 err;
+	__u32 pad;
+};
+
+#ifdef __cplusplus
+#define HK_STATIC_ASSERT static_assert
+#else
+#define HK_STATIC_ASSERT _Static_assert
+#endif
+
+HK_STATIC_ASSERT((HK_TREND_SLOTS & (HK_TREND_SLOTS - 1)) == 0,
+		 "trend ring capacity must be a power of two");
+HK_STATIC_ASSERT((HK_DEFER_SLOTS & (HK_DEFER_SLOTS - 1)) == 0,
+		 "defer list capacity must be a power of two");
+HK_STATIC_ASSERT((HK_VICTIM_SLOTS & (HK_VICTIM_SLOTS - 1)) == 0,
+		 "victim list capacity must be a power of two");
+HK_STATIC_ASSERT(sizeof(struct hk_event) % 8 == 0, "event is 8-byte aligned");
+HK_STATIC_ASSERT(sizeof(struct hk_proc) <= 512, "hk_proc stays small");
+
+#endif /* HK_SHARED_HOTSPOT_H */

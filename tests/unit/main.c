@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* CUnit runner: every suite, basic mode; the exit status counts failures. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <CUnit/Basic.h>
+#include "suites.h"
+
+int main(void)
+{
+	unsigned int failures;
+
+	/* times in the formatting tests are in UTC whatever the host says */
+	setenv("TZ", "UTC", 1);
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	if (hk_add_config_suite() || hk_add_format_suite() ||
+	    hk_add_classify_suite()) {
+		fprintf(stderr, "unit: cannot register suites: %s\n", CU_get_error_msg());
+		CU_cleanup_registry();
+		return 1;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	/* CU_get_error() is 0 even when assertions failed */
+	failures = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return failures ? 1 : 0;
+}

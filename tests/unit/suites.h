@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+#ifndef HK_TESTS_UNIT_SUITES_H
+#define HK_TESTS_UNIT_SUITES_H
+
+/* Each registers its CUnit suite; 0 on success. */
+int hk_add_config_suite(void);
+int hk_add_format_suite(void);
+int hk_add_classify_suite(void);
+
+#endif

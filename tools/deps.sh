@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# Install the Debian packages a step needs, only those that are missing.
+#   tools/deps.sh build|test|bench
+set -eu
+
+build="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config make gcc"
+test="libcunit1-dev python3 util-linux procps coreutils"
+bench="rt-tests stress-ng linux-perf sysstat strace"
+
+case "${1:-build}" in
+build) want=$build ;;
+test) want="$build $test" ;;
+bench) want="$build $test $bench" ;;
+*) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+esac
+
+missing=
+for p in $want; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing Debian packages:$missing (run as root, or: sudo apt-get install$missing)" >&2
+	exit 1
+fi
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

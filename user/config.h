@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * config.h - the threshold file: parse, validate, generate.
+ *
+ * Format: `key = value` lines in [sections] named after the diagnoses
+ * ([general], [oom_risk], [mem_thrashing], [starved], [noisy_neighbor],
+ * [cpu_bound]); `#` starts a comment; values carry units (5s, 500ms,
+ * 500MiB, 10%). Keys not set keep their defaults.
+ */
+#ifndef HK_USER_CONFIG_H
+#define HK_USER_CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "shared/hotspot.h"
+
+#define HK_ERR_LEN 256
+
+/* Fill every threshold with its default; environment fields are zeroed. */
+void hk_config__defaults(struct hk_config *c);
+
+/*
+ * Parse config text on top of *c (start from hk_config__defaults). On error
+ * returns -1, leaves *c untouched and writes "NAME:LINE: message" to err.
+ * name is what the message calls the input (the file path).
+ */
+int hk_config__parse_string(struct hk_config *c, const char *text,
+			    const char *name, char *err, size_t err_len);
+
+/* Same, reading a file ("PATH: cannot open: reason" when it cannot). */
+int hk_config__parse_file(struct hk_config *c, const char *path,
+			  char *err, size_t err_len);
+
+/* Cross-field checks after parsing and command-line overrides. */
+int hk_config__validate(const struct hk_config *c, char *err, size_t err_len);
+
+/* Values derived from others (the trend stride), after every override. */
+void hk_config__derive(struct hk_config *c);
+
+/* Print c as a fully commented config file that parses back to c. */
+int hk_config__generate(const struct hk_config *c, FILE *out);
+
+/* Unit parsers: 0 on success, -1 on a malformed or out-of-range value. */
+int hk_parse_duration_ns(const char *s, __u64 *out);	/* 500ms 5s 2m 1h */
+int hk_parse_bytes(const char *s, __u64 *out);		/* 512KiB 1.5GiB */
+int hk_parse_pct_x100(const char *s, __u32 *out);	/* 12.5% */
+int hk_parse_count(const char *s, __u64 *out);		/* 10000 or 10k */
+
+#endif /* HK_USER_CONFIG_H */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * format.h - one transition as a human line or as a JSON object.
+ */
+#ifndef HK_USER_FORMAT_H
+#define HK_USER_FORMAT_H
+
+#include <stddef.h>
+#include "shared/hotspot.h"
+
+/* What the printer knows beyond the event itself. */
+struct hk_format_ctx {
+	__s64 wall_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	int color;		/* ANSI colours (a TTY without NO_COLOR) */
+	int utc;		/* times in UTC rather than local time */
+};
+
+/* Stable machine id ("cpu_bound") and display name ("CPU-bound"). */
+const char *hk_label_id(__u32 label);
+const char *hk_label_name(__u32 label);
+
+/*
+ * Format e into buf (always NUL-terminated, newline-terminated). cgroup is
+ * the path that matters for the diagnosis, or NULL. Returns the length
+ * written, or -1 when buf is too small.
+ */
+int hk_format_human(char *buf, size_t len, const struct hk_event *e,
+		    const char *cgroup, const struct hk_format_ctx *ctx);
+int hk_format_json(char *buf, size_t len, const struct hk_event *e,
+		   const char *cgroup, const struct hk_format_ctx *ctx);
+
+/* Human-readable sizes and durations used on the human line. */
+int hk_fmt_bytes(char *buf, size_t len, __u64 bytes);	/* "1.21 GiB" */
+int hk_fmt_duration(char *buf, size_t len, __u64 s);	/* "9m32s" */
+
+#endif /* HK_USER_FORMAT_H */

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * hotspot-k - tells, the moment it happens, which process became OOM risk,
+ * Mem-thrashing, Starved, a Noisy neighbor or CPU-bound, and why. The
+ * diagnosis runs in the kernel; this program configures it and prints the
+ * transitions it sends. It does nothing periodically: it sleeps on the
+ * ring buffer.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "config.h"
+#include "format.h"
+#include "loader.h"
+#include "sysinfo.h"
+
+enum {
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+};
+
+enum {
+	OPT_GENERATE = 256,
+	OPT_CHECK,
+	OPT_MAX_PROCS,
+	OPT_TIMER_WALK,
+	OPT_DURATION,
+	OPT_UTC,
+};
+
+static const char usage_text[] =
+"Usage: hotspot-k [--config FILE] [--interval DUR] [--json] [OPTION...]\n"
+"\n"
+"Diagnose every process in the kernel and print each change of diagnosis:\n"
+"OOM risk, Mem-thrashing, Starved, Noisy neighbor, CPU-bound, OK, exited.\n"
+"Runs until SIGINT/SIGTERM, then detaches everything and exits 0.\n"
+"\n"
+"  -c, --config FILE        thresholds (see --generate-config); unset keys keep\n"
+"                           their defaults\n"
+"  -i, --interval DUR       window length, e.g. 1s, 500ms (default 5s;\n"
+"                           overrides [general] interval)\n"
+"  -j, --json               one JSON object per line instead of text\n"
+"      --utc                times in UTC instead of local time\n"
+"      --duration DUR       stop by itself after DUR (e.g. 60s)\n"
+"      --max-procs N        processes tracked at once (default 32768)\n"
+"      --timer-walk         walk in the timer callback even if bpf_wq exists\n"
+"      --generate-config    print the default config, fully commented, and exit\n"
+"      --check-config FILE  validate FILE, load nothing; exit 0 or 2\n"
+"  -v, --verbose            libbpf debug output (full verifier log on failure)\n"
+"  -h, --help               this help\n"
+"  -V, --version            version\n"
+"\n"
+"Examples:\n"
+"  sudo hotspot-k                             # defaults, 5 s windows\n"
+"  sudo hotspot-k -i 1s --json | jq .         # JSON lines, 1 s windows\n"
+"  hotspot-k --generate-config > t.conf       # edit, then:\n"
+"  hotspot-k --check-config t.conf && sudo hotspot-k --config t.conf\n"
+"  sudo bpftool map dump name hk_procs        # current state per process\n"
+"\n"
+"Exit status: 0 normal, 1 runtime failure, 2 usage or config error.\n";
+
+static const struct option long_opts[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "utc", no_argument, NULL, OPT_UTC },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "max-procs", required_argument, NULL, OPT_MAX_PROCS },
+	{ "timer-walk", no_argument, NULL, OPT_TIMER_WALK },
+	{ "generate-config", no_argument, NULL, OPT_GENERATE },
+	{ "check-config", required_argument, NULL, OPT_CHECK },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{},
+};
+
+static volatile sig_atomic_t exiting;
+
+static void on_signal(int sig)
+{
+	exiting = 1;
+}
+
+struct printer {
+	int json;
+	struct hk_format_ctx fmt;
+	__u64 events;
+};
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct printer *pr = ctx;
+	const struct hk_event *e = data;
+	char cgroup[4096], line[8192];
+	const char *cg = NULL;
+	int n;
+
+	if (size < sizeof(*e))
+		return 0;
+	/* the process may be gone already: then there is no path to give */
+	if (e->to != HK_EXITED && !hk_sys__cgroup_path(e->tgid, cgroup, sizeof(cgroup)))
+		cg = cgroup;
+	if (pr->json)
+		n = hk_format_json(line, sizeof(line), e, cg, &pr->fmt);
+	else
+		n = hk_format_human(line, sizeof(line), e, cg, &pr->fmt);
+	if (n > 0) {
+		fwrite(line, 1, n, stdout);
+		fflush(stdout);
+	}
+	pr->events++;
+	return 0;
+}
+
+static void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "hotspot-k: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'hotspot-k --help' for more information.\n");
+}
+
+static void print_summary(struct hk_loader *l, const struct printer *pr)
+{
+	struct hk_stats st = {};
+	__u64 run_ns = 0, run_cnt = 0;
+	char hook[64] = "hook cost unknown (sysctl kernel.bpf_stats_enabled=1)";
+
+	if (hk_loader__stats(l, &st))
+		return;
+	if (!hk_loader__hook_cost(l, &run_ns, &run_cnt) && run_cnt)
+		snprintf(hook, sizeof(hook), "hook %llu ns/switch",
+			 (unsigned long long)(run_ns / run_cnt));
+	fprintf(stderr,
+		"hotspot-k: %llu windows, %llu events (%llu dropped, retried), "
+		"walk %llu ns/thread avg, longest walk %llu us (%s), %s, "
+		"%llu samples skipped, %llu processes untracked\n",
+		(unsigned long long)st.windows, (unsigned long long)st.events_emitted,
+		(unsigned long long)st.events_dropped,
+		(unsigned long long)(st.threads_walked ? st.walk_ns_total / st.threads_walked : 0),
+		(unsigned long long)(st.walk_ns_max / 1000),
+		hk_loader__uses_wq(l) ? "kworker" : "softirq", hook,
+		(unsigned long long)st.samples_skipped,
+		(unsigned long long)st.procs_untracked);
+}
+
+int main(int argc, char **argv)
+{
+	struct hk_loader_opts opts = { .max_procs = 32768 };
+	struct printer pr = {};
+	const char *config_path = NULL, *check_path = NULL;
+	char err[HK_ERR_LEN + 512];
+	__u64 interval_ns = 0, duration_ns = 0, max_procs;
+	struct hk_loader *l = NULL;
+	int opt, generate = 0, ret = 0;
+
+	hk_config__defaults(&opts.cfg);
+	while ((opt = getopt_long(argc, argv, "c:i:jvhV", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			config_path = optarg;
+			break;
+		case 'i':
+			if (hk_parse_duration_ns(optarg, &interval_ns)) {
+				usage_error("bad --interval '%s' (e.g. 5s, 500ms)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			pr.json = 1;
+			break;
+		case OPT_UTC:
+			pr.fmt.utc = 1;
+			break;
+		case OPT_DURATION:
+			if (hk_parse_duration_ns(optarg, &duration_ns) ||
+			    duration_ns < 1000000000ULL) {
+				usage_error("bad --duration '%s' (at least 1s, e.g. 60s)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_MAX_PROCS:
+			if (hk_parse_count(optarg, &max_procs) || max_procs < 64 ||
+			    max_procs > 4194304) {
+				usage_error("bad --max-procs '%s' (64..4194304)", optarg);
+				return EXIT_USAGE;
+			}
+			opts.max_procs = (__u32)max_procs;
+			break;
+		case OPT_TIMER_WALK:
+			opts.force_timer_walk = 1;
+			break;
+		case OPT_GENERATE:
+			generate = 1;
+			break;
+		case OPT_CHECK:
+			check_path = optarg;
+			break;
+		case 'v':
+			opts.verbose = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case 'V':
+			printf("hotspot-k %s\n", HK_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'hotspot-k --help' for more information.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		usage_error("unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (generate)
+		return hk_config__generate(&opts.cfg, stdout) ? EXIT_RUNTIME : 0;
+
+	if (check_path || config_path) {
+		const char *path = check_path ? check_path : config_path;
+
+		if (hk_config__parse_file(&opts.cfg, path, err, sizeof(err))) {
+			fprintf(stderr, "hotspot-k: %s\n", err);
+			return EXIT_USAGE;
+		}
+	}
+	if (interval_ns)
+		opts.cfg.interval_ns = interval_ns;
+	if (hk_config__validate(&opts.cfg, err, sizeof(err))) {
+		fprintf(stderr, "hotspot-k: %s%s%s\n", check_path ? check_path :
+			config_path ? config_path : "", check_path || config_path ? ": " : "",
+			err);
+		return EXIT_USAGE;
+	}
+	hk_config__derive(&opts.cfg);
+	if (check_path) {
+		printf("%s: ok\n", check_path);
+		return 0;
+	}
+
+	if (hk_sys__fill_env(&opts.cfg)) {
+		fprintf(stderr, "hotspot-k: cannot read system facts: %s\n", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	pr.fmt.wall_offset_ns = hk_sys__wall_offset_ns();
+	pr.fmt.color = !pr.json && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	opts.on_event = on_event;
+	opts.ctx = &pr;
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGALRM, on_signal);
+	if (hk_loader__start(&l, &opts, err, sizeof(err))) {
+		fprintf(stderr, "hotspot-k: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	if (!pr.json)
+		fprintf(stderr, "hotspot-k: diagnosing every %llu ms (%s); Ctrl-C to stop\n",
+			(unsigned long long)(opts.cfg.interval_ns / 1000000),
+			hk_loader__uses_wq(l) ? "walk in a kworker" : "walk in the timer");
+	if (duration_ns)
+		alarm((unsigned int)((duration_ns + 999999999ULL) / 1000000000ULL));
+
+	while (!exiting) {
+		/* blocks until an event or a signal: no periodic wake-up */
+		int n = hk_loader__poll(l, -1);
+
+		if (n == -EINTR)
+			break;
+		if (n < 0) {
+			fprintf(stderr, "hotspot-k: reading the ring buffer: %s\n", strerror(-n));
+			ret = EXIT_RUNTIME;
+			break;
+		}
+	}
+	print_summary(l, &pr);
+	hk_loader__destroy(l);
+	return ret;
+}

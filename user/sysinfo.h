@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * sysinfo.h - what userspace knows and the kernel cannot: total RAM, CPUs,
+ * our PID namespace, a process's cgroup path; and the preflight checks that
+ * turn libbpf's vague failures into one clear line.
+ */
+#ifndef HK_USER_SYSINFO_H
+#define HK_USER_SYSINFO_H
+
+#include <stddef.h>
+#include "shared/hotspot.h"
+
+/* Fill the environment fields of c (RAM, CPUs, page size, PID ns). */
+int hk_sys__fill_env(struct hk_config *c);
+
+/* 0 when we may load BPF programs; else -1 with a reason in err. */
+int hk_sys__check_privileges(char *err, size_t err_len);
+
+/* 0 when the kernel has BTF; else -1 with a reason in err. */
+int hk_sys__check_btf(char *err, size_t err_len);
+
+/*
+ * The cgroup path that matters for the diagnosis of pid: the memory
+ * controller's on a hybrid v1/v2 host, else the unified one. Empty string
+ * when the process is gone.
+ */
+int hk_sys__cgroup_path(__u32 pid, char *buf, size_t len);
+
+/* CLOCK_REALTIME - CLOCK_MONOTONIC, to turn event times into wall time. */
+__s64 hk_sys__wall_offset_ns(void);
+
+#endif /* HK_USER_SYSINFO_H */
