@@ -748,8 +748,8 @@ static void test_untouched_on_error(void)
 /* Messages survive a missing or short buffer, and a missing name. */
 static void test_err_buffer(void)
 {
+	char err[8], full[HK_ERR_LEN];
 	struct hk_config c;
-	char err[8];
 
 	hk_config__defaults(&c);
 	CHECK_U64(hk_config__parse_string(&c, "x = 1\n", "t.conf", NULL, 0),
@@ -758,13 +758,9 @@ static void test_err_buffer(void)
 	CHECK_U64(hk_config__parse_string(&c, "x = 1\n", "t.conf", err, sizeof(err)),
 		  (__u64)-1);
 	CHECK_STR(err, "t.conf:");
-	{
-		char full[HK_ERR_LEN];
-
-		CHECK_U64(hk_config__parse_string(&c, "x\n", NULL, full, sizeof(full)),
-			  (__u64)-1);
-		CHECK_STR(full, "config:1: expected 'key = value'");
-	}
+	CHECK_U64(hk_config__parse_string(&c, "x\n", NULL, full, sizeof(full)),
+		  (__u64)-1);
+	CHECK_STR(full, "config:1: expected 'key = value'");
 }
 
 /* --- files ------------------------------------------------------------ */
@@ -916,6 +912,11 @@ static void test_generate_defaults(void)
 	CHECK_U64(c.trend_stride_windows, 9);
 	CHECK_U64(c.pidns_ino, 4026531836ULL);
 	CHECK_U64(hk_config__validate(&c, err, sizeof(err)), 0);
+
+	/* and on top of nothing at all */
+	memset(&c, 0, sizeof(c));
+	CHECK_U64(hk_config__parse_string(&c, text, "generated", err, sizeof(err)), 0);
+	check_true(!memcmp(&c, &def, sizeof(c)), "round trip onto zeroes", __LINE__);
 	free(text);
 }
 
