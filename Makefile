@@ -42,7 +42,10 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 .DELETE_ON_ERROR:
 .PHONY: all deps run test unit prog-test e2e bench clean
 
-all: deps hotspot-k
+# Each entry point installs what is missing first, then re-enters make so
+# that pkg-config and bpftool are looked up after the install.
+all: deps
+	$(Q)$(MAKE) --no-print-directory hotspot-k
 
 deps:
 	$(Q)tools/deps.sh build
@@ -73,7 +76,7 @@ hotspot-k: $(OUTPUT)/hotspot-k.o $(OUTPUT)/loader.o $(USER_LIB_O)
 	$(Q)$(CC) $(CFLAGS) $^ $(LIBBPF_LIBS) -o $@
 
 run: all
-	./hotspot-k
+	./hotspot-k $(ARGS)
 
 # --- tests -------------------------------------------------------------
 $(OUTPUT)/unit-tests: $(UNIT_SRCS) $(USER_LIB_O) $(wildcard tests/unit/*.h) $(wildcard tests/vectors/*.h) $(SHARED_H)
@@ -101,8 +104,9 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory e2e
 	@echo "all test suites passed"
 
-bench: deps hotspot-k
+bench: deps
 	$(Q)tools/deps.sh bench
+	$(Q)$(MAKE) --no-print-directory hotspot-k
 	$(Q)tools/bench/run.sh
 
 clean:

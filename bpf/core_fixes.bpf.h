@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * core_fixes.bpf.h - CO-RE readers for task fields that differ across
- * kernels. A CO-RE read of a field the running kernel lacks fails the whole
+ * kernels. Task pointers here come from the task iterator (trusted), so
+ * fields are read with direct loads (the verifier turns them into faulting
+ * loads), not bpf_probe_read_kernel() calls: the walk does this per thread. A CO-RE read of a field the running kernel lacks fails the whole
  * load, so every field that moved is read through a ___flavor struct and
  * guarded with bpf_core_field_exists().
  */
@@ -40,14 +42,14 @@ static __always_inline __s64 hk_rss_counter(struct mm_struct *mm, int idx)
 	/* .count of a percpu_counter misses up to batch x CPUs unfolded
 	 * pages: exact enough for the processes big enough to matter */
 	if (bpf_core_field_exists(m->rss_stat[0].count))
-		return BPF_CORE_READ(m, rss_stat[idx].count);
-	return BPF_CORE_READ(o, rss_stat.count[idx].counter);
+		return m->rss_stat[idx].count;
+	return o->rss_stat.count[idx].counter;
 }
 
 /* Resident pages: file + anon + shmem (MM_SWAPENTS excluded). */
 static __always_inline __u64 hk_rss_pages(struct task_struct *t)
 {
-	struct mm_struct *mm = BPF_CORE_READ(t, mm);
+	struct mm_struct *mm = t->mm;
 	__s64 pages;
 
 	if (!mm)
@@ -62,14 +64,14 @@ static __always_inline __u32 hk_task_cpu(struct task_struct *t)
 	struct task_struct___cpu *o = (void *)t;
 
 	if (bpf_core_field_exists(t->thread_info.cpu))
-		return BPF_CORE_READ(t, thread_info.cpu);
-	return BPF_CORE_READ(o, cpu);
+		return t->thread_info.cpu;
+	return o->cpu;
 }
 
 /* signal->stats_lock sequence: odd while an exiting thread folds in. */
 static __always_inline __u32 hk_stats_seq(struct signal_struct *sig)
 {
-	return BPF_CORE_READ(sig, stats_lock.seqcount.seqcount.sequence);
+	return sig->stats_lock.seqcount.seqcount.sequence;
 }
 
 /*

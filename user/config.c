@@ -369,9 +369,11 @@ static const struct hk_key keys[] = {
 	    "that is growth, not thrashing)."),
 
 	KEY("starved", "min_wait", HK_KIND_PCT, starved_wait_pct_x100,
-	    5000, 100, 10000,
+	    7500, 100, 10000,
 	    "Run-queue wait, as a share of the window, from which a process is\n"
-	    "starved."),
+	    "starved (it must also wait more than it runs). Two equal busy\n"
+	    "loops sharing one CPU wait 50 % each: that is sharing, not\n"
+	    "starvation."),
 
 	KEY("noisy_neighbor", "min_cpu", HK_KIND_PCT, noisy_cpu_pct_x100,
 	    5000, 100, 10000,

@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 	char err[HK_ERR_LEN + 512];
 	__u64 interval_ns = 0, duration_ns = 0, max_procs;
 	struct hk_loader *l = NULL;
-	int opt, generate = 0, ret = 0;
+	int opt, generate = 0, interval_set = 0, ret = 0;
 
 	hk_config__defaults(&opts.cfg);
 	while ((opt = getopt_long(argc, argv, "c:i:jvhV", long_opts, NULL)) != -1) {
@@ -169,6 +169,7 @@ int main(int argc, char **argv)
 				usage_error("bad --interval '%s' (e.g. 5s, 500ms)", optarg);
 				return EXIT_USAGE;
 			}
+			interval_set = 1;
 			break;
 		case 'j':
 			pr.json = 1;
@@ -229,7 +230,8 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (interval_ns)
+	/* the command line wins over the file; validate checks the range */
+	if (interval_set)
 		opts.cfg.interval_ns = interval_ns;
 	if (hk_config__validate(&opts.cfg, err, sizeof(err))) {
 		fprintf(stderr, "hotspot-k: %s%s%s\n", check_path ? check_path :

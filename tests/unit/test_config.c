@@ -361,7 +361,7 @@ static void test_defaults(void)
 	CHECK_U64(c.oom_eta_horizon_s, 900);
 	CHECK_U64(c.thrash_major_faults_per_s, 100);
 	CHECK_U64(c.thrash_minor_faults_per_s, 10000);
-	CHECK_U64(c.starved_wait_pct_x100, 5000);
+	CHECK_U64(c.starved_wait_pct_x100, 7500);
 	CHECK_U64(c.noisy_cpu_pct_x100, 5000);
 	CHECK_U64(c.cpu_thread_pct_x100, 9000);
 	CHECK_U64(c.cpu_total_pct_x100, 5000);

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * bench.bpf.c - the yardsticks hotspot-k is measured against.
+ *
+ *  - bn_empty (tp_btf/sched_switch): does nothing; the floor of any
+ *    sched_switch hook (dispatch + the kernel's BPF stats).
+ *  - bn_tgid (tp_btf/sched_switch): what per-event collectors such as
+ *    hotspot-bpf do: a per-CPU switch-in timestamp and a per-TGID hash
+ *    update on every switch (on-CPU ns, switches, preemptions), plus the
+ *    aggressor's entry on an involuntary switch.
+ *  - bn_walk_* (SEC("syscall"), run with BPF_PROG_TEST_RUN): walk every
+ *    thread with the open-coded task iterator, as hotspot-k's window does,
+ *    and time themselves with bpf_ktime_get_ns. bn_walk_iter only iterates
+ *    (the floor); each next one adds one more piece of what a real walk
+ *    does, so that the differences say where a walk's time goes.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "bench.h"
+
+#define TASK_RUNNING 0
+#define BN_PF_KTHREAD 0x00200000	/* include/linux/sched.h */
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
+			     unsigned int flags) __weak __ksym;
+extern struct task_struct *bpf_iter_task_next(struct bpf_iter_task *it) __weak __ksym;
+extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __weak __ksym;
+extern void bpf_rcu_read_lock(void) __ksym;
+extern void bpf_rcu_read_unlock(void) __ksym;
+
+/* --- sched_switch yardsticks ------------------------------------------- */
+
+struct bn_cpu {
+	__u64 ts_ns;		/* when next got this CPU */
+	__u32 pid;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bn_cpu);
+} bn_cpu SEC(".maps");
+
+/* 64 bytes per process, as in a typical per-TGID collector */
+struct bn_tgid_val {
+	__u64 cpu_ns;
+	__u64 switches;
+	__u64 preempted;
+	__u64 preempts_others;
+	__u64 last_ns;
+	__u32 last_cpu;
+	__u32 pad;
+	__u64 spare[2];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, struct bn_tgid_val);
+} bn_tgid_map SEC(".maps");
+
+static const struct bn_tgid_val bn_tgid_zero;
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(bn_empty, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	return 0;
+}
+
+static __always_inline struct bn_tgid_val *bn_tgid_get(__u32 tgid)
+{
+	struct bn_tgid_val *v = bpf_map_lookup_elem(&bn_tgid_map, &tgid);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(&bn_tgid_map, &tgid, &bn_tgid_zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&bn_tgid_map, &tgid);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(bn_tgid, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct bn_tgid_val *v, *a;
+	struct bn_cpu *c;
+	__u32 zero = 0;
+
+	c = bpf_map_lookup_elem(&bn_cpu, &zero);
+	if (!c)
+		return 0;
+	v = bn_tgid_get(prev->tgid);
+	if (v) {
+		if (c->pid == prev->pid && c->ts_ns && now > c->ts_ns)
+			__sync_fetch_and_add(&v->cpu_ns, now - c->ts_ns);
+		__sync_fetch_and_add(&v->switches, 1);
+		v->last_ns = now;
+		v->last_cpu = bpf_get_smp_processor_id();
+		if (preempt || prev_state == TASK_RUNNING) {
+			__sync_fetch_and_add(&v->preempted, 1);
+			a = bn_tgid_get(next->tgid);
+			if (a)
+				__sync_fetch_and_add(&a->preempts_others, 1);
+		}
+	}
+	c->ts_ns = now;
+	c->pid = next->pid;
+	return 0;
+}
+
+/* --- bare walks ---------------------------------------------------------- */
+
+/* per-thread state of the storage variant (hotspot-k keeps 40 bytes) */
+struct bn_task {
+	__u64 runtime_ns;
+	__u64 wait_ns;
+	__u64 walk;
+	__u64 spare[2];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct bn_task);
+} bn_tasks SEC(".maps");
+
+/* per-process state of the hash variant, as big as hotspot-k's entry;
+ * userspace sizes it (1 when only attaching a hook) */
+struct bn_proc {
+	__u64 v[BN_PROC_WORDS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bn_proc);
+} bn_procs SEC(".maps");
+
+static const struct bn_proc bn_proc_zero;
+
+/* the cursor lives in globals: the loop head carries no varying scalar */
+static __u64 bn_walk_no;
+static __u64 bn_threads;
+static __u64 bn_procs_seen;
+static __u64 bn_sum;
+static __u32 bn_cur_tgid;
+
+static __noinline int bn_fields(struct task_struct *t)
+{
+	/* the per-thread fields hotspot-k's walk reads, as it reads them */
+	bn_sum += BPF_CORE_READ(t, se.sum_exec_runtime);
+	bn_sum += BPF_CORE_READ(t, sched_info.run_delay);
+	bn_sum += BPF_CORE_READ(t, sched_info.last_queued);
+	bn_sum += BPF_CORE_READ(t, min_flt);
+	bn_sum += BPF_CORE_READ(t, maj_flt);
+	bn_sum += BPF_CORE_READ(t, nvcsw);
+	bn_sum += BPF_CORE_READ(t, nivcsw);
+	bn_sum += BPF_CORE_READ(t, signal, stats_lock.seqcount.seqcount.sequence);
+	return 0;
+}
+
+static __noinline int bn_storage(struct task_struct *t)
+{
+	struct bn_task *ts;
+
+	ts = bpf_task_storage_get(&bn_tasks, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!ts)
+		return 0;
+	ts->runtime_ns = bn_sum;
+	ts->wait_ns = bn_threads;
+	ts->walk = bn_walk_no;
+	return 0;
+}
+
+static __noinline int bn_proc(__u32 tgid)
+{
+	struct bn_proc *p = bpf_map_lookup_elem(&bn_procs, &tgid);
+
+	if (!p) {
+		bpf_map_update_elem(&bn_procs, &tgid, &bn_proc_zero, BPF_NOEXIST);
+		p = bpf_map_lookup_elem(&bn_procs, &tgid);
+		if (!p)
+			return 0;
+	}
+	p->v[0] = bn_walk_no;
+	p->v[1] += 1;
+	return 0;
+}
+
+/* one thread; level: 1 iterate, 2 + fields, 3 + task storage, 4 + hash */
+static __noinline int bn_visit(struct task_struct *t, int level)
+{
+	__u32 tgid;
+
+	bn_threads++;
+	if (level < 2)
+		return 0;
+	if (BPF_CORE_READ(t, flags) & BN_PF_KTHREAD)
+		return 0;
+	tgid = BPF_CORE_READ(t, tgid);
+	if (tgid != bn_cur_tgid) {
+		bn_cur_tgid = tgid;
+		bn_procs_seen++;
+		if (level >= 4)
+			bn_proc(tgid);
+	}
+	bn_fields(t);
+	if (level >= 3)
+		bn_storage(t);
+	return 0;
+}
+
+static __always_inline int bn_walk(struct bn_walk_ctx *ctx, int level)
+{
+	struct bpf_iter_task it;
+	struct task_struct *t;
+	__u64 start;
+
+	bn_walk_no++;
+	bn_threads = 0;
+	bn_procs_seen = 0;
+	bn_cur_tgid = 0;
+	start = bpf_ktime_get_ns();
+	bpf_rcu_read_lock();
+	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
+	while ((t = bpf_iter_task_next(&it)))
+		bn_visit(t, level);
+	bpf_iter_task_destroy(&it);
+	bpf_rcu_read_unlock();
+	ctx->ns = bpf_ktime_get_ns() - start;
+	ctx->threads = bn_threads;
+	ctx->procs = bn_procs_seen;
+	return 0;
+}
+
+SEC("syscall")
+int bn_walk_iter(struct bn_walk_ctx *ctx)
+{
+	return bn_walk(ctx, 1);
+}
+
+SEC("syscall")
+int bn_walk_fields(struct bn_walk_ctx *ctx)
+{
+	return bn_walk(ctx, 2);
+}
+
+SEC("syscall")
+int bn_walk_store(struct bn_walk_ctx *ctx)
+{
+	return bn_walk(ctx, 3);
+}
+
+SEC("syscall")
+int bn_walk_hash(struct bn_walk_ctx *ctx)
+{
+	return bn_walk(ctx, 4);
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* bench.h - types shared by bench.bpf.c and bn_bpf.c. */
+#ifndef HK_BENCH_H
+#define HK_BENCH_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+enum bn_limits {
+	BN_PROC_WORDS = 57,	/* 456 bytes, the size of hotspot-k's entry */
+};
+
+/* ctx of the bn_walk_* programs: filled in by the program */
+struct bn_walk_ctx {
+	__u64 threads;
+	__u64 procs;		/* user processes seen (levels >= 2) */
+	__u64 ns;		/* the walk, bpf_ktime_get_ns() around it */
+};
+
+#endif /* HK_BENCH_H */

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * bn-spawn - a population of idle processes and threads for the walk
+ * benchmark: P processes of T threads each, every thread blocked in
+ * pause(). Prints "ready <procs> <threads>" once all exist, then waits for
+ * SIGTERM/SIGINT or EOF on stdin and kills every child by its PID
+ * (SIGKILL), reaps them all and exits: the population is gone when this
+ * process is. Children also die with it (PR_SET_PDEATHSIG).
+ *
+ *   bn-spawn -p 10000 -t 10
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t exiting;
+
+static void on_signal(int sig)
+{
+	exiting = 1;
+}
+
+static void *idle_thread(void *arg)
+{
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* the child: T - 1 more threads, tell the parent, block forever */
+static void child(int nthreads, int ready_fd, pid_t parent)
+{
+	pthread_attr_t attr;
+	pthread_t th;
+	char c = 1;
+	int i;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+	pthread_attr_init(&attr);
+	/* small stacks: a thread here only ever calls pause() */
+	pthread_attr_setstacksize(&attr, PTHREAD_STACK_MIN < 65536 ? 65536 : PTHREAD_STACK_MIN);
+	for (i = 1; i < nthreads; i++) {
+		if (pthread_create(&th, &attr, idle_thread, NULL)) {
+			c = 0;
+			break;
+		}
+	}
+	if (write(ready_fd, &c, 1) != 1)
+		_exit(1);
+	close(ready_fd);
+	for (;;)
+		pause();
+}
+
+static long parse_long(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max) {
+		fprintf(stderr, "bn-spawn: bad number '%s' (%ld..%ld)\n", s, min, max);
+		exit(2);
+	}
+	return v;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	long nprocs = 1, nthreads = 1, i, started = 0, ready = 0, failed = 0;
+	struct sigaction sa = { .sa_handler = on_signal };
+	pid_t parent = getpid(), *pids;
+	int pfd[2], opt, status;
+	double t0;
+	char buf[4096];
+
+	while ((opt = getopt(argc, argv, "p:t:h")) != -1) {
+		switch (opt) {
+		case 'p':
+			nprocs = parse_long(optarg, 1, 4000000);
+			break;
+		case 't':
+			nthreads = parse_long(optarg, 1, 100000);
+			break;
+		default:
+			fprintf(stderr, "usage: bn-spawn -p PROCS -t THREADS_PER_PROC\n");
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	pids = calloc(nprocs, sizeof(*pids));
+	if (!pids || pipe(pfd)) {
+		perror("bn-spawn");
+		return 1;
+	}
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	t0 = now_s();
+	for (i = 0; i < nprocs && !exiting; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			fprintf(stderr, "bn-spawn: fork %ld: %s\n", i, strerror(errno));
+			break;
+		}
+		if (!pid) {
+			close(pfd[0]);
+			child(nthreads, pfd[1], parent);
+		}
+		pids[started++] = pid;
+		/* drain readiness bytes as we go: the pipe holds 64 KiB only */
+		if ((i & 1023) == 1023) {
+			struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+
+			while (poll(&p, 1, 0) > 0) {
+				ssize_t n = read(pfd[0], buf, sizeof(buf));
+				ssize_t k;
+
+				if (n <= 0)
+					break;
+				for (k = 0; k < n; k++)
+					buf[k] ? ready++ : failed++;
+			}
+		}
+	}
+	close(pfd[1]);
+	while (ready + failed < started && !exiting) {
+		ssize_t n = read(pfd[0], buf, sizeof(buf));
+		ssize_t k;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		for (k = 0; k < n; k++)
+			buf[k] ? ready++ : failed++;
+	}
+	if (!exiting) {
+		printf("ready %ld %ld failed %ld spawn_s %.3f\n", ready,
+		       ready * nthreads, failed, now_s() - t0);
+		fflush(stdout);
+		/* wait for a signal or for stdin to close */
+		while (!exiting) {
+			struct pollfd p = { .fd = 0, .events = POLLIN };
+
+			if (poll(&p, 1, -1) > 0 &&
+			    (p.revents & (POLLHUP | POLLERR | POLLNVAL) ||
+			     read(0, buf, sizeof(buf)) <= 0))
+				break;
+		}
+	}
+	t0 = now_s();
+	for (i = 0; i < started; i++)
+		kill(pids[i], SIGKILL);
+	for (i = 0; i < started; i++)
+		while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR)
+			;
+	fprintf(stderr, "bn-spawn: %ld processes killed and reaped in %.3f s\n",
+		started, now_s() - t0);
+	return ready == started && !failed ? 0 : 1;
+}
