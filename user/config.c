@@ -392,7 +392,7 @@ static const struct hk_key keys[] = {
 	    1000, 1, UINT64_MAX,
 	    "Minor plus major page faults per second must stay below this."),
 	KEY("cpu_bound", "max_wait", HK_KIND_PCT, cpu_max_wait_pct_x100,
-	    1000, 100, 10000,
+	    2500, 100, 10000,
 	    "Run-queue wait, as a share of the window, must stay below this."),
 };
 

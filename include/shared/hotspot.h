@@ -119,7 +119,7 @@ struct hk_evidence {
 	__u32 trend_samples;
 	__u32 trend_grow_pct_x100;	/* intervals in which RSS grew */
 	__u32 trend_latest_grew;
-	__u32 limit_kind;		/* enum hk_limit_kind */
+	enum hk_limit_kind limit_kind;
 	__u64 limit_bytes;
 	__u64 headroom_bytes;
 	__u64 eta_s;			/* HK_ETA_NONE when not growing */
@@ -132,9 +132,9 @@ struct hk_evidence {
 
 /* Hysteresis state: the committed label and the counters that move it. */
 struct hk_hyst {
-	__u32 label;			/* enum hk_label, committed */
-	__u32 match;			/* this window's diagnosis */
-	__u32 cand;			/* label being matched in a row */
+	enum hk_label label;		/* committed */
+	enum hk_label match;		/* this window's diagnosis */
+	enum hk_label cand;		/* label being matched in a row */
 	__u32 cand_windows;
 	__u32 miss_windows;		/* windows in a row not matching label */
 	__u32 pad;
