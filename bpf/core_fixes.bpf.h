@@ -13,6 +13,7 @@
 #include <bpf/bpf_core_read.h>
 
 #define HK_PF_KTHREAD 0x00200000	/* include/linux/sched.h */
+#define HK_SIGNAL_GROUP_EXIT 0x00000004 /* include/linux/sched/signal.h */
 #define HK_PAGE_COUNTER_MAX_MIN (1ULL << 50) /* any max above is "unset" */
 
 /* Before 6.2 (f1a7941243c1 "mm: convert mm's rss stats into

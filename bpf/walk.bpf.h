@@ -51,6 +51,10 @@ static __noinline int hk_proc_begin(struct task_struct *t, __u32 tgid)
 
 	if (!c)
 		return 0;
+	/* a dying process has no meaningful window left (its mm is gone):
+	 * its last label stands until its exit is handled */
+	if (!sig->live.counter || (sig->flags & HK_SIGNAL_GROUP_EXIT))
+		return 0;
 	p = hk_proc_get(tgid, start);
 	if (!p)
 		return 0;

@@ -366,7 +366,7 @@ static void test_defaults(void)
 	CHECK_U64(c.cpu_thread_pct_x100, 9000);
 	CHECK_U64(c.cpu_total_pct_x100, 5000);
 	CHECK_U64(c.cpu_max_faults_per_s, 1000);
-	CHECK_U64(c.cpu_max_wait_pct_x100, 1000);
+	CHECK_U64(c.cpu_max_wait_pct_x100, 2500);
 	/* the environment is not the config's business */
 	CHECK_U64(c.nr_cpus, 0);
 	CHECK_U64(c.total_ram_bytes, 0);
