@@ -70,43 +70,63 @@ static inline void hk_trend_push(struct hk_proc *p, __u64 now_ms, __u64 pages)
  * Least-squares slope of RSS over the samples of the last span_ms, and how
  * steadily it grew. x is ms since the oldest sample used, y pages since it:
  * with a span of at most an hour and y below 2^32 pages, n * sum(x*y) stays
- * below 2^63.
+ * below 2^63. An interval counts as growth only when it grew by at least a
+ * quarter of the average growth per interval: a one-off jump followed by a
+ * creeping plateau is not steady growth.
  */
+static inline int hk_trend_slot_used(const struct hk_proc *p, __u32 i,
+				     __u64 now_ms, __u64 span_ms)
+{
+	__u32 slot = (p->trend_head + i) & (HK_TREND_SLOTS - 1);
+
+	/* oldest first; slots never written and samples older than the
+	 * span are not part of the trend */
+	return i >= HK_TREND_SLOTS - p->trend_nr &&
+	       p->trend_ms[slot] + span_ms >= now_ms;
+}
+
 static inline void hk_trend_fit(const struct hk_proc *p, __u64 now_ms,
 				__u64 span_ms, __u32 page_size,
 				struct hk_evidence *ev)
 {
-	__u64 x0 = 0, y0 = 0, prev_y = 0, last_x = 0;
+	__u64 x0 = 0, y0 = 0, prev = 0, last_x = 0;
 	__s64 sx = 0, sy = 0, sxy = 0, sxx = 0, y = 0, num;
 	__u32 n = 0, grew = 0, latest = 0, i;
 	__u64 den, q, r, pps;
 
 	for (i = 0; i < HK_TREND_SLOTS; i++) {
-		/* oldest first */
 		__u32 slot = (p->trend_head + i) & (HK_TREND_SLOTS - 1);
-		__u64 ms = p->trend_ms[slot], pages = p->trend_pages[slot];
 		__s64 x;
 
-		if (i < HK_TREND_SLOTS - p->trend_nr)
-			continue;	/* never written */
-		if (ms + span_ms < now_ms)
-			continue;	/* older than the span */
+		if (!hk_trend_slot_used(p, i, now_ms, span_ms))
+			continue;
 		if (!n) {
-			x0 = ms;
-			y0 = pages;
-		} else {
-			latest = pages > prev_y;
-			grew += latest;
+			x0 = p->trend_ms[slot];
+			y0 = p->trend_pages[slot];
 		}
-		x = (__s64)(ms - x0);
-		y = (__s64)pages - (__s64)y0;
+		x = (__s64)(p->trend_ms[slot] - x0);
+		y = (__s64)p->trend_pages[slot] - (__s64)y0;
 		sx += x;
 		sy += y;
 		sxy += x * y;
 		sxx += x * x;
-		prev_y = pages;
 		last_x = (__u64)x;
 		n++;
+	}
+	/* y is now the net growth in pages: count the intervals that carry
+	 * a fair share of it */
+	for (i = 0; i < HK_TREND_SLOTS && n > 1 && y > 0; i++) {
+		__u32 slot = (p->trend_head + i) & (HK_TREND_SLOTS - 1);
+		__u64 pages = p->trend_pages[slot];
+
+		if (!hk_trend_slot_used(p, i, now_ms, span_ms))
+			continue;
+		if (prev) {
+			latest = pages > prev &&
+				 (pages - prev) * 4 * (n - 1) >= (__u64)y;
+			grew += latest;
+		}
+		prev = pages ? pages : 1;
 	}
 
 	ev->trend_samples = n;
@@ -162,12 +182,14 @@ static inline int hk_oom_risk(const struct hk_config *c,
 static inline __u32 hk_classify(const struct hk_config *c,
 				const struct hk_evidence *ev)
 {
-	int saturating = ev->thread_cpu_pct_x100 >= c->cpu_thread_pct_x100;
 	__u32 nr_cpus = c->nr_cpus ? c->nr_cpus : 1;
+	int cpu_heavy = ev->thread_cpu_pct_x100 >= c->cpu_thread_pct_x100 ||
+			ev->cpu_pct_x100 / nr_cpus >= c->cpu_total_pct_x100;
 
 	if (hk_oom_risk(c, ev))
 		return HK_OOM_RISK;
-	if (!saturating &&
+	/* faults of a process busy on the CPU are its work, not thrashing */
+	if (!cpu_heavy &&
 	    (ev->major_faults_per_s >= c->thrash_major_faults_per_s ||
 	     ev->unexplained_faults_per_s >= c->thrash_minor_faults_per_s))
 		return HK_MEM_THRASHING;
@@ -176,7 +198,7 @@ static inline __u32 hk_classify(const struct hk_config *c,
 		return HK_STARVED;
 	if (ev->victim_tgid && ev->cpu_pct_x100 >= c->noisy_cpu_pct_x100)
 		return HK_NOISY_NEIGHBOR;
-	if ((saturating || ev->cpu_pct_x100 / nr_cpus >= c->cpu_total_pct_x100) &&
+	if (cpu_heavy &&
 	    ev->minor_faults_per_s + ev->major_faults_per_s < c->cpu_max_faults_per_s &&
 	    ev->wait_pct_x100 < c->cpu_max_wait_pct_x100)
 		return HK_CPU_BOUND;
@@ -263,9 +285,11 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 		return 0;
 	}
 	window_ns = hk_sub_clamp(s->now_ns, p->sample_ns);
-	/* a window shorter than a tenth of the interval carries no rate */
+	/* a window shorter than a tenth of the interval carries no rate;
+	 * its wait (per-thread deltas, already consumed) carries over */
 	if (window_ns < c->interval_ns / 10 || window_ns < HK_NSEC_PER_MSEC) {
 		p->windows--;
+		p->carry_wait_ns += s->wait_delta_ns;
 		return 0;
 	}
 

@@ -880,14 +880,14 @@ static void test_generate_defaults(void)
 	CHECK_LINE(text, "major_faults_per_s = 100");
 	CHECK_LINE(text, "minor_faults_per_s = 10000");
 	CHECK_LINE(text, "[starved]");
-	CHECK_LINE(text, "min_wait = 50%");
+	CHECK_LINE(text, "min_wait = 75%");
 	CHECK_LINE(text, "[noisy_neighbor]");
 	CHECK_LINE(text, "min_cpu = 50%");
 	CHECK_LINE(text, "[cpu_bound]");
 	CHECK_LINE(text, "thread_cpu = 90%");
 	CHECK_LINE(text, "total_cpu = 50%");
 	CHECK_LINE(text, "max_faults_per_s = 1000");
-	CHECK_LINE(text, "max_wait = 10%");
+	CHECK_LINE(text, "max_wait = 25%");
 	/* each key says its unit, range and default */
 	CHECK_LINE(text, "# Duration, 100ms..1h. Default: 5s.");
 	CHECK_LINE(text, "# Size, 1B..1TiB. Default: 64MiB.");
