@@ -31,6 +31,8 @@
 
 #define CLOCK_MONOTONIC 1
 #define TASK_RUNNING 0
+/* the first walk runs at once: it takes the baselines */
+#define HK_FIRST_WALK_NS 1000000ULL
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -166,7 +168,7 @@ int hk_arm(void *ctx)
 	err = bpf_timer_set_callback(&v->timer, hk_tick);
 	if (err)
 		return err;
-	return bpf_timer_start(&v->timer, c->interval_ns, 0);
+	return bpf_timer_start(&v->timer, HK_FIRST_WALK_NS, 0);
 }
 
 SEC("syscall")
@@ -182,7 +184,7 @@ int hk_arm_nowq(void *ctx)
 	err = bpf_timer_set_callback(&v->timer, hk_tick_walk);
 	if (err)
 		return err;
-	return bpf_timer_start(&v->timer, c->interval_ns, 0);
+	return bpf_timer_start(&v->timer, HK_FIRST_WALK_NS, 0);
 }
 
 /*

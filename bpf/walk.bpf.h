@@ -61,6 +61,7 @@ static __noinline int hk_proc_begin(struct task_struct *t, __u32 tgid)
 	__builtin_memset(acc, 0, sizeof(*acc));
 	acc->now_ns = bpf_ktime_get_ns();
 	acc->start_time_ns = start;
+	acc->fresh = hk_prev_walk_ns && start > hk_prev_walk_ns;
 	/* two 8-byte loads: cheaper than a string copy helper */
 	*(__u64 *)&acc->comm[0] = *(__u64 *)&leader->comm[0];
 	*(__u64 *)&acc->comm[8] = *(__u64 *)&leader->comm[8];
@@ -139,6 +140,8 @@ static __noinline int hk_thread(struct task_struct *t, __u64 rq_now_ns,
 	ts->wait_ns = wait;
 	ts->walk = hk_walk_no;
 	acc->wait_delta_ns += dwait;
+	if (dwait > acc->thread_wait_delta_ns)
+		acc->thread_wait_delta_ns = dwait;
 	if (drun > acc->thread_run_delta_ns) {
 		acc->thread_run_delta_ns = drun;
 		acc->thread_tid = t->pid;
@@ -167,6 +170,7 @@ __noinline int hk_proc_finish(__u32 tgid)
 	if ((hk_acc_seq & 1) || hk_acc_seq != hk_acc_seq_last) {
 		/* a thread exited mid-walk: keep the old baseline */
 		p->carry_wait_ns += hk_acc.wait_delta_ns;
+		p->carry_thread_wait_ns += hk_acc.thread_wait_delta_ns;
 		p->seen_walk = hk_walk_no;
 		__sync_fetch_and_add(&st->samples_skipped, 1);
 		return 0;

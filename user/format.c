@@ -710,6 +710,7 @@ int hk_format_json(char *buf, size_t len, const struct hk_event *e,
 	json_u64(&o, "thread_tid", ev->thread_tid);
 	json_u64(&o, "thread_cpu", ev->thread_cpu);
 	json_pct(&o, "run_delay_pct", ev->wait_pct_x100);
+	json_pct(&o, "thread_run_delay_pct", ev->thread_wait_pct_x100);
 	json_u64(&o, "nr_threads", ev->nr_threads);
 	json_u64(&o, "faults_per_s", ev->minor_faults_per_s);
 	json_u64(&o, "major_faults_per_s", ev->major_faults_per_s);

@@ -193,7 +193,9 @@ static inline __u32 hk_classify(const struct hk_config *c,
 	    (ev->major_faults_per_s >= c->thrash_major_faults_per_s ||
 	     ev->unexplained_faults_per_s >= c->thrash_minor_faults_per_s))
 		return HK_MEM_THRASHING;
-	if (ev->wait_pct_x100 >= c->starved_wait_pct_x100 &&
+	/* one thread waited most of the window, and the process waited more
+	 * than it ran: ten threads waiting 10 % each are not starved */
+	if (ev->thread_wait_pct_x100 >= c->starved_wait_pct_x100 &&
 	    ev->wait_pct_x100 > ev->cpu_pct_x100)
 		return HK_STARVED;
 	if (ev->victim_tgid && ev->cpu_pct_x100 >= c->noisy_cpu_pct_x100)
@@ -282,7 +284,20 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 	*match = HK_OK;
 	if (!p->windows++) {
 		hk_proc_baseline(p, s);
-		return 0;
+		if (!s->fresh)
+			return 0;
+		/* born in this window: its whole life is its first window,
+		 * measured from zero counters at its start */
+		p->sample_ns = s->start_time_ns;
+		p->runtime_ns = 0;
+		p->minor_faults = 0;
+		p->major_faults = 0;
+		p->nvcsw = 0;
+		p->nivcsw = 0;
+		p->rss_pages = 0;
+		p->trend_ms[0] = s->start_time_ns / HK_NSEC_PER_MSEC;
+		p->trend_pages[0] = 0;
+		hk_trend_push(p, s->now_ns / HK_NSEC_PER_MSEC, s->rss_pages);
 	}
 	window_ns = hk_sub_clamp(s->now_ns, p->sample_ns);
 	/* a window shorter than a tenth of the interval carries no rate;
@@ -290,6 +305,7 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 	if (window_ns < c->interval_ns / 10 || window_ns < HK_NSEC_PER_MSEC) {
 		p->windows--;
 		p->carry_wait_ns += s->wait_delta_ns;
+		p->carry_thread_wait_ns += s->thread_wait_delta_ns;
 		return 0;
 	}
 
@@ -302,7 +318,10 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 	ev->thread_cpu = s->thread_cpu;
 	ev->wait_pct_x100 = hk_share_x100(s->wait_delta_ns + p->carry_wait_ns,
 					  window_ns);
+	ev->thread_wait_pct_x100 = hk_share_x100(s->thread_wait_delta_ns +
+						 p->carry_thread_wait_ns, window_ns);
 	p->carry_wait_ns = 0;
+	p->carry_thread_wait_ns = 0;
 	ev->minor_faults_per_s = hk_per_s(hk_sub_clamp(s->minor_faults, p->minor_faults),
 					  window_ns);
 	ev->major_faults_per_s = hk_per_s(hk_sub_clamp(s->major_faults, p->major_faults),
@@ -325,7 +344,8 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 	ev->unexplained_faults_per_s = hk_sub_clamp(ev->minor_faults_per_s,
 						    new_pages_per_s);
 
-	if (++p->trend_skip >= (c->trend_stride_windows ? c->trend_stride_windows : 1)) {
+	if (p->windows > 1 &&
+	    ++p->trend_skip >= (c->trend_stride_windows ? c->trend_stride_windows : 1)) {
 		p->trend_skip = 0;
 		hk_trend_push(p, s->now_ns / HK_NSEC_PER_MSEC, s->rss_pages);
 	}

@@ -104,8 +104,10 @@ struct hk_evidence {
 	__u32 thread_cpu_pct_x100;	/* busiest thread, of one CPU */
 	__u32 thread_tid;
 	__u32 thread_cpu;
-	__u32 wait_pct_x100;		/* run-queue wait (run delay) */
+	__u32 wait_pct_x100;		/* run-queue wait (run delay), all threads */
 	__u32 nr_threads;
+	__u32 thread_wait_pct_x100;	/* the thread that waited most */
+	__u32 pad;
 	__u64 minor_faults_per_s;
 	__u64 major_faults_per_s;
 	__u64 unexplained_faults_per_s;	/* minor faults RSS growth leaves */
@@ -158,6 +160,7 @@ struct hk_proc {
 	__u64 nivcsw;
 	__u64 rss_pages;
 	__u64 carry_wait_ns;		/* wait of a skipped sample */
+	__u64 carry_thread_wait_ns;	/* ... of its thread that waited most */
 	/* RSS trend ring */
 	__u32 trend_head;		/* next slot to write */
 	__u32 trend_nr;
@@ -182,6 +185,8 @@ struct hk_sample {
 	__u64 nivcsw;			/* cumulative */
 	__u64 wait_delta_ns;		/* run-queue wait in this window */
 	__u64 thread_run_delta_ns;	/* busiest thread's on-CPU time */
+	__u64 thread_wait_delta_ns;	/* run-queue wait of the thread that
+					 * waited most in this window */
 	__u32 thread_tid;
 	__u32 thread_cpu;
 	__u32 nr_threads;
@@ -191,7 +196,7 @@ struct hk_sample {
 	__u64 ns_ino;
 	__u64 rss_pages;
 	__u32 limit_kind;
-	__u32 pad;
+	__u32 fresh;			/* born since the previous walk */
 	__u64 limit_bytes;		/* 0: unknown, total RAM binds */
 	__u64 headroom_bytes;
 	__u64 memcg_id;

@@ -438,10 +438,18 @@ static void test_classify_starved(void)
 	memset(&ev, 0, sizeof(ev));
 	what = "wait one below";
 	ev.wait_pct_x100 = t - 1;
+	ev.thread_wait_pct_x100 = t - 1;
 	CLASSIFY(ev, HK_OK);
 	what = "wait at the threshold";
 	ev.wait_pct_x100 = t;
+	ev.thread_wait_pct_x100 = t;
 	CLASSIFY(ev, HK_STARVED);
+	what = "the process waits enough, but spread over threads";
+	ev.thread_wait_pct_x100 = t - 1;
+	ev.wait_pct_x100 = 4 * t;
+	CLASSIFY(ev, HK_OK);
+	ev.thread_wait_pct_x100 = t;
+	ev.wait_pct_x100 = t;
 	what = "wait at the threshold, run just less";
 	ev.cpu_pct_x100 = t - 1;
 	CLASSIFY(ev, HK_STARVED);
@@ -451,6 +459,7 @@ static void test_classify_starved(void)
 	/* Starved before Noisy neighbor */
 	what = "starved and aggressor";
 	ev.wait_pct_x100 = t + 2000;
+	ev.thread_wait_pct_x100 = t + 2000;
 	ev.cpu_pct_x100 = t + 1000;
 	ev.victim_tgid = 42;
 	CLASSIFY(ev, HK_STARVED);
@@ -713,6 +722,49 @@ static void test_window_step(void)
 	EQ(p.ev.rss_growth_bytes_per_s, -25 * 4096);	/* -50 pages over 2 s */
 	EQ(p.ev.minor_faults_per_s, 150);
 	EQ(p.ev.unexplained_faults_per_s, 150);
+}
+
+/* A process born since the previous walk: its life is its first window. */
+static void test_window_step_fresh(void)
+{
+	struct hk_sample s;
+	struct hk_proc p;
+	__u32 match = 77;
+
+	vec_config();
+	memset(&p, 0, sizeof(p));
+	memset(&s, 0, sizeof(s));
+	s.start_time_ns = 100 * S_NS;
+	s.now_ns = 100 * S_NS + 800 * MS_NS;
+	s.runtime_ns = 760 * MS_NS;
+	s.thread_run_delta_ns = 760 * MS_NS;
+	s.minor_faults = 80;
+	s.rss_pages = 400;
+	s.fresh = 1;
+	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
+	EQ(p.windows, 1);
+	EQ(p.ev.window_ns, 800 * MS_NS);
+	EQ(p.ev.cpu_pct_x100, 9500);
+	EQ(p.ev.thread_cpu_pct_x100, 9500);
+	EQ(p.ev.minor_faults_per_s, 100);
+	/* 400 pages in 0.8 s: the faults are explained by growth */
+	EQ(p.ev.unexplained_faults_per_s, 0);
+	EQ(p.ev.rss_growth_bytes_per_s, 500 * 4096);
+	/* the trend starts at zero pages at the process's start */
+	EQ(p.trend_nr, 2);
+	EQ(p.trend_ms[0], 100 * 1000);
+	EQ(p.trend_pages[0], 0);
+	EQ(p.trend_pages[1], 400);
+	EQ(p.runtime_ns, 760 * MS_NS);
+	check_label(match, HK_CPU_BOUND, __LINE__, "fresh process, first window");
+
+	/* not fresh: the same sample is only a baseline */
+	memset(&p, 0, sizeof(p));
+	s.fresh = 0;
+	match = 77;
+	EQ(hk_window_step(&cfg, &p, &s, &match), 0);
+	EQ(match, HK_OK);
+	EQ(p.runtime_ns, 760 * MS_NS);
 }
 
 /* --- the vectors through a reference pipeline ------------------------------ */
@@ -1107,6 +1159,7 @@ int hk_add_classify_suite(void)
 		{ "hysteresis enter/exit", test_hyst_enter_exit },
 		{ "hysteresis retry", test_hyst_retry },
 		{ "window step", test_window_step },
+		{ "window step, fresh process", test_window_step_fresh },
 		{ "vectors consistent", test_vectors_consistent },
 		{ "vectors", test_vectors },
 	};

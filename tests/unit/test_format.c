@@ -564,7 +564,7 @@ static void test_json_oom_risk(void)
 		   "\"to\":\"oom_risk\",\"cgroup\":\"/user.slice/user-1000.slice\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.50,"
 		   "\"thread_cpu_pct\":3.00,\"thread_tid\":4243,\"thread_cpu\":2,"
-		   "\"run_delay_pct\":0.12,\"nr_threads\":4,\"faults_per_s\":9700,"
+		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.00,\"nr_threads\":4,\"faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
 		   "\"rss_growth_bytes_per_s\":40000000,"
@@ -591,7 +591,7 @@ static void test_json_mem_thrashing(void)
 		   "\"ns_pid\":7,\"pidns_ino\":4026532512,"
 		   "\"windows\":12,\"window_s\":1.999,\"cpu_pct\":25.00,"
 		   "\"thread_cpu_pct\":25.00,\"thread_tid\":5100,\"thread_cpu\":0,"
-		   "\"run_delay_pct\":0.00,\"nr_threads\":1,\"faults_per_s\":12345,"
+		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,\"nr_threads\":1,\"faults_per_s\":12345,"
 		   "\"major_faults_per_s\":3,\"unexplained_faults_per_s\":11900,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2,\"rss_bytes\":10485760,"
 		   "\"rss_growth_bytes_per_s\":-4096,"
@@ -611,7 +611,7 @@ static void test_json_starved(void)
 		   "\"to\":\"starved\",\"cgroup\":null,"
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":0.80,"
 		   "\"thread_cpu_pct\":0.80,\"thread_tid\":4301,\"thread_cpu\":0,"
-		   "\"run_delay_pct\":97.00,\"nr_threads\":1,\"faults_per_s\":0,"
+		   "\"run_delay_pct\":97.00,\"thread_run_delay_pct\":0.00,\"nr_threads\":1,\"faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
 		   ",\"aggressor_pid\":4300,\"aggressor_comm\":\"bash\","
@@ -628,7 +628,7 @@ static void test_json_noisy_neighbor(void)
 		   "\"to\":\"noisy_neighbor\",\"cgroup\":\"/\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":98.00,"
 		   "\"thread_cpu_pct\":98.00,\"thread_tid\":4300,\"thread_cpu\":0,"
-		   "\"run_delay_pct\":1.50,\"nr_threads\":1,\"faults_per_s\":0,"
+		   "\"run_delay_pct\":1.50,\"thread_run_delay_pct\":0.00,\"nr_threads\":1,\"faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
 		   ",\"aggressor_pid\":null,\"aggressor_comm\":null,"
@@ -647,7 +647,7 @@ static void test_json_cpu_bound(void)
 		   "\"to\":\"cpu_bound\",\"cgroup\":\"/\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":197.12,"
 		   "\"thread_cpu_pct\":99.00,\"thread_tid\":4250,\"thread_cpu\":1,"
-		   "\"run_delay_pct\":1.00,\"nr_threads\":3,\"faults_per_s\":0,"
+		   "\"run_delay_pct\":1.00,\"thread_run_delay_pct\":0.00,\"nr_threads\":3,\"faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
 }
@@ -662,7 +662,7 @@ static void test_json_ok(void)
 		   "\"to\":\"ok\",\"cgroup\":\"/\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.00,"
 		   "\"thread_cpu_pct\":3.00,\"thread_tid\":4250,\"thread_cpu\":1,"
-		   "\"run_delay_pct\":0.00,\"nr_threads\":1,\"faults_per_s\":0,"
+		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,\"nr_threads\":1,\"faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
 }
@@ -678,7 +678,7 @@ static void test_json_exited(void)
 		   "\"to\":\"exited\",\"cgroup\":null,"
 		   "\"windows\":31,\"window_s\":1.000,\"cpu_pct\":3.50,"
 		   "\"thread_cpu_pct\":3.00,\"thread_tid\":4243,\"thread_cpu\":2,"
-		   "\"run_delay_pct\":0.12,\"nr_threads\":4,\"faults_per_s\":9700,"
+		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.00,\"nr_threads\":4,\"faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
 		   "\"rss_growth_bytes_per_s\":40000000,"

@@ -62,6 +62,8 @@ struct hkv_load {
 	__u64 run_ns;			/* all threads, on a CPU */
 	__u64 thread_run_ns;		/* the busiest thread */
 	__u64 wait_ns;			/* run-queue wait */
+	__u64 thread_wait_ns;		/* the thread that waited most,
+					 * 0: wait_ns (one thread) */
 	__u64 minor_faults;
 	__u64 major_faults;
 	__u64 nvcsw;
@@ -276,6 +278,7 @@ static inline void hkv_sample(const struct hkv_proc *p, __u32 w, __u64 now_ns,
 	}
 	s->rss_pages = rss > 0 ? (__u64)rss : 0;
 	s->wait_delta_ns = l->wait_ns;
+	s->thread_wait_delta_ns = l->thread_wait_ns ? l->thread_wait_ns : l->wait_ns;
 	s->thread_run_delta_ns = l->thread_run_ns;
 	s->thread_tid = p->tgid;
 	s->nr_threads = l->nr_threads ? l->nr_threads : 1;
@@ -958,6 +961,7 @@ static const struct hkv_vector hkv_vectors[] = {
 			  .phase = { HKV_PH(2, 15, .run_ns = 900 * HKV_MS,
 					    .thread_run_ns = 450 * HKV_MS,
 					    .wait_ns = 1200 * HKV_MS, .nr_threads = 2,
+					    .thread_wait_ns = 800 * HKV_MS,
 					    .aggressor_tgid = 1507,
 					    .aggressor_switches = 80) },
 			  .expect = { HKV_EX(1, 1, OK, OK), HKV_EX(2, 2, OK, ST),
