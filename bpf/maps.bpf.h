@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * maps.bpf.h - every map and global of the BPF side, named hk_* so that
  * `bpftool map dump name hk_procs` finds them. Sizes given here are

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * walk.bpf.h - once per window, visit every thread with the open-coded
  * task iterator and sum the kernel's own counters per process.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * window.bpf.h - what happens to one process in one window, after its
  * counters are summed: the pure window step (include/shared/classify.h),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Install the Debian packages a step needs, only those that are missing.
 #   tools/deps.sh build|test|bench
 set -eu

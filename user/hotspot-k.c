@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * hotspot-k - tells, the moment it happens, which process became OOM risk,
  * Mem-thrashing, Starved, a Noisy neighbor or CPU-bound, and why. The

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * sysinfo.h - what userspace knows and the kernel cannot: total RAM, CPUs,
  * our PID namespace, a process's cgroup path; and the preflight checks that

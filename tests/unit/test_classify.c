@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Classifier: the pure functions of include/shared/classify.h, the very
  * header the BPF object compiles. First focused, hand-computed cases (rates,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test_format.c - the human line and the JSON line, byte for byte, and what
  * hostile comm bytes may and may not do to them.
