@@ -55,7 +55,13 @@ int BPF_PROG(hk_switch, bool preempt, struct task_struct *prev,
 	aggressor = next->tgid;
 	if (aggressor == prev->tgid || !aggressor)
 		return 0;
-	ts = bpf_task_storage_get(&hk_tasks, prev, NULL, 0);
+	/* kernel threads are not diagnosed: they cannot be named */
+	if (next->flags & HK_PF_KTHREAD)
+		return 0;
+	/* created here, not only by the walk, so that a process born since
+	 * the last walk already knows who starves it in its first window */
+	ts = bpf_task_storage_get(&hk_tasks, prev, NULL,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!ts)
 		return 0;
 	ts->invol++;

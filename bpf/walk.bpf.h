@@ -147,16 +147,18 @@ static __noinline int hk_thread(struct task_struct *t, __u64 rq_now_ns,
 		acc->thread_tid = t->pid;
 		acc->thread_cpu = hk_task_cpu(t);
 	}
-	if (ts->invol) {
-		hk_walk_switches += ts->invol;
-		if (ts->aggr_votes > acc->aggressor_switches) {
-			acc->aggressor_tgid = ts->aggr_tgid;
-			acc->aggressor_switches = ts->aggr_votes;
-		}
-		ts->invol = 0;
-		ts->aggr_votes = 0;
-		ts->aggr_tgid = 0;
+	hk_walk_switches += ts->invol;
+	ts->invol = 0;
+	if (ts->aggr_votes > acc->aggressor_switches) {
+		acc->aggressor_tgid = ts->aggr_tgid;
+		acc->aggressor_switches = ts->aggr_votes;
 	}
+	/* a starved thread runs a few times a second: halve the votes
+	 * rather than forget them, so one stray preemption does not
+	 * cancel a window's worth of evidence */
+	ts->aggr_votes /= 2;
+	if (!ts->aggr_votes)
+		ts->aggr_tgid = 0;
 	return 0;
 }
 

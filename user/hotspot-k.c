@@ -138,7 +138,7 @@ static void print_summary(struct hk_loader *l, const struct printer *pr)
 	fprintf(stderr,
 		"hotspot-k: %llu windows, %llu events (%llu dropped, retried), "
 		"walk %llu ns/thread avg, longest walk %llu us (%s), %s, "
-		"%llu samples skipped, %llu processes untracked\n",
+		"%llu samples skipped, %llu process-windows untracked (hk_procs full)\n",
 		(unsigned long long)st.windows, (unsigned long long)st.events_emitted,
 		(unsigned long long)st.events_dropped,
 		(unsigned long long)(st.threads_walked ? st.walk_ns_total / st.threads_walked : 0),

@@ -361,7 +361,9 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 		ev->limit_bytes = c->total_ram_bytes;
 		ev->headroom_bytes = hk_sub_clamp(c->total_ram_bytes, ev->rss_bytes);
 	}
-	ev->eta_s = hk_eta_s(ev->headroom_bytes, ev->rss_slope_bytes_per_s);
+	/* fewer samples than a trend needs: no ETA to speak of */
+	ev->eta_s = ev->trend_samples < HK_TREND_MIN_SAMPLES ? (__u64)HK_ETA_NONE :
+		    hk_eta_s(ev->headroom_bytes, ev->rss_slope_bytes_per_s);
 
 	p->sample_ns = s->now_ns;
 	p->runtime_ns = s->runtime_ns;

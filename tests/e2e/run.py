@@ -11,11 +11,19 @@ or runuser. Python 3 standard library only.
 
 How the suite waits: the tool prints one JSON line per transition; a reader
 thread collects them with their arrival time. Deadlines are counted in the
-tool's own windows (hk_stats.windows of *this* instance, read with bpftool
-from the map ids in /proc/<tool>/fdinfo), never as fixed sleeps. Every test
-also has a hard wall-clock timeout, every process started (workloads in
-their own process group, the tool) is killed in a finally block, and a
-global watchdog kills everything if the suite overruns.
+tool's own windows (hk_stats.windows of *this* instance: its map ids come
+from /proc/<tool>/fdinfo, bpftool's BTF view locates the field once, then
+bpf(2) reads it, so that polling spawns no process), never as fixed sleeps.
+Every test also has a hard wall-clock timeout, every process started
+(workloads in their own process group, the tool) is killed in a finally
+block, and a global watchdog (and atexit and signal handlers) kill
+everything if the suite overruns or is interrupted.
+
+The machine is a shared, noisy 2-CPU VM. Before each scenario the suite
+waits (boundedly) for other users' bursts to pass; a scenario that fails
+while other work used >= 25 % of a CPU is rerun once, loudly (RETRY lines
+and a note at the end; at most 3 reruns a suite). Assertions are never
+relaxed: a failure on a quiet machine is a FAIL at once.
 
 Output: one line per check, `PASS name (...)` or `FAIL name: reason` (with
 the relevant JSON lines), detection latencies, then `N passed, N failed`.
@@ -24,12 +32,15 @@ The exit status is non-zero iff a check failed.
 
 import argparse
 import atexit
+import ctypes
 import json
 import os
+import platform
 import re
 import selectors
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -40,7 +51,11 @@ import traceback
 INTERVAL = "1s"
 INTERVAL_S = 1.0
 SUITE_TIMEOUT_S = 360          # global watchdog: 6 minutes
-TEARDOWN_GRACE_S = 2.0         # BPF objects must be gone within this after exit
+DISTURBED_PCT = 25.0           # other work above this share of a CPU: rerun once,
+MAX_RETRIES = 3                # at most this many reruns per suite,
+RETRY_BEFORE_S = 200           # and none this late: the watchdog must not fire
+CALM_BUDGET_S = 45             # waiting for others' bursts to pass, per suite
+TEARDOWN_GRACE_S = 1.5         # BPF objects must be gone within this after exit
 LABELS = {"ok", "oom_risk", "mem_thrashing", "starved", "noisy_neighbor",
           "cpu_bound", "exited"}
 TIME_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)$")
@@ -107,6 +122,20 @@ while True:
 
 BUSY_SH = "while true; do :; done"
 
+# The Starved pair as the seed runs it, from ONE shell: both loops must share
+# a session. With CONFIG_SCHED_AUTOGROUP each session is its own scheduling
+# group, and nice 19 only counts within a group: two loops started each with
+# start_new_session=True split CPU 0 50/50 and nobody starves. So the
+# launcher gets the new session (and process group) and starts both.
+PAIR_SH = """\
+taskset -c 0 bash -c "$1" &
+echo $!
+taskset -c 0 nice -n 19 bash -c "$1" &
+echo $!
+wait
+"""
+PAIR_ARGS = [BUSY_SH]
+
 
 # ==========================================================================
 # process bookkeeping: everything we start is killed, pass or fail
@@ -123,6 +152,8 @@ def _register(p):
 
 def kill_group(p, sig=signal.SIGKILL, wait_s=5.0):
     """Kill a process started with start_new_session=True, and its group."""
+    if isinstance(p, Member):
+        p = p.launcher          # the whole session goes with its launcher
     if p is None or p.returncode is not None:
         return                  # already reaped: its PID may belong to another
     try:
@@ -176,6 +207,39 @@ def bpftool(*args, timeout=10):
     return json.loads(r.stdout or b"null")
 
 
+# bpf(2) through ctypes, only to read hk_stats.windows without spawning bpftool
+NR_BPF = {"x86_64": 321, "aarch64": 280, "riscv64": 280, "s390x": 351,
+          "ppc64le": 361}.get(platform.machine())
+BPF_MAP_LOOKUP_ELEM = 1
+BPF_MAP_GET_FD_BY_ID = 14
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+
+
+def bpf_lookup_u64(map_id, value_size):
+    """The first u64 of entry 0 of an array map, by map id; None on error.
+
+    The fd is closed at once: holding it would keep the tool's map alive
+    after the tool exits (and spoil the teardown checks).
+    """
+    attr = ctypes.create_string_buffer(128)
+    struct.pack_into("=III", attr, 0, map_id, 0, 0)
+    fd = _libc.syscall(NR_BPF, BPF_MAP_GET_FD_BY_ID, attr, 128)
+    if fd < 0:
+        return None
+    try:
+        key = ctypes.create_string_buffer(4)
+        val = ctypes.create_string_buffer(value_size)
+        attr = ctypes.create_string_buffer(128)
+        struct.pack_into("=I4xQQQ", attr, 0, fd, ctypes.addressof(key),
+                         ctypes.addressof(val), 0)
+        if _libc.syscall(NR_BPF, BPF_MAP_LOOKUP_ELEM, attr, 128) < 0:
+            return None
+        return struct.unpack_from("=Q", val, 0)[0]
+    finally:
+        os.close(fd)
+
+
 def bpf_ids_loaded():
     """IDs of every BPF program and map loaded in the kernel right now."""
     progs = {p["id"] for p in bpftool("prog", "show", "-j") or []}
@@ -197,6 +261,8 @@ class Tool:
         self.lines = []             # (arrival monotonic, raw text, obj or None, error)
         self.cond = threading.Condition()
         self.stats_id = None
+        self.stats_size = 0
+        self.direct = None          # read hk_stats with bpf(), see _direct_ok
         self.procs_id = None
         self.prog_ids = set()
         self.map_ids = set()
@@ -240,7 +306,6 @@ class Tool:
 
     def stderr_text(self):
         try:
-            self._err.flush()
             with open(self.stderr_path, "rb") as f:
                 return f.read().decode(errors="replace")
         except OSError:
@@ -288,6 +353,7 @@ class Tool:
             if m["id"] in maps:
                 if m.get("name") == "hk_stats":
                     self.stats_id = m["id"]
+                    self.stats_size = m.get("bytes_value", 0)
                 elif m.get("name") == "hk_procs":
                     self.procs_id = m["id"]
         self.prog_ids, self.map_ids = progs, maps
@@ -297,7 +363,30 @@ class Tool:
         d = bpftool("map", "dump", "id", str(self.stats_id), "-j")
         return d[0]["formatted"]["value"]
 
+    def _direct_ok(self):
+        """Can windows be read with the bpf() syscall (no process spawned)?
+
+        Polling by running bpftool starts a process every poll, and on a
+        2-CPU machine such a process preempts the Starved victim now and
+        then. So hk_stats is read directly, once bpftool's BTF view confirms
+        that `windows` is its first u64.
+        """
+        if self.direct is None:
+            self.direct = False
+            if NR_BPF and self.stats_size >= 8:
+                d = bpftool("map", "dump", "id", str(self.stats_id), "-j")[0]
+                raw = bytes(int(b, 16) for b in d["value"][:8])
+                first = next(iter(d["formatted"]["value"]))
+                w = int.from_bytes(raw, sys.byteorder)
+                self.direct = (first == "windows" and
+                               bpf_lookup_u64(self.stats_id, self.stats_size) in (w, w + 1))
+        return self.direct
+
     def windows(self):
+        if self._direct_ok():
+            w = bpf_lookup_u64(self.stats_id, self.stats_size)
+            if w is not None:
+                return w
         return int(self.stats()["windows"])
 
     def proc_entry(self, pid):
@@ -335,6 +424,7 @@ class Tool:
         w0 = self.windows() if since is None else since
         deadline = mono() + n * INTERVAL_S * 3 + 10
         while True:
+            self.ctx.meter.sample()
             self.check_alive()
             w = self.windows()
             if w - w0 >= n:
@@ -351,6 +441,7 @@ class Tool:
             for t, o in self.events():
                 if pred(o):
                     return t, o
+            self.ctx.meter.sample()
             self.check_alive()
             if self.windows() - since >= max_windows:
                 # the window's events may still be on their way to us
@@ -400,6 +491,81 @@ def fmt_events(evs, limit=30):
     return indent("\n".join(lines)) if lines else "    (no JSON lines)"
 
 
+class LoadMeter:
+    """CPU used by everything but this test (other users' work, steal).
+
+    Busy time from /proc/stat minus the CPU time of the processes the test
+    started (sampled while they live, as they may be killed before the end)
+    and of this harness. Only used to tell a disturbed run from a failure.
+    """
+
+    HZ = os.sysconf("SC_CLK_TCK")
+
+    def __init__(self):
+        self.t0 = mono()
+        self.busy0 = self._busy()
+        self.self0 = self._ticks("self")
+        self.last = {}
+
+    @staticmethod
+    def _busy():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        # user nice system idle iowait irq softirq steal ...
+        return sum(v[:8]) - v[3] - v[4]
+
+    @staticmethod
+    def _ticks(pid):
+        try:
+            with open("/proc/%s/stat" % pid, "rb") as f:   # a comm may not be UTF-8
+                fields = f.read().rsplit(b")", 1)[1].split()
+            return int(fields[11]) + int(fields[12])      # utime + stime
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def track(self, pid):
+        self.last.setdefault(pid, 0)
+        self.sample()
+
+    def sample(self):
+        for pid in list(self.last):
+            t = self._ticks(pid)
+            if t is not None and t > self.last[pid]:
+                self.last[pid] = t
+
+    def foreign_pct(self):
+        self.sample()
+        dt = mono() - self.t0
+        if dt <= 0:
+            return 0.0
+        ours = sum(self.last.values()) + (self._ticks("self") or 0) - (self.self0 or 0)
+        foreign = self._busy() - self.busy0 - ours
+        return max(0.0, foreign * 100.0 / self.HZ / dt)
+
+
+class Member:
+    """A workload started by a launcher in our process group (not our child)."""
+
+    def __init__(self, pid, name, launcher):
+        self.pid = pid
+        self.hk_name = name
+        self.hk_stderr = launcher.hk_stderr
+        self.hk_started = launcher.hk_started
+        self.launcher = launcher
+        self.returncode = None
+
+    def poll(self):
+        try:
+            with open("/proc/%d/stat" % self.pid, "rb") as f:
+                state = f.read().rsplit(b")", 1)[1].split()[0].decode()
+        except (OSError, IndexError):
+            state = "X"
+        if state in ("Z", "X"):
+            self.returncode = -1
+            return -1
+        return None
+
+
 class Ctx:
     """What one test owns: its processes are killed when it ends, pass or fail."""
 
@@ -410,19 +576,22 @@ class Ctx:
         self.workdir = suite.workdir
         self.tools = []
         self.workloads = []
-
+        self.pending = []           # results, published when the attempt ends
+        self.meter = LoadMeter()
         self.dead = False           # set when the test hit its hard timeout
 
     def own(self, tool):
         self.tools.append(tool)
+        self.meter.track(tool.proc.pid)
 
     def record(self, name, ok, detail=""):
-        if not self.dead:
-            self.suite.record(name, ok, detail)
+        self.pending.append(("record", name, ok, detail))
 
     def detected(self, name, seconds, windows):
-        if not self.dead:
-            self.suite.detected(name, seconds, windows)
+        self.pending.append(("detected", name, seconds, windows))
+
+    def note(self, text):
+        self.pending.append(("note", self.name, text, None))
 
     def workload(self, name, argv, **kw):
         path = os.path.join(self.workdir, "%s.%s.stderr" % (self.name, name))
@@ -434,7 +603,23 @@ class Ctx:
         p.hk_stderr = path
         p.hk_started = mono()
         self.workloads.append(p)
+        self.meter.track(p.pid)
         return p
+
+    def workload_pair(self, name, script, members):
+        """Several workloads in ONE new session (see PAIR_SH); Member per PID."""
+        p = self.workload(name, ["bash", "-c", script, name, *PAIR_ARGS],
+                          stdout=subprocess.PIPE)
+        out = []
+        for m in members:
+            line = read_line(p, 10)
+            if not line or not line.isdigit():
+                workload_alive(self, p)
+                raise TestFailure("%s: no PID for %s from its launcher (got %r)" %
+                                  (name, m, line))
+            out.append(Member(int(line), m, p))
+            self.meter.track(int(line))
+        return out
 
     def cleanup(self):
         for p in self.workloads:
@@ -452,6 +637,10 @@ class Suite:
         self.results = []           # (name, ok, text)
         self.latencies = []         # (name, seconds, windows)
         self.lock = threading.Lock()
+        self.retries = []           # (test, foreign load %, first failure line)
+        self.noise = []             # (test, attempt, foreign load %)
+        self.calm_waited = 0.0      # seconds spent waiting for a calm machine
+        self.notes = []             # (test, text): worth a look, not failures
         self.all_tools = []
         self.t0 = mono()
 
@@ -471,9 +660,61 @@ class Suite:
         self.record(name, True, "detected after %.2f s / %d windows" % (seconds, windows))
 
     # -- running --------------------------------------------------------
-    def run_test(self, name, fn, timeout_s):
+    def run_test(self, name, fn, timeout_s, retry=False):
         if self.only and not any(o in name for o in self.only):
             return
+        attempts = 2 if retry else 1
+        for attempt in range(1, attempts + 1):
+            if retry:
+                self.wait_for_calm(name)
+            ctx, fail, foreign = self._attempt(name, fn, timeout_s)
+            self.all_tools.extend(ctx.tools)
+            if retry:
+                with self.lock:
+                    self.noise.append((name, attempt, foreign))
+            if fail is None:
+                self._publish(ctx)
+                return
+            note = "\n  machine: other work used %.0f %% of a CPU on average during " \
+                   "the test (steal included)" % foreign
+            if (attempt < attempts and foreign >= DISTURBED_PCT and
+                    len(self.retries) < MAX_RETRIES and
+                    mono() - self.t0 < RETRY_BEFORE_S):
+                # not this tool's doing: rerun once, and say so loudly
+                print("RETRY %s: attempt %d ran on a disturbed machine, rerunning; it "
+                      "failed with: %s%s" % (name, attempt, fail, note), flush=True)
+                with self.lock:
+                    self.retries.append((name, foreign, fail.splitlines()[0]))
+                continue
+            self._publish(ctx)
+            self.record(name, False, fail + note)
+            return
+
+    def wait_for_calm(self, name):
+        """Before a scenario: let other users' bursts pass (bounded per suite).
+
+        Other engineers run benchmarks and the same scenarios on this machine
+        (a second pair of busy loops pinned to CPU 0 makes our aggressor the
+        noisy neighbor of *their* victim). Waiting a little for the machine to
+        calm down is cheaper than a rerun.
+        """
+        first = True
+        while True:
+            m = LoadMeter()
+            time.sleep(1.0)
+            foreign = m.foreign_pct()
+            if not first:
+                self.calm_waited += 1.0
+            first = False
+            if foreign < DISTURBED_PCT:
+                return
+            if self.calm_waited >= CALM_BUDGET_S:
+                print("note: %s starts on a busy machine (other work: %.0f %% of a CPU); "
+                      "the budget for waiting (%d s) is spent" %
+                      (name, foreign, CALM_BUDGET_S), flush=True)
+                return
+
+    def _attempt(self, name, fn, timeout_s):
         ctx = Ctx(self, name)
         box = {}
 
@@ -486,18 +727,33 @@ class Suite:
                 box["fail"] = "test error:\n" + indent(traceback.format_exc())
 
         th = threading.Thread(target=body, daemon=True, name="test-%s" % name)
+        foreign = 0.0
         th.start()
-        th.join(timeout_s)
-        timed_out = th.is_alive()
-        ctx.dead = timed_out
-        ctx.cleanup()               # pass or fail: nothing of this test survives
+        try:
+            th.join(timeout_s)
+            timed_out = th.is_alive()
+            ctx.dead = timed_out
+            foreign = ctx.meter.foreign_pct()
+        finally:
+            ctx.cleanup()           # pass or fail: nothing of this test survives
         if timed_out:
             th.join(5)
-            self.record(name, False, "hard timeout after %.0f s" % timeout_s +
-                        self.tool_stderr_note(ctx))
-        elif "fail" in box:
-            self.record(name, False, box["fail"] + self.tool_stderr_note(ctx))
-        self.all_tools.extend(ctx.tools)
+            box["fail"] = "hard timeout after %.0f s" % timeout_s
+        fail = box.get("fail")
+        if fail is not None:
+            fail += self.tool_stderr_note(ctx)
+        return ctx, fail, foreign
+
+    def _publish(self, ctx):
+        for kind, name, a, b in list(ctx.pending):
+            if kind == "record":
+                self.record(name, a, b)
+            elif kind == "note":
+                print("note: %s: %s" % (name, a), flush=True)
+                with self.lock:
+                    self.notes.append((name, a))
+            else:
+                self.detected(name, a, b)
 
     def tool_stderr_note(self, ctx):
         out = ""
@@ -556,6 +812,29 @@ def workload_alive(ctx, p):
                           (p.hk_name, p.pid, p.returncode, indent(txt)))
 
 
+def describe_entry(tool, pid):
+    """The tool's current view of a process, for failure messages."""
+    try:
+        e = tool.proc_entry(pid)
+    except Exception as ex:  # diagnostics only
+        return "(unreadable: %s)" % ex
+    if not e:
+        try:
+            st = tool.stats()
+            return ("(not tracked; hk_stats: procs_untracked %s, exits_lost %s: when the "
+                    "map is full, the machine runs more processes than --max-procs)" %
+                    (st.get("procs_untracked"), st.get("exits_lost")))
+        except Exception as ex:  # diagnostics only
+            return "(not tracked; hk_stats unreadable: %s)" % ex
+    ev = e.get("ev", {})
+    keep = ("cpu_pct_x100", "thread_cpu_pct_x100", "wait_pct_x100", "minor_faults_per_s",
+            "major_faults_per_s", "unexplained_faults_per_s", "rss_bytes",
+            "rss_slope_bytes_per_s", "rss_net_growth_bytes", "trend_samples",
+            "trend_grow_pct_x100", "trend_latest_grew", "aggressor_tgid", "victim_tgid")
+    return json.dumps({"windows": e.get("windows"), "hyst": e.get("hyst"),
+                       "ev": {k: ev.get(k) for k in keep}}, separators=(",", ":"))
+
+
 def expect_enter(suite, tool, name, p, label, max_windows, w0, extra=None):
     """Wait for pid -> label within max_windows of w0; record the latency."""
     found = tool.wait_event(lambda o: o.get("pid") == p.pid and o.get("to") == label,
@@ -563,8 +842,9 @@ def expect_enter(suite, tool, name, p, label, max_windows, w0, extra=None):
     workload_alive(None, p)
     if not found:
         raise TestFailure("%s (pid %d) never became %s within %d windows; its "
-                          "transitions:\n%s" % (p.hk_name, p.pid, label, max_windows,
-                                                fmt_events(history(tool, p.pid))))
+                          "transitions:\n%s\n  its hk_procs entry now: %s" %
+                          (p.hk_name, p.pid, label, max_windows,
+                           fmt_events(history(tool, p.pid)), describe_entry(tool, p.pid)))
     t, o = found
     if extra:
         problem = extra(o)
@@ -577,6 +857,7 @@ def expect_enter(suite, tool, name, p, label, max_windows, w0, extra=None):
 def expect_exited(suite, tool, name, procs, max_windows=5):
     """Kill the workloads; each must get an `exited` transition."""
     w0 = tool.windows()
+    tool.ctx.meter.sample()
     t_kill = mono()
     for p in procs:
         kill_group(p)
@@ -593,6 +874,32 @@ def expect_exited(suite, tool, name, procs, max_windows=5):
     return worst, tool.windows() - w0
 
 
+DEFAULTS = {}                   # "section.key" -> number, from --generate-config
+
+
+def load_defaults(tool):
+    """The tool's own defaults, so that evidence checks follow them."""
+    r = subprocess.run([tool, "--generate-config"], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=10)
+    section = ""
+    for line in r.stdout.decode(errors="replace").splitlines():
+        line = line.split("#", 1)[0].strip()
+        m = re.match(r"^\[(\w+)\]$", line)
+        if m:
+            section = m.group(1)
+            continue
+        m = re.match(r"^(\w+)\s*=\s*([0-9.]+)\s*(%|k|M)?$", line)
+        if m:
+            v = float(m.group(2)) * {"k": 1e3, "M": 1e6}.get(m.group(3), 1)
+            DEFAULTS["%s.%s" % (section, m.group(1))] = v
+
+
+def dflt(key):
+    if key not in DEFAULTS:
+        raise TestFailure("--generate-config has no numeric `%s`" % key)
+    return DEFAULTS[key]
+
+
 def evidence(cond, msg):
     return None if cond else msg
 
@@ -601,15 +908,17 @@ def evidence(cond, msg):
 # CLI tests (fast, no workloads)
 # ==========================================================================
 def run_cli(suite, argv, timeout=10, **kw):
+    """Run a short command in its own process group; the group dies with it."""
     t = mono()
+    p = spawn(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
     try:
-        r = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=timeout,
-                           start_new_session=True, **kw)
+        out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         raise TestFailure("%s did not exit within %d s" % (" ".join(argv), timeout))
-    return (r.returncode, r.stdout.decode(errors="replace"),
-            r.stderr.decode(errors="replace"), mono() - t)
+    finally:
+        kill_group(p)               # e.g. a tool still traced by a killed strace
+    return (p.returncode, out.decode(errors="replace"),
+            err.decode(errors="replace"), mono() - t)
 
 
 def t_cli_help(suite, ctx):
@@ -691,7 +1000,7 @@ def t_cli_bad_config(suite, ctx):
                 raise TestFailure("%s (--config): took %.1f s to reject a bad config" %
                                   (name, took))
     ctx.record("cli_bad_config", True, "%d configs, each exit 2 + one `file:line: message`"
-                 "%s" % (len(BAD_CONFIGS), ", no bpf() call" if strace else ""))
+               "%s" % (len(BAD_CONFIGS), ", no bpf() call" if strace else ""))
 
 
 def t_cli_usage_errors(suite, ctx):
@@ -706,14 +1015,9 @@ def t_cli_usage_errors(suite, ctx):
 
 
 def t_cli_not_root(suite, ctx):
-    # a copy every user can execute, whatever the permissions of the tree
-    d = os.path.join(suite.workdir, "nobody")
-    os.makedirs(d, exist_ok=True)
-    os.chmod(suite.workdir, 0o755)
-    os.chmod(d, 0o755)
-    exe = os.path.join(d, "hotspot-k")
-    shutil.copy2(suite.tool, exe)
-    os.chmod(exe, 0o755)
+    # the suite's snapshot of the tool sits in a directory every user can enter
+    exe = suite.tool
+    d = suite.workdir
     if shutil.which("setpriv"):
         pre = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     elif shutil.which("runuser"):
@@ -741,20 +1045,21 @@ def stop_and_check_teardown(suite, ctx, name, sig):
     if rc != 0:
         raise TestFailure("after %s: exit %s, want 0; stderr:\n%s" %
                           (signal.Signals(sig).name, rc, indent(tool.stderr_text())))
-    check_summary_and_teardown(tool, progs, maps, signal.Signals(sig).name)
-    return len(progs), len(maps)
+    took = check_summary_and_teardown(tool, progs, maps, signal.Signals(sig).name)
+    return len(progs), len(maps), took
 
 
 def check_summary_and_teardown(tool, progs, maps, why):
     err = tool.stderr_text()
     if not re.search(r"^hotspot-k: \d+ windows", err, re.M):
         raise TestFailure("after %s: no summary line on stderr:\n%s" % (why, indent(err)))
-    deadline = mono() + TEARDOWN_GRACE_S
+    t0 = mono()
+    deadline = t0 + TEARDOWN_GRACE_S
     while True:
         lp, lm = bpf_ids_loaded()
         left_p, left_m = progs & lp, maps & lm
         if not left_p and not left_m:
-            return
+            return mono() - t0
         if mono() > deadline:
             raise TestFailure("after %s and exit 0: %.0f s later the kernel still holds "
                               "its programs %s and maps %s" %
@@ -763,14 +1068,17 @@ def check_summary_and_teardown(tool, progs, maps, why):
 
 
 def t_cli_sigint(suite, ctx):
-    np, nm = stop_and_check_teardown(suite, ctx, "sigint", signal.SIGINT)
+    np, nm, took = stop_and_check_teardown(suite, ctx, "sigint", signal.SIGINT)
     ctx.record("cli_sigint_teardown", True,
-                 "exit 0, its %d programs and %d maps gone" % (np, nm))
+               "exit 0, its %d programs and %d maps gone %.2f s after the exit" %
+               (np, nm, took))
 
 
 def t_cli_sigterm(suite, ctx):
-    stop_and_check_teardown(suite, ctx, "sigterm", signal.SIGTERM)
-    ctx.record("cli_sigterm_teardown", True)
+    np, nm, took = stop_and_check_teardown(suite, ctx, "sigterm", signal.SIGTERM)
+    ctx.record("cli_sigterm_teardown", True,
+               "exit 0, its %d programs and %d maps gone %.2f s after the exit" %
+               (np, nm, took))
 
 
 def t_cli_duration(suite, ctx):
@@ -807,10 +1115,15 @@ def t_cpu_bound(suite, ctx):
     w0 = tool.windows()
     p = ctx.workload("yes", ["yes"])
     t, o = expect_enter(suite, tool, "cpu_bound", p, "cpu_bound", ENTER_WINDOWS, w0,
-                        extra=lambda o: evidence(o.get("thread_cpu_pct", 0) >= 90 and
-                                                 o.get("faults_per_s", 1e9) < 1000,
-                                                 "want thread_cpu_pct >= 90, "
-                                                 "faults_per_s < 1000"))
+                        extra=lambda o: evidence(
+                            (o.get("thread_cpu_pct", 0) >= dflt("cpu_bound.thread_cpu") or
+                             o.get("cpu_pct", 0) / os.cpu_count() >=
+                             dflt("cpu_bound.total_cpu")) and
+                            o.get("faults_per_s", 1e9) < dflt("cpu_bound.max_faults_per_s"),
+                            "want thread_cpu_pct >= %g (or cpu_pct / CPUs >= %g), "
+                            "faults_per_s < %g" % (dflt("cpu_bound.thread_cpu"),
+                                                   dflt("cpu_bound.total_cpu"),
+                                                   dflt("cpu_bound.max_faults_per_s"))))
     wd = tool.windows() - w0
     tool.wait_windows(HOLD_WINDOWS)
     workload_alive(ctx, p)
@@ -822,25 +1135,50 @@ def t_cpu_bound(suite, ctx):
     ctx.detected("cpu_bound_exited", lat, wx)
 
 
+def pin_harness(cpus):
+    """Set the CPU affinity of every thread of this harness; the old one back."""
+    old = os.sched_getaffinity(0)
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            os.sched_setaffinity(int(tid), cpus)
+        except OSError:
+            pass
+    return old
+
+
 def t_starved_noisy(suite, ctx):
+    # The victim runs ~4 times a second, so each window's aggressor is decided
+    # by a handful of switches: keep this harness (its polling, its threads,
+    # the tool's printer) off CPU 0, where the pair is pinned. The tool's
+    # diagnosis is not touched by this; only our own noise on CPU 0 is.
+    others = os.sched_getaffinity(0) - {0}
+    saved = pin_harness(others) if others else None
+    try:
+        starved_noisy(suite, ctx)
+    finally:
+        if saved:
+            pin_harness(saved)
+
+
+def starved_noisy(suite, ctx):
     tool = Tool(ctx, "starved")
     tool.wait_ready()
     w0 = tool.windows()
-    aggr = ctx.workload("aggressor", ["taskset", "-c", "0", "bash", "-c", BUSY_SH])
-    vict = ctx.workload("victim", ["taskset", "-c", "0", "nice", "-n", "19",
-                                   "bash", "-c", BUSY_SH])
+    aggr, vict = ctx.workload_pair("pair", PAIR_SH, ["aggressor", "victim"])
     tv, ov = expect_enter(suite, tool, "starved", vict, "starved", ENTER_WINDOWS, w0,
-                          extra=lambda o: evidence(o.get("aggressor_pid") == aggr.pid and
-                                                   o.get("run_delay_pct", 0) >= 50,
-                                                   "want aggressor_pid %d and "
-                                                   "run_delay_pct >= 50" % aggr.pid))
+                          extra=lambda o: evidence(
+                              o.get("aggressor_pid") == aggr.pid and
+                              o.get("run_delay_pct", 0) >= dflt("starved.min_wait"),
+                              "want aggressor_pid %d and run_delay_pct >= %g" %
+                              (aggr.pid, dflt("starved.min_wait"))))
     wv = tool.windows() - w0
     ta, oa = expect_enter(suite, tool, "noisy_neighbor", aggr, "noisy_neighbor",
                           ENTER_WINDOWS, w0,
-                          extra=lambda o: evidence(o.get("victim_pid") == vict.pid and
-                                                   o.get("cpu_pct", 0) >= 50,
-                                                   "want victim_pid %d and cpu_pct >= 50" %
-                                                   vict.pid))
+                          extra=lambda o: evidence(
+                              o.get("victim_pid") == vict.pid and
+                              o.get("cpu_pct", 0) >= dflt("noisy_neighbor.min_cpu"),
+                              "want victim_pid %d and cpu_pct >= %g" %
+                              (vict.pid, dflt("noisy_neighbor.min_cpu"))))
     wa = tool.windows() - w0
     tool.wait_windows(HOLD_WINDOWS)
     workload_alive(ctx, aggr)
@@ -851,6 +1189,12 @@ def t_starved_noisy(suite, ctx):
     check_history(tool, aggr.pid, "aggressor", a_allowed)
     ctx.detected("starved", tv - vict.hk_started, wv)
     ctx.detected("noisy_neighbor", ta - aggr.hk_started, wa)
+    if ov.get("windows") != oa.get("windows"):
+        # DESIGN.md wants both sides labelled from the same window's facts;
+        # reported, not failed: the brief asks for each side's transition only
+        ctx.note("the pair was labelled in different windows: victim Starved at its "
+                 "window %s, aggressor Noisy neighbor at its window %s (both started "
+                 "together)" % (ov.get("windows"), oa.get("windows")))
     lat, wx = expect_exited(suite, tool, "starved", [vict, aggr])
     check_history(tool, vict.pid, "victim", v_allowed)
     check_history(tool, aggr.pid, "aggressor", a_allowed)
@@ -863,9 +1207,14 @@ def t_mem_thrashing(suite, ctx):
     w0 = tool.windows()
     p = ctx.workload("thrash", [sys.executable, "-c", THRASH_PY])
     t, o = expect_enter(suite, tool, "mem_thrashing", p, "mem_thrashing", ENTER_WINDOWS, w0,
-                        extra=lambda o: evidence(o.get("faults_per_s", 0) >= 10000 or
-                                                 o.get("major_faults_per_s", 0) >= 100,
-                                                 "want faults_per_s >= 10000"))
+                        extra=lambda o: evidence(
+                            o.get("unexplained_faults_per_s", o.get("faults_per_s", 0)) >=
+                            dflt("mem_thrashing.minor_faults_per_s") or
+                            o.get("major_faults_per_s", 0) >=
+                            dflt("mem_thrashing.major_faults_per_s"),
+                            "want faults not explained by RSS growth >= %g/s (or major "
+                            "faults >= %g/s)" % (dflt("mem_thrashing.minor_faults_per_s"),
+                                                 dflt("mem_thrashing.major_faults_per_s"))))
     wd = tool.windows() - w0
     tool.wait_windows(HOLD_WINDOWS)
     workload_alive(ctx, p)
@@ -900,6 +1249,31 @@ def t_oom_risk(suite, ctx):
     ctx.detected("oom_risk_exited", lat, wx)
 
 
+def t_hostile_comm(suite, ctx):
+    """A flagged process whose comm holds quotes, a backslash, a control byte
+    and bytes that are not UTF-8: its lines must still be valid JSON."""
+    name = b'y"\\\x01\xff\xc3(\xc3\xa9'          # y " \ ^A <ff> <c3>( é
+    link = os.path.join(os.fsencode(suite.workdir), name)
+    if not os.path.lexists(link):                       # a rerun finds it there
+        os.symlink(os.fsencode(shutil.which("yes")), link)  # comm = the name exec'd
+    tool = Tool(ctx, "hostile_comm")
+    tool.wait_ready()
+    w0 = tool.windows()
+    p = ctx.workload("hostile", [link])
+    expect_enter(suite, tool, "hostile_comm", p, "cpu_bound", ENTER_WINDOWS, w0)
+    expect_exited(suite, tool, "hostile_comm", [p])
+    bad = tool.bad_lines()
+    if bad:
+        raise TestFailure("invalid JSON for a hostile comm: %r" % (bad,))
+    for o in history(tool, p.pid):
+        c = o.get("comm")
+        if not (isinstance(c, str) and c.startswith('y"\\\x01') and c.endswith("(\u00e9")):
+            raise TestFailure("comm %r does not keep the valid parts of %r\n%s" %
+                              (c, name, fmt_events([o])))
+    ctx.record("json_hostile_comm", True, "comm %s" %
+               json.dumps(history(tool, p.pid)[0]["comm"]))
+
+
 # ==========================================================================
 # negative controls: no transition at all, over at least 15 windows
 # ==========================================================================
@@ -907,12 +1281,28 @@ CONTROL_WINDOWS = 15
 
 
 def read_line(p, timeout_s):
+    """One line of a workload's stdout pipe within timeout_s, else None.
+
+    Unbuffered reads into our own buffer: a buffered readline() could swallow
+    the next line too, and select() would then wait for data already read.
+    """
+    buf = p.__dict__.setdefault("hk_buf", bytearray())
+    deadline = mono() + timeout_s
+    fd = p.stdout.fileno()
     sel = selectors.DefaultSelector()
-    sel.register(p.stdout, selectors.EVENT_READ)
+    sel.register(fd, selectors.EVENT_READ)
     try:
-        if not sel.select(timeout_s):
-            return None
-        return p.stdout.readline().decode(errors="replace").strip()
+        while b"\n" not in buf:
+            left = deadline - mono()
+            if left <= 0 or not sel.select(left):
+                return None
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                return None
+            buf += chunk
+        line, _, rest = bytes(buf).partition(b"\n")
+        buf[:] = rest
+        return line.decode(errors="replace").strip()
     finally:
         sel.close()
 
@@ -932,22 +1322,39 @@ def t_controls(suite, ctx):
     if read_line(big, 30) != "ready":
         workload_alive(ctx, big)
         raise TestFailure("stable_rss did not touch its 1.5 GiB within 30 s")
-    # every control must have been diagnosed for CONTROL_WINDOWS windows
-    hard = mono() + CONTROL_WINDOWS * INTERVAL_S * 3 + 20
+    # every control must have been diagnosed for CONTROL_WINDOWS windows:
+    # let them pass (cheap to count), then ask the tool's own record of each
+    tool.wait_windows(CONTROL_WINDOWS + 1, since=w0)
+    hard = mono() + CONTROL_WINDOWS * INTERVAL_S * 2 + 20
     while True:
+        ctx.meter.sample()
         tool.check_alive()
         for p in ctl:
             workload_alive(ctx, p)
-        seen = {p.hk_name: (tool.proc_entry(p.pid) or {}).get("windows", 0) for p in ctl}
+        entries = {p.hk_name: tool.proc_entry(p.pid) or {} for p in ctl}
+        seen = {n: e.get("windows", 0) for n, e in entries.items()}
         # the first sample of a process is its baseline, not a window
         if all(w - 1 >= CONTROL_WINDOWS for w in seen.values()):
             break
         if mono() > hard:
-            raise TestFailure("hard timeout: windows diagnosed per control so far: %s" % seen)
-        time.sleep(0.5)
+            raise TestFailure("hard timeout: windows diagnosed per control so far: %s%s" %
+                              (seen, "" if all(seen.values()) else
+                               "; " + describe_entry(tool, min(ctl, key=lambda p:
+                                                               seen[p.hk_name]).pid)))
+        time.sleep(1.0)
     pids = {p.pid: p.hk_name for p in ctl}
+    # the controls must really do what makes them tempting false positives
+    ev = {n: e.get("ev", {}) for n, e in entries.items()}
+    vcsw = ev["voluntary_sleeper"].get("vcsw_per_s", 0)
+    rss = ev["stable_rss"].get("rss_bytes", 0)
+    pool_cpu = ev["thread_pool"].get("cpu_pct_x100", 0) / 100
+    if vcsw < 500:
+        raise TestFailure("voluntary_sleeper makes only %d voluntary switches/s" % vcsw)
+    if rss < 1400 << 20:
+        raise TestFailure("stable_rss holds only %d MiB" % (rss >> 20))
     # the end of a process is part of its life: an OK process leaves no `exited`
     w1 = tool.windows()
+    ctx.meter.sample()
     for p in ctl:
         kill_group(p)
     tool.wait_windows(2, since=w1)
@@ -957,9 +1364,10 @@ def t_controls(suite, ctx):
         raise TestFailure("false transitions for %s:\n%s" % (", ".join(names),
                                                               fmt_events(bad)))
     ctx.record("negative_controls", True,
-                 "no transition for %s over %d..%d windows each" %
-                 (", ".join(pids.values()), min(seen.values()) - 1,
-                  max(seen.values()) - 1))
+               "no transition for %s over %d..%d windows each; sleeper %d vcsw/s, "
+               "stable RSS %d MiB, thread pool %.0f %% CPU" %
+               (", ".join(pids.values()), min(seen.values()) - 1,
+                  max(seen.values()) - 1, vcsw, rss >> 20, pool_cpu))
 
 
 # ==========================================================================
@@ -1001,7 +1409,7 @@ def t_json_valid(suite, ctx):
 
 # ==========================================================================
 TESTS = [
-    # name, function, hard timeout (s)
+    # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
     ("cli_help", t_cli_help, 15),
     ("cli_version", t_cli_version, 15),
     ("cli_config_roundtrip", t_cli_config_roundtrip, 15),
@@ -1011,11 +1419,12 @@ TESTS = [
     ("cli_sigint_teardown", t_cli_sigint, 30),
     ("cli_sigterm_teardown", t_cli_sigterm, 30),
     ("cli_duration", t_cli_duration, 30),
-    ("cpu_bound", t_cpu_bound, 60),
-    ("starved_noisy_neighbor", t_starved_noisy, 60),
-    ("mem_thrashing", t_mem_thrashing, 60),
-    ("oom_risk", t_oom_risk, 100),
-    ("negative_controls", t_controls, 90),
+    ("cpu_bound", t_cpu_bound, 60, True),
+    ("starved_noisy_neighbor", t_starved_noisy, 60, True),
+    ("mem_thrashing", t_mem_thrashing, 60, True),
+    ("oom_risk", t_oom_risk, 100, True),
+    ("negative_controls", t_controls, 90, True),
+    ("json_hostile_comm", t_hostile_comm, 40, True),
     ("json_lines_valid", t_json_valid, 15),
 ]
 
@@ -1026,6 +1435,8 @@ def main():
     ap.add_argument("--tool", default="./hotspot-k", help="the hotspot-k binary")
     ap.add_argument("--only", default="", help="comma-separated substrings of test names")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    ap.add_argument("--suite-timeout", type=float, default=SUITE_TIMEOUT_S,
+                    help="global watchdog in seconds (default %(default)s)")
     args = ap.parse_args()
 
     tool = os.path.abspath(args.tool)
@@ -1048,12 +1459,20 @@ def main():
         return 1
 
     suite = Suite(tool, [o for o in args.only.split(",") if o], args.keep)
+    # a snapshot: others may rebuild ./hotspot-k while the suite runs
+    os.chmod(suite.workdir, 0o755)
+    snap = os.path.join(suite.workdir, "hotspot-k")
+    shutil.copy2(tool, snap)
+    os.chmod(snap, 0o755)
+    suite.tool = snap
+    load_defaults(snap)
     finished = threading.Event()
 
     def summary_and_exit(code):
         kill_all()
         passed = sum(1 for _, ok, _ in suite.results if ok)
         failed = sum(1 for _, ok, _ in suite.results if not ok)
+        print("logs kept in %s" % suite.workdir)
         print("%d passed, %d failed" % (passed, failed), flush=True)
         os._exit(code)
 
@@ -1061,7 +1480,7 @@ def main():
         if finished.is_set():
             return
         suite.record("suite_watchdog", False,
-                     "the suite exceeded %d s: killed everything" % SUITE_TIMEOUT_S)
+                     "the suite exceeded %.0f s: killed everything" % args.suite_timeout)
         summary_and_exit(1)
 
     def on_signal(sig, frame):
@@ -1071,15 +1490,15 @@ def main():
 
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, on_signal)
-    wd = threading.Timer(SUITE_TIMEOUT_S, watchdog)
+    wd = threading.Timer(args.suite_timeout, watchdog)
     wd.daemon = True
     wd.start()
 
-    print("hotspot-k e2e: %s, interval %s, work dir %s" % (tool, INTERVAL, suite.workdir),
-          flush=True)
+    print("hotspot-k e2e: %s (run from a copy), interval %s, work dir %s" %
+          (tool, INTERVAL, suite.workdir), flush=True)
     try:
-        for name, fn, timeout_s in TESTS:
-            suite.run_test(name, fn, timeout_s)
+        for name, fn, timeout_s, *retry in TESTS:
+            suite.run_test(name, fn, timeout_s, retry=bool(retry and retry[0]))
     finally:
         finished.set()
         wd.cancel()
@@ -1090,7 +1509,18 @@ def main():
               "transition line; -i %s):" % INTERVAL)
         for name, s, w in suite.latencies:
             print("  %-24s %6.2f s  %3d windows" % (name, s, w))
-    print("suite took %.1f s" % (mono() - suite.t0))
+    if suite.noise:
+        print("other work on the machine during each test (%% of a CPU, steal "
+              "included; above %.0f %% a failed scenario is rerun once): %s" %
+              (DISTURBED_PCT, ", ".join("%s%s %.0f" % (n, "#%d" % a if a > 1 else "", f)
+                                        for n, a, f in suite.noise)))
+    for name, text in suite.notes:
+        print("note: %s: %s" % (name, text))
+    for name, foreign, why in suite.retries:
+        print("note: %s was rerun: other work used %.0f %% of a CPU during its first "
+              "attempt, which failed: %s" % (name, foreign, why))
+    print("suite took %.1f s (%.0f s of it waiting for other users' load to pass)" %
+          (mono() - suite.t0, suite.calm_waited))
     passed = sum(1 for _, ok, _ in suite.results if ok)
     failed = sum(1 for _, ok, _ in suite.results if not ok)
     if not args.keep and failed == 0:
