@@ -5,7 +5,7 @@
 set -eu
 
 build="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config make gcc"
-test="libcunit1-dev python3 util-linux procps coreutils"
+test="libcunit1-dev python3 util-linux procps coreutils strace"
 bench="rt-tests stress-ng linux-perf sysstat strace"
 
 case "${1:-build}" in

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """
 End-to-end tests of hotspot-k: the real tool, loaded into the running
 kernel, against real workloads.
