@@ -36,7 +36,8 @@ struct {
 /* Transitions to userspace. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 4 << 20);
+	/* ~7000 events: a mass exit beyond that is sent over later windows */
+	__uint(max_entries, 2 << 20);
 } hk_events SEC(".maps");
 
 /* A tracked process exited: the exit hook only queues it, the walk emits

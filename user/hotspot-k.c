@@ -46,7 +46,8 @@ static const char usage_text[] =
 "  -j, --json               one JSON object per line instead of text\n"
 "      --utc                times in UTC instead of local time\n"
 "      --duration DUR       stop by itself after DUR (e.g. 60s)\n"
-"      --max-procs N        processes tracked at once (default 32768)\n"
+"      --max-procs N        processes tracked at once (default: 4 x the\n"
+"                           processes running at start, 4096..65536)\n"
 "      --timer-walk         walk in the timer callback even if bpf_wq exists\n"
 "      --generate-config    print the default config, fully commented, and exit\n"
 "      --check-config FILE  validate FILE, load nothing; exit 0 or 2\n"
@@ -150,7 +151,7 @@ static void print_summary(struct hk_loader *l, const struct printer *pr)
 
 int main(int argc, char **argv)
 {
-	struct hk_loader_opts opts = { .max_procs = 32768 };
+	struct hk_loader_opts opts = {};
 	struct printer pr = {};
 	const char *config_path = NULL, *check_path = NULL;
 	char err[HK_ERR_LEN + 512];
@@ -249,6 +250,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hotspot-k: cannot read system facts: %s\n", strerror(errno));
 		return EXIT_RUNTIME;
 	}
+	/* hk_procs is preallocated: size it for the machine, not the worst
+	 * case (32768 entries are 17 MiB of kernel memory) */
+	if (!opts.max_procs)
+		opts.max_procs = hk_sys__default_max_procs();
 	pr.fmt.wall_offset_ns = hk_sys__wall_offset_ns();
 	pr.fmt.color = !pr.json && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 	opts.on_event = on_event;

@@ -2,6 +2,7 @@
 /*
  * sysinfo.c - environment facts and preflight checks.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -106,6 +107,22 @@ int hk_sys__cgroup_path(__u32 pid, char *buf, size_t len)
 	if (!found)
 		snprintf(buf, len, "%s", unified);
 	return 0;
+}
+
+__u32 hk_sys__default_max_procs(void)
+{
+	__u32 procs = 0, want = 4096;
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+
+	if (dir) {
+		while ((d = readdir(dir)))
+			procs += d->d_name[0] >= '1' && d->d_name[0] <= '9';
+		closedir(dir);
+	}
+	while (want < 4 * procs && want < 65536)
+		want *= 2;
+	return want;
 }
 
 __s64 hk_sys__wall_offset_ns(void)

@@ -26,6 +26,9 @@ int hk_sys__check_btf(char *err, size_t err_len);
  */
 int hk_sys__cgroup_path(__u32 pid, char *buf, size_t len);
 
+/* Capacity of hk_procs: 4 x the processes running now, 4096..65536. */
+__u32 hk_sys__default_max_procs(void);
+
 /* CLOCK_REALTIME - CLOCK_MONOTONIC, to turn event times into wall time. */
 __s64 hk_sys__wall_offset_ns(void);
 
