@@ -26,28 +26,48 @@ static char log_tail[4][256];
 static unsigned int log_lines;
 static char log_prog[64];
 
+/* the verifier's statistics close its log: they say nothing of why */
+static int log_line_is_noise(const char *p)
+{
+	static const char *const noise[] = {
+		"processed ", "verification time", "stack depth", "PROG LOAD LOG",
+		"libbpf:", "Validating ", "mark_precise", "last_idx",
+	};
+	size_t i;
+
+	if (!*p)
+		return 1;
+	for (i = 0; i < sizeof(noise) / sizeof(noise[0]); i++)
+		if (strstr(p, noise[i]))
+			return 1;
+	return 0;
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[1024], *p;
+	char *text = NULL, *p, *save = NULL;
 
 	if (log_verbose)
 		return vfprintf(stderr, fmt, ap);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	for (p = strtok(line, "\n"); p; p = strtok(NULL, "\n")) {
+	/* a whole verifier log comes in one call: keep its last lines */
+	if (vasprintf(&text, fmt, ap) < 0)
+		return 0;
+	for (p = strtok_r(text, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
 		char *name = strstr(p, "prog '");
 
 		if (name && strstr(p, "failed") && !log_prog[0])
 			sscanf(name, "prog '%63[^']'", log_prog);
-		if (!*p || strstr(p, "PROG LOAD LOG") || strstr(p, "libbpf:"))
+		if (log_line_is_noise(p))
 			continue;
 		snprintf(log_tail[log_lines++ % 4], sizeof(log_tail[0]), "%s", p);
 	}
+	free(text);
 	return 0;
 }
 
 static void verifier_summary(char *err, size_t err_len, int e)
 {
-	unsigned int n = log_lines < 4 ? log_lines : 4, i;
+	unsigned int n = log_lines < 2 ? log_lines : 2, i;
 	size_t off;
 
 	off = snprintf(err, err_len, "loading BPF program%s%s failed: %s",
