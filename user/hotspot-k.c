@@ -277,8 +277,10 @@ int main(int argc, char **argv)
 		/* blocks until an event or a signal: no periodic wake-up */
 		int n = hk_loader__poll(l, -1);
 
+		/* a signal that is not ours to stop on (SIGCONT after Ctrl-Z,
+		 * a debugger attaching) interrupts the poll too */
 		if (n == -EINTR)
-			break;
+			continue;
 		if (n < 0) {
 			fprintf(stderr, "hotspot-k: reading the ring buffer: %s\n", strerror(-n));
 			ret = EXIT_RUNTIME;

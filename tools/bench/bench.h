@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* bench.h - types shared by bench.bpf.c and bn_bpf.c. */
 #ifndef HK_BENCH_H
 #define HK_BENCH_H
