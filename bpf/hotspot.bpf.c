@@ -138,7 +138,9 @@ static int hk_tick_walk(void *map, int *key, struct hk_timer_val *v)
 	return 0;
 }
 
-static __always_inline int hk_arm_timer(struct hk_timer_val **out)
+/* The timer (and the work item, when there is one), first fire at once. */
+static __always_inline int hk_arm_timer(int (*tick)(void *, int *, struct hk_timer_val *),
+					int with_wq)
 {
 	struct hk_config *c = hk_cfg();
 	struct hk_timer_val *v;
@@ -147,50 +149,35 @@ static __always_inline int hk_arm_timer(struct hk_timer_val **out)
 
 	v = bpf_map_lookup_elem(&hk_timer, &zero);
 	if (!v || !c || !c->interval_ns)
-		return -22;
+		return -22;	/* EINVAL: hk_config not written */
 	err = bpf_timer_init(&v->timer, &hk_timer, CLOCK_MONOTONIC);
 	if (err)
 		return err;
-	*out = v;
-	return 0;
+	if (with_wq) {
+		err = bpf_wq_init(&v->wq, &hk_timer, 0);
+		if (err)
+			return err;
+		err = bpf_wq_set_callback_impl(&v->wq, hk_work, 0, NULL);
+		if (err)
+			return err;
+	}
+	err = bpf_timer_set_callback(&v->timer, tick);
+	if (err)
+		return err;
+	return bpf_timer_start(&v->timer, HK_FIRST_WALK_NS, 0);
 }
 
 SEC("syscall")
 int hk_arm(void *ctx)
 {
-	struct hk_config *c = hk_cfg();
-	struct hk_timer_val *v;
-	int err;
-
-	err = hk_arm_timer(&v);
-	if (err || !c)
-		return err ? err : -22;
-	err = bpf_wq_init(&v->wq, &hk_timer, 0);
-	if (err)
-		return err;
-	err = bpf_wq_set_callback_impl(&v->wq, hk_work, 0, NULL);
-	if (err)
-		return err;
-	err = bpf_timer_set_callback(&v->timer, hk_tick);
-	if (err)
-		return err;
-	return bpf_timer_start(&v->timer, HK_FIRST_WALK_NS, 0);
+	return hk_arm_timer(hk_tick, 1);
 }
 
+/* Kernels without bpf_wq (< 6.10): loaded instead of hk_arm. */
 SEC("syscall")
 int hk_arm_nowq(void *ctx)
 {
-	struct hk_config *c = hk_cfg();
-	struct hk_timer_val *v;
-	int err;
-
-	err = hk_arm_timer(&v);
-	if (err || !c)
-		return err ? err : -22;
-	err = bpf_timer_set_callback(&v->timer, hk_tick_walk);
-	if (err)
-		return err;
-	return bpf_timer_start(&v->timer, HK_FIRST_WALK_NS, 0);
+	return hk_arm_timer(hk_tick_walk, 0);
 }
 
 /*

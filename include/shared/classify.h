@@ -251,10 +251,9 @@ static inline void hk_hyst_commit(struct hk_hyst *h, __u32 label)
 	h->label = label;
 }
 
-/* Forget everything and take this sample as the baseline. */
-static inline void hk_proc_baseline(struct hk_proc *p, const struct hk_sample *s)
+/* The sample's cumulative counters become the next window's baseline. */
+static inline void hk_proc_take_counters(struct hk_proc *p, const struct hk_sample *s)
 {
-	p->start_time_ns = s->start_time_ns;
 	p->sample_ns = s->now_ns;
 	p->runtime_ns = s->runtime_ns;
 	p->minor_faults = s->minor_faults;
@@ -264,6 +263,13 @@ static inline void hk_proc_baseline(struct hk_proc *p, const struct hk_sample *s
 	p->rss_pages = s->rss_pages;
 	p->ns_pid = s->ns_pid;
 	p->ns_ino = s->ns_ino;
+}
+
+/* Forget everything and take this sample as the baseline. */
+static inline void hk_proc_baseline(struct hk_proc *p, const struct hk_sample *s)
+{
+	p->start_time_ns = s->start_time_ns;
+	hk_proc_take_counters(p, s);
 	p->trend_skip = 0;
 	hk_trend_push(p, s->now_ns / HK_NSEC_PER_MSEC, s->rss_pages);
 }
@@ -365,16 +371,7 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 	ev->eta_s = ev->trend_samples < HK_TREND_MIN_SAMPLES ? (__u64)HK_ETA_NONE :
 		    hk_eta_s(ev->headroom_bytes, ev->rss_slope_bytes_per_s);
 
-	p->sample_ns = s->now_ns;
-	p->runtime_ns = s->runtime_ns;
-	p->minor_faults = s->minor_faults;
-	p->major_faults = s->major_faults;
-	p->nvcsw = s->nvcsw;
-	p->nivcsw = s->nivcsw;
-	p->rss_pages = s->rss_pages;
-	p->ns_pid = s->ns_pid;
-	p->ns_ino = s->ns_ino;
-
+	hk_proc_take_counters(p, s);
 	*match = hk_classify(c, ev);
 	return 1;
 }
