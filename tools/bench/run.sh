@@ -845,9 +845,9 @@ mem_section()
 	say "| --- | --- | --- | --- | --- |"
 	printf '%s' "$rows" | sort -t'|' -k5,5nr >>"$SECTION"
 	say "| **all maps** | | | **$total** | **$(fmt %.2f "$(calc "$total / 1048576")")** |"
-	summary "7. kernel memory" "$(fmt %.1f "$(calc "$total / 1048576")") MiB in all maps at the default sizes ($(fmt %.1f "$(calc "$(grep -F '| hk_procs |' <<<"$rows" | cut -d'|' -f5) / 1048576")") MiB of it hk_procs, 32768 entries), + task storage per thread" "–"
+	summary "7. kernel memory" "$(fmt %.1f "$(calc "$total / 1048576")") MiB in all maps at the default sizes ($(fmt %.1f "$(calc "$(grep -F '| hk_procs |' <<<"$rows" | cut -d'|' -f5) / 1048576")") MiB of it hk_procs, $(grep -F '| hk_procs |' <<<"$rows" | cut -d'|' -f4 | tr -d ' ') entries), + task storage per thread" "–"
 	say ""
-	say "Method: the map ids of one hotspot-k process started with the defaults (\`--max-procs 32768\`), from its own fds in /proc/PID/fdinfo, each read with \`bpftool map show id N -j\` (\`bytes_memlock\`). Not in these bytes: hk_tasks is task storage, allocated per thread on demand (a 40-byte value plus the kernel's per-element and per-task headers, on the order of 150–200 bytes per thread: ~15–20 MiB at 100 k threads)."
+	say "Method: the map ids of one hotspot-k process started with the defaults (hk_procs sized by the tool: 4 × the processes running at start, 4096..65536), from its own fds in /proc/PID/fdinfo, each read with \`bpftool map show id N -j\` (\`bytes_memlock\`). Not in these bytes: hk_tasks is task storage, allocated per thread on demand (a 40-byte value plus the kernel's per-element and per-task headers, on the order of 150–200 bytes per thread: ~15–20 MiB at 100 k threads)."
 	say ""
 	[ "$total" -gt 0 ] || fail mem "no map found"
 }
