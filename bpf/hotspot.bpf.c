@@ -79,28 +79,12 @@ int BPF_PROG(hk_switch, bool preempt, struct task_struct *prev,
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(hk_exit, struct task_struct *t)
 {
-	struct hk_exit x = {};
-	struct hk_stats *st;
-	struct hk_proc *p;
-	__u32 tgid;
-
 	if (t->flags & HK_PF_KTHREAD)
 		return 0;
 	/* only when the last thread of the group goes */
 	if (BPF_CORE_READ(t, signal, live.counter))
 		return 0;
-	tgid = t->tgid;
-	p = bpf_map_lookup_elem(&hk_procs, &tgid);
-	if (!p)
-		return 0;
-	x.tgid = tgid;
-	x.start_time_ns = p->start_time_ns;
-	if (bpf_map_push_elem(&hk_exits, &x, 0)) {
-		st = hk_st();
-		if (st)
-			__sync_fetch_and_add(&st->exits_lost, 1);
-		hk_sweep_needed = 1;
-	}
+	hk_queue_exit(t->tgid);
 	return 0;
 }
 
@@ -189,20 +173,12 @@ SEC("syscall")
 int hk_test_win(struct hk_test_window *ctx)
 {
 	struct hk_proc *p;
-	struct hk_exit x;
 	__u32 tgid, i;
 
 	hk_window_begin();
-	tgid = ctx->exit_tgid;
-	if (tgid) {
-		p = bpf_map_lookup_elem(&hk_procs, &tgid);
-		if (p) {
-			x.tgid = tgid;
-			x.pad = 0;
-			x.start_time_ns = p->start_time_ns;
-			bpf_map_push_elem(&hk_exits, &x, 0);
-		}
-	}
+	/* the exit hook's own path, for a process that exits first */
+	if (ctx->exit_tgid)
+		hk_queue_exit(ctx->exit_tgid);
 	/* unrolled: the verifier takes only constant offsets into ctx */
 #pragma clang loop unroll(full)
 	for (i = 0; i < HK_TEST_PROCS; i++) {

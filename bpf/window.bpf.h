@@ -226,6 +226,29 @@ static long hk_defer_cb(__u64 i, void *ctx)
 	return 0;
 }
 
+/*
+ * Queue the exit of a tracked process for the walk (only the walk deletes).
+ * A full queue is counted and makes the walk sweep hk_procs instead.
+ */
+static __always_inline void hk_queue_exit(__u32 tgid)
+{
+	struct hk_exit x = {};
+	struct hk_stats *st;
+	struct hk_proc *p;
+
+	p = bpf_map_lookup_elem(&hk_procs, &tgid);
+	if (!p)
+		return;
+	x.tgid = tgid;
+	x.start_time_ns = p->start_time_ns;
+	if (bpf_map_push_elem(&hk_exits, &x, 0)) {
+		st = hk_st();
+		if (st)
+			__sync_fetch_and_add(&st->exits_lost, 1);
+		hk_sweep_needed = 1;
+	}
+}
+
 /* A queued exit: the last word of a flagged process, then its entry goes. */
 static long hk_exit_cb(__u64 i, void *ctx)
 {
