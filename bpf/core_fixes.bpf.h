@@ -12,9 +12,15 @@
 
 #include <bpf/bpf_core_read.h>
 
+#define HK_PF_EXITING 0x00000004	/* include/linux/sched.h */
 #define HK_PF_KTHREAD 0x00200000	/* include/linux/sched.h */
 #define HK_SIGNAL_GROUP_EXIT 0x00000004 /* include/linux/sched/signal.h */
-#define HK_PAGE_COUNTER_MAX_MIN (1ULL << 50) /* any max above is "unset" */
+#define HK_TASK_RUNNING 0
+#define HK_RUNTIME_INF (~0ULL)		/* kernel/sched/sched.h: no CPU quota */
+/* include/linux/mm_types_task.h: indexes of mm->rss_stat, stable since 4.5 */
+#define HK_MM_FILEPAGES 0
+#define HK_MM_ANONPAGES 1
+#define HK_MM_SHMEMPAGES 3
 
 /* Before 6.2 (f1a7941243c1 "mm: convert mm's rss stats into
  * percpu_counter") rss_stat was struct mm_rss_stat with atomic counters. */
@@ -47,17 +53,34 @@ static __always_inline __s64 hk_rss_counter(struct mm_struct *mm, int idx)
 	return o->rss_stat.count[idx].counter;
 }
 
-/* Resident pages: file + anon + shmem (MM_SWAPENTS excluded). */
-static __always_inline __u64 hk_rss_pages(struct task_struct *t)
+/* Resident pages: all of them, and the anon + shmem part the kernel
+ * cannot drop (MM_SWAPENTS are not resident). */
+static __always_inline int hk_rss_pages(struct mm_struct *mm, __u64 *rss, __u64 *anon)
 {
-	struct mm_struct *mm = t->mm;
-	__s64 pages;
+	__s64 file, a;
 
 	if (!mm)
 		return 0;
-	pages = hk_rss_counter(mm, 0) + hk_rss_counter(mm, 1) +
-		hk_rss_counter(mm, 3);
-	return pages > 0 ? (__u64)pages : 0;
+	file = hk_rss_counter(mm, HK_MM_FILEPAGES);
+	a = hk_rss_counter(mm, HK_MM_ANONPAGES) + hk_rss_counter(mm, HK_MM_SHMEMPAGES);
+	*anon = a > 0 ? (__u64)a : 0;
+	*rss = file + a > 0 ? (__u64)(file + a) : 0;
+	return 1;
+}
+
+/* Before 5.14 (2f064a59a11f "sched: Change task_struct::state") the
+ * state was `long state`. */
+struct task_struct___state {
+	long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline unsigned int hk_task_state(struct task_struct *t)
+{
+	struct task_struct___state *o = (void *)t;
+
+	if (bpf_core_field_exists(t->__state))
+		return t->__state;
+	return (unsigned int)o->state;
 }
 
 static __always_inline __u32 hk_task_cpu(struct task_struct *t)
@@ -76,19 +99,108 @@ static __always_inline __u32 hk_stats_seq(struct signal_struct *sig)
 }
 
 /*
+ * memcg statistics: a pointer since 6.7 (memcg_vmstats moved out of struct
+ * mem_cgroup), embedded before. Either way an array of counters, indexed
+ * by the stat item until 6.11, by a compact index since (only the items
+ * memcg keeps, in the order of memcg_node_stat_items[], whose first four
+ * are the LRU lists: inactive/active anon, inactive/active file).
+ */
+struct mem_cgroup___vsptr {
+	struct memcg_vmstats *vmstats;
+} __attribute__((preserve_access_index));
+
+struct mem_cgroup___vsemb {
+	struct memcg_vmstats vmstats;
+} __attribute__((preserve_access_index));
+
+#define HK_COMPACT_INACTIVE_FILE 2
+#define HK_COMPACT_ACTIVE_FILE 3
+
+/* Page cache on the memcg's file LRU lists (subtree included): memory the
+ * kernel reclaims before it OOM-kills anything. 0 when unknown. */
+static __always_inline __u64 hk_memcg_file_pages(struct mem_cgroup *memcg)
+{
+	struct mem_cgroup___vsptr *mp = (void *)memcg;
+	struct mem_cgroup___vsemb *me = (void *)memcg;
+	struct memcg_vmstats *vs;
+	__u32 n, inactive, active;
+	long a = 0, b = 0;
+
+	if (bpf_core_field_exists(mp->vmstats))
+		vs = BPF_CORE_READ(mp, vmstats);
+	else if (bpf_core_field_exists(me->vmstats))
+		vs = &me->vmstats;
+	else
+		return 0;
+	if (!vs)
+		return 0;
+	n = bpf_core_field_size(vs->state) / sizeof(long);
+	if (n == bpf_core_enum_value(enum memcg_stat_item, MEMCG_NR_STAT)) {
+		inactive = bpf_core_enum_value(enum node_stat_item, NR_INACTIVE_FILE);
+		active = bpf_core_enum_value(enum node_stat_item, NR_ACTIVE_FILE);
+	} else {
+		inactive = HK_COMPACT_INACTIVE_FILE;
+		active = HK_COMPACT_ACTIVE_FILE;
+	}
+	if (inactive >= n || active >= n)
+		return 0;
+	bpf_core_read(&a, sizeof(a), &vs->state[inactive & 0xff]);
+	bpf_core_read(&b, sizeof(b), &vs->state[active & 0xff]);
+	return a + b > 0 ? (__u64)(a + b) : 0;
+}
+
+/* The walk up a task's memory cgroups, one bpf_loop step per level (the
+ * verifier then checks one level, not every path through sixteen). */
+struct hk_memcg_walk {
+	__u64 css;			/* struct cgroup_subsys_state *, 0: done */
+	__u64 unset;			/* PAGE_COUNTER_MAX: no limit */
+	__u64 best_headroom;		/* pages */
+	__u64 best_limit;		/* pages, 0: none */
+};
+
+static long hk_memcg_level_cb(__u64 i, struct hk_memcg_walk *w)
+{
+	struct cgroup_subsys_state *css = (void *)w->css;
+	struct mem_cgroup *memcg;
+	__u64 max, usage, file, used, room;
+
+	if (!css)
+		return 1;
+	/* css is the first member of struct mem_cgroup */
+	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
+	max = BPF_CORE_READ(memcg, memory.max);
+	if (max < w->unset) {
+		usage = BPF_CORE_READ(memcg, memory.usage.counter);
+		file = hk_memcg_file_pages(memcg);
+		used = usage > file ? usage - file : 0;
+		room = max > used ? max - used : 0;
+		if (room < w->best_headroom) {
+			w->best_headroom = room;
+			w->best_limit = max;
+		}
+	}
+	w->css = (__u64)BPF_CORE_READ(css, parent);
+	return 0;
+}
+
+/*
  * Tightest memory cgroup limit on the task's path: the smallest headroom
- * (max - usage) over its memory cgroup and ancestors. Returns 0 when no
- * cgroup sets a limit (total RAM binds) or memcg is not built.
+ * over its memory cgroup and ancestors, where headroom = max - (usage -
+ * reclaimable page cache): a cgroup a writer filled with cache is not
+ * about to OOM. A max of PAGE_COUNTER_MAX (LONG_MAX / PAGE_SIZE) or more
+ * is unset, whatever the page size. Returns 0 when no cgroup sets a limit
+ * (total RAM binds) or memcg is not built.
  */
 static __always_inline int hk_memcg_limit(struct task_struct *t, __u64 page_size,
 					  __u64 *limit_bytes, __u64 *headroom_bytes,
 					  __u64 *memcg_id)
 {
+	struct hk_memcg_walk w = { .best_headroom = ~0ULL };
 	struct cgroup_subsys_state *css;
-	__u64 best_headroom = ~0ULL, best_limit = 0;
-	int id, i;
+	int id;
 
-	if (!bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
+	if (!bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id) ||
+	    !page_size)
 		return 0;
 	id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
 	if (id < 0 || id >= 16)
@@ -97,28 +209,50 @@ static __always_inline int hk_memcg_limit(struct task_struct *t, __u64 page_size
 	if (!css)
 		return 0;
 	*memcg_id = BPF_CORE_READ(css, cgroup, kn, id);
-	for (i = 0; i < HK_MEMCG_DEPTH && css; i++) {
-		/* css is the first member of struct mem_cgroup */
-		struct mem_cgroup *memcg = (void *)css -
-			bpf_core_field_offset(struct mem_cgroup, css);
-		__u64 max = BPF_CORE_READ(memcg, memory.max);
-		__u64 usage = BPF_CORE_READ(memcg, memory.usage.counter);
-
-		if (max < HK_PAGE_COUNTER_MAX_MIN) {
-			__u64 room = max > usage ? max - usage : 0;
-
-			if (room < best_headroom) {
-				best_headroom = room;
-				best_limit = max;
-			}
-		}
-		css = BPF_CORE_READ(css, parent);
-	}
-	if (!best_limit)
+	w.css = (__u64)css;
+	w.unset = 0x7fffffffffffffffULL / page_size;
+	bpf_loop(HK_MEMCG_DEPTH, hk_memcg_level_cb, &w, 0);
+	if (!w.best_limit)
 		return 0;
-	*limit_bytes = best_limit * page_size;
-	*headroom_bytes = best_headroom * page_size;
+	*limit_bytes = w.best_limit * page_size;
+	*headroom_bytes = w.best_headroom * page_size;
 	return 1;
+}
+
+/* The walk up a task's CPU task groups, one bpf_loop step per level. */
+struct hk_tg_walk {
+	__u64 tg;			/* struct task_group *, 0: done */
+	__u64 throttled_ns;
+};
+
+static long hk_tg_level_cb(__u64 i, struct hk_tg_walk *w)
+{
+	struct task_group *tg = (void *)w->tg;
+
+	if (!tg)
+		return 1;
+	if (BPF_CORE_READ(tg, cfs_bandwidth.quota) != HK_RUNTIME_INF)
+		w->throttled_ns += BPF_CORE_READ(tg, cfs_bandwidth.throttled_time);
+	w->tg = (__u64)BPF_CORE_READ(tg, parent);
+	return 0;
+}
+
+/*
+ * Time the CPU quotas on the task's path held their run queues back,
+ * summed over its task groups that have a quota (cfs_bandwidth: cgroup v1
+ * cpu.cfs_quota_us, v2 cpu.max), in ns, cumulative. The kernel counts
+ * it per run queue (CPU) as each is unthrottled.
+ */
+static __always_inline __u64 hk_throttled_ns(struct task_struct *t)
+{
+	struct hk_tg_walk w = {};
+
+	if (!bpf_core_field_exists(t->sched_task_group) ||
+	    !bpf_core_field_exists(struct task_group, cfs_bandwidth))
+		return 0;
+	w.tg = (__u64)BPF_CORE_READ(t, sched_task_group);
+	bpf_loop(HK_TG_DEPTH, hk_tg_level_cb, &w, 0);
+	return w.throttled_ns;
 }
 
 /* PID in the process's own namespace and that namespace's inode. */

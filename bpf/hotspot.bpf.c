@@ -4,11 +4,15 @@
  *
  * What runs where, and why:
  *  - hk_switch (tp_btf/sched_switch) is the only hot-path hook. Voluntary
- *    switches return at once. For an involuntary one between two processes
- *    it writes only into prev's task storage who took the CPU from it: no
- *    hash map work per switch. The kernel already counts everything else.
- *  - hk_exit (tp_btf/sched_process_exit) queues a tracked process whose
- *    last thread exits; it never deletes (only the walk does).
+ *    switches return at once, and so do involuntary ones of threads the
+ *    last walk did not see waiting (one bit of a bitmap). For a watched
+ *    thread preempted by another process it writes into prev's task
+ *    storage who took the CPU from it: no hash map work per switch. The
+ *    kernel already counts everything else. --no-hook leaves it out.
+ *  - hk_exit (tp_btf/sched_process_exit) adds what an exiting thread did
+ *    since the walk last saw it to its process's sums, and queues a
+ *    tracked process whose last thread exits; it never deletes (only the
+ *    walk does).
  *  - hk_arm (SEC("syscall"), run once through BPF_PROG_TEST_RUN) arms a
  *    bpf_timer. Each tick re-arms it and kicks a bpf_wq work item, so the
  *    walk over every thread runs in a kworker, preemptible, rather than in
@@ -17,7 +21,8 @@
  *  - The walk (walk.bpf.h) sums the kernel's per-thread counters per TGID
  *    and runs the window step (window.bpf.h + include/shared/classify.h):
  *    rates, RSS trend, diagnosis, hysteresis; a ring-buffer event goes out
- *    only when a label changes.
+ *    only when a label changes. Threads and processes that did nothing
+ *    since the previous walk cost little more than the iteration.
  *  - hk_test_win (SEC("syscall")) runs the same window step on synthetic
  *    samples, for the in-kernel tests.
  */
@@ -47,21 +52,25 @@ int BPF_PROG(hk_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	struct hk_task *ts;
-	__u32 aggressor;
+	__u32 pid, aggressor;
 
 	/* the kernel's own rule for an involuntary switch (__schedule) */
 	if (!preempt && prev_state != TASK_RUNNING)
+		return 0;
+	/* only threads the last walk saw waiting for a CPU: the idle task
+	 * (leaving idle is "involuntary"), kernel threads and every thread
+	 * that could not be Starved stop at this one hot cache line */
+	pid = prev->pid;
+	if (!(hk_watch[(pid / 64) & (HK_WATCH_WORDS - 1)] & (1ULL << (pid & 63))) || !pid)
 		return 0;
 	aggressor = next->tgid;
 	if (aggressor == prev->tgid || !aggressor)
 		return 0;
 	/* kernel threads are not diagnosed: they cannot be named */
-	if (next->flags & HK_PF_KTHREAD)
+	if ((next->flags | prev->flags) & HK_PF_KTHREAD)
 		return 0;
-	/* created here, not only by the walk, so that a process born since
-	 * the last walk already knows who starves it in its first window */
-	ts = bpf_task_storage_get(&hk_tasks, prev, NULL,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	/* the walk that set the watch bit made the storage */
+	ts = bpf_task_storage_get(&hk_tasks, prev, NULL, 0);
 	if (!ts)
 		return 0;
 	ts->invol++;
@@ -81,7 +90,8 @@ int BPF_PROG(hk_exit, struct task_struct *t)
 {
 	if (t->flags & HK_PF_KTHREAD)
 		return 0;
-	/* only when the last thread of the group goes */
+	hk_retire_thread(t);
+	/* the process's `exited` only when the last thread of the group goes */
 	if (BPF_CORE_READ(t, signal, live.counter))
 		return 0;
 	hk_queue_exit(t->tgid);
@@ -166,19 +176,25 @@ int hk_arm_nowq(void *ctx)
 
 /*
  * One synthetic window for the in-kernel tests: the same window step,
- * aggressor pass, hysteresis, events and exit handling as the walk, on
- * samples from ctx instead of task counters.
+ * aggressor pass, hysteresis, events, exit handling and sweep as the walk,
+ * on samples from ctx instead of task counters (the processes in ctx are
+ * the ones this window meets).
  */
 SEC("syscall")
 int hk_test_win(struct hk_test_window *ctx)
 {
 	struct hk_proc *p;
-	__u32 tgid, i;
+	__u32 tgid, i, created, sweep;
 
 	hk_window_begin();
-	/* the exit hook's own path, for a process that exits first */
+	/* as the walk does: exits lost before this window make it sweep */
+	sweep = hk_sweep_needed;
+	hk_sweep_needed = 0;
+	/* the exit hook's own path, for processes that exit first */
 	if (ctx->exit_tgid)
 		hk_queue_exit(ctx->exit_tgid);
+	if (ctx->exit_tgid2)
+		hk_queue_exit(ctx->exit_tgid2);
 	/* unrolled: the verifier takes only constant offsets into ctx */
 #pragma clang loop unroll(full)
 	for (i = 0; i < HK_TEST_PROCS; i++) {
@@ -186,11 +202,11 @@ int hk_test_win(struct hk_test_window *ctx)
 			break;
 		tgid = ctx->tgid[i];
 		__builtin_memcpy(&hk_acc, &ctx->sample[i], sizeof(hk_acc));
-		p = hk_proc_get(tgid, hk_acc.start_time_ns);
+		p = hk_proc_get(tgid, hk_acc.start_time_ns, &created);
 		if (p)
 			hk_proc_window(p, tgid, &hk_acc);
 	}
-	hk_window_end();
+	hk_window_end(sweep);
 #pragma clang loop unroll(full)
 	for (i = 0; i < HK_TEST_PROCS; i++) {
 		if (i >= ctx->nr_procs)

@@ -56,16 +56,19 @@ struct {
 } hk_exits SEC(".maps");
 
 /*
- * Per-thread state. The walk keeps its baselines here (run delay of an
- * exited thread is kept nowhere else, so per-process wait is a sum of
- * per-thread deltas); the sched_switch hook records who took the CPU from
- * the thread, as a one-counter majority vote (Misra-Gries), so that the
- * hot path never touches a hash.
+ * Per-thread state. The walk keeps its baselines here: a process's window
+ * is the sum of what its threads did since each was last seen, so that a
+ * thread that did not run is never read beyond one cache line (and run
+ * delay of an exited thread is kept nowhere else anyway). The
+ * sched_switch hook records who took the CPU from the thread, as a
+ * one-counter majority vote (Misra-Gries), so that the hot path never
+ * touches a hash.
  */
 struct hk_task {
-	__u64 runtime_ns;	/* se.sum_exec_runtime at the last walk */
+	struct hk_counters seen;	/* the thread's counters at the last walk */
 	__u64 wait_ns;		/* run delay + pending wait at the last walk */
 	__u64 walk;		/* walk number of the last visit, 0: new */
+	__u64 stale_queued;	/* a queue stamp left on it while asleep */
 	__u32 aggr_tgid;	/* majority candidate among aggressors */
 	__u32 aggr_votes;
 	__u32 invol;		/* involuntary switches to another process */
@@ -78,6 +81,27 @@ struct {
 	__type(key, int);
 	__type(value, struct hk_task);
 } hk_tasks SEC(".maps");
+
+#define HK_WATCH_WORDS (HK_WATCH_BITS / 64)
+#define HK_ATTN_WORDS (HK_ATTN_BITS / 64)
+
+/*
+ * Threads whose involuntary switches the hook records: those the last walk
+ * saw wait for a CPU a good part of the window, the only ones that can be
+ * Starved. The hook reads it on every involuntary switch (a hot, shared
+ * cache line); only the walk writes it.
+ */
+__u64 hk_watch[HK_WATCH_WORDS];
+
+/* Processes to close even when none of their threads ran (a label or a
+ * candidate to settle): the walk reads the half the previous walk wrote
+ * and writes the other. */
+__u64 hk_attn[2][HK_ATTN_WORDS];
+
+/* Stints on a CPU when the walk saw them (by their start, last_arrival):
+ * the next walk reads their threads whatever that start. Halves as
+ * hk_attn. */
+__u64 hk_ran[2][HK_WATCH_WORDS];
 
 /* The periodic timer and the work item it kicks. */
 struct hk_timer_val {

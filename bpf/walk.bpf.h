@@ -3,13 +3,16 @@
  * walk.bpf.h - once per window, visit every thread with the open-coded
  * task iterator and sum the kernel's own counters per process.
  *
- * Threads of one process come consecutively, so a process's entry is
- * looked up once, on its first thread, and its window runs when the next
- * process starts. Totals = signal (exited threads, folded in under
- * signal->stats_lock) + live threads; a process whose stats sequence was
- * odd or moved during its threads is skipped this window. Run delay of an
- * exited thread is kept nowhere, so wait is a sum of per-thread deltas
- * from task storage.
+ * Threads of one process come consecutively, leader first, so a process is
+ * summed thread by thread and closed on its last thread (the one whose
+ * thread_node ends its signal's thread list), while that thread is still
+ * at hand. A process's window is the sum of what its threads did since
+ * each was last seen (baselines in task storage), plus what the threads
+ * that exited since did (the exit hook adds it to its hk_procs entry): a
+ * thread that did not run since the previous walk is read no further than
+ * its run-queue stamps, one cache line, and a process none of whose
+ * threads ran (most of a machine) whose label has nothing to settle
+ * touches neither hk_procs nor its signal, mm or cgroups.
  */
 #ifndef HK_BPF_WALK_H
 #define HK_BPF_WALK_H
@@ -26,127 +29,193 @@ extern void bpf_rcu_read_unlock(void) __ksym;
 
 /* the process being summed */
 static struct hk_sample hk_acc;
-static __u32 hk_acc_seq;		/* signal stats sequence on its first thread */
-static __u32 hk_acc_seq_last;		/* ... and on its latest */
-static __u64 hk_prev_walk_ns;		/* start of the previous walk */
-static __u64 hk_first_walk_ns;		/* start of the first walk */
-static __u64 hk_prev_walk_task_ns;	/* previous walk, run-queue task clock */
-static __u64 hk_walk_switches;
+static struct hk_counters hk_acc_did;	/* its threads, since last seen */
+static __u32 hk_acc_active;		/* threads that ran or wait */
 
 /*
- * The loop body is split into subprograms that hold no pointer across
- * iterations: the verifier then sees few distinct states at the loop head
- * (one body with everything inlined exceeds its 1M instruction budget).
+ * Clocks. CLOCK_MONOTONIC (bpf_ktime_get_ns) for windows and births; the
+ * run-queue clock (rq_clock: sched_info's last_queued and last_arrival)
+ * for pending wait and for telling threads that did not run. The two are
+ * different clocks, and rq_clock cannot be read from here, so hk_rq_now_ns
+ * is a lower bound of it: the latest run-queue time any thread showed,
+ * advanced by the monotonic time since, raised as the walk meets later
+ * ones. A lower bound errs on the safe side: less pending wait, fewer
+ * threads taken for quiet.
  */
+static __u64 hk_prev_walk_ns;		/* start of the previous walk */
+static __u64 hk_walk_start_ns;		/* start of this one */
+static __u64 hk_rq_now_ns;		/* run-queue clock now, lower bound */
+static __u64 hk_rq_seen_ns;		/* ... at the end of the previous walk */
+static __u64 hk_rq_seen_at_ns;		/* ... which was then (monotonic) */
+static __u64 hk_quiet_before_ns;	/* previous walk's start, run-queue
+					 * clock; 0: no thread is quiet */
+static __u64 hk_prev_walk_rq_ns;
 
-/* First thread of a process: 1 when the process is tracked. */
-static __noinline int hk_proc_begin(struct task_struct *t, __u32 tgid)
+/*
+ * The walk's cursor lives in globals, so that the loop head carries no
+ * scalar that differs between iterations (the verifier then sees few
+ * distinct states there).
+ */
+static __u64 hk_cur_sig;		/* signal struct of the process summed */
+static __u32 hk_cur_tgid;
+static __u32 hk_cur_open;		/* hk_cur_tgid while summed, 0 once closed */
+static __u32 hk_full_walk;		/* close every process: first walk, sweep */
+static __u64 hk_cur_threads;
+static __u64 hk_cur_procs;
+static __u64 hk_cur_quiet;
+static __u64 hk_cur_visited;
+static __u64 hk_cur_window_ns;
+static __u64 hk_walk_switches;
+
+static __u64 hk_stale_dropped;
+static __u32 hk_acc_ns_pid;		/* PID in its own namespace */
+static __u64 hk_acc_ns_ino;		/* that namespace, 0: ours */
+
+static __always_inline void hk_watch_set(__u32 tid)
 {
-	struct task_struct *leader = t->group_leader;
-	struct signal_struct *sig = t->signal;
+	hk_watch[(tid / 64) & (HK_WATCH_WORDS - 1)] |= 1ULL << (tid & 63);
+}
+
+static __always_inline void hk_rq_raise(__u64 t_ns)
+{
+	if (t_ns > hk_rq_now_ns)
+		hk_rq_now_ns = t_ns;
+}
+
+/*
+ * A stint's bit in hk_ran: its start (last_arrival), hashed. A thread
+ * still on the CPU it was on at the previous walk has the same
+ * last_arrival; one that got a CPU again since has a later one, after the
+ * previous walk began, and is visited anyway. Collisions only cost a visit.
+ */
+static __always_inline __u32 hk_ran_bit(__u64 arrival)
+{
+	return (__u32)((arrival * 0x9e3779b97f4a7c15ULL) >> 49) & (HK_WATCH_BITS - 1);
+}
+
+static __always_inline int hk_ran_test(__u32 bit)
+{
+	__u32 cur = hk_walk_no & 1;
+
+	return !!(hk_ran[cur][(bit / 64) & (HK_WATCH_WORDS - 1)] & (1ULL << (bit & 63)));
+}
+
+static __always_inline void hk_ran_set(__u32 bit)
+{
+	__u32 next = (hk_walk_no & 1) ^ 1;
+
+	hk_ran[next][(bit / 64) & (HK_WATCH_WORDS - 1)] |= 1ULL << (bit & 63);
+}
+
+static __always_inline void hk_counters_read(struct task_struct *t, struct hk_counters *c)
+{
+	c->runtime_ns = t->se.sum_exec_runtime;
+	c->minor_faults = t->min_flt;
+	c->major_faults = t->maj_flt;
+	c->nvcsw = t->nvcsw;
+	c->nivcsw = t->nivcsw;
+}
+
+/* What a thread did since its baseline (all its life if born since the
+ * previous walk: then its baseline is zero). */
+static __always_inline void hk_counters_add_since(struct hk_counters *sum,
+						  const struct hk_counters *now,
+						  const struct hk_counters *seen)
+{
+	sum->runtime_ns += hk_sub_clamp(now->runtime_ns, seen->runtime_ns);
+	sum->minor_faults += hk_sub_clamp(now->minor_faults, seen->minor_faults);
+	sum->major_faults += hk_sub_clamp(now->major_faults, seen->major_faults);
+	sum->nvcsw += hk_sub_clamp(now->nvcsw, seen->nvcsw);
+	sum->nivcsw += hk_sub_clamp(now->nivcsw, seen->nivcsw);
+}
+
+/*
+ * A thread that is not idle this window: what it did since it was last
+ * seen (baselines in task storage), its wait, who preempted it (from the
+ * hook), whether the hook should watch it, whether it was on a CPU.
+ */
+static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32 waiting,
+				      __u32 bit)
+{
 	struct hk_config *c = hk_cfg();
 	struct hk_sample *acc = &hk_acc;
-	struct hk_proc *p;
-	__u64 start = leader->start_time;
+	__u64 wait = t->sched_info.run_delay, drun, dwait = 0;
+	__u64 window = hk_cur_window_ns;
+	struct hk_counters now, zero = {};
+	struct hk_task *ts;
 
 	if (!c)
 		return 0;
-	/* a dying process has no meaningful window left (its mm is gone):
-	 * its last label stands until its exit is handled */
-	if (!sig->live.counter || (sig->flags & HK_SIGNAL_GROUP_EXIT))
+	/* an exiting thread is the exit hook's to count, from the same
+	 * baseline (a zombie leader stays on the list) */
+	if (t->flags & HK_PF_EXITING)
 		return 0;
-	p = hk_proc_get(tgid, start);
-	if (!p)
-		return 0;
-	__builtin_memset(acc, 0, sizeof(*acc));
-	acc->now_ns = bpf_ktime_get_ns();
-	acc->start_time_ns = start;
-	acc->fresh = hk_prev_walk_ns && start > hk_prev_walk_ns;
-	/* two 8-byte loads: cheaper than a string copy helper */
-	*(__u64 *)&acc->comm[0] = *(__u64 *)&leader->comm[0];
-	*(__u64 *)&acc->comm[8] = *(__u64 *)&leader->comm[8];
-	/* the sequence first: an exit folding in after it moves it */
-	hk_acc_seq = hk_stats_seq(sig);
-	hk_acc_seq_last = hk_acc_seq;
-	acc->runtime_ns = sig->sum_sched_runtime;
-	acc->minor_faults = sig->min_flt;
-	acc->major_faults = sig->maj_flt;
-	acc->nvcsw = sig->nvcsw;
-	acc->nivcsw = sig->nivcsw;
-	acc->rss_pages = hk_rss_pages(t);
-	/* the cgroup chain only matters while RSS grows */
-	if (acc->rss_pages > p->rss_pages &&
-	    hk_memcg_limit(t, c->page_size_bytes, &acc->limit_bytes,
-			   &acc->headroom_bytes, &acc->memcg_id))
-		acc->limit_kind = HK_LIMIT_MEMCG;
-	if (!p->windows) {
-		hk_ns_pid(leader, &acc->ns_pid, &acc->ns_ino);
-		if (acc->ns_ino == c->pidns_ino)
-			acc->ns_ino = 0;	/* our own namespace */
-	} else {
-		acc->ns_pid = p->ns_pid;
-		acc->ns_ino = p->ns_ino;
-	}
-	return 1;
-}
-
-static __noinline int hk_thread(struct task_struct *t, __u64 rq_now_ns,
-				__u64 window_ns, __u64 skip_before_ns)
-{
-	struct hk_sample *acc = &hk_acc;
-	__u64 runtime = t->se.sum_exec_runtime;
-	__u64 wait = t->sched_info.run_delay;
-	__u64 queued = t->sched_info.last_queued;
-	__u64 drun = 0, dwait = 0;
-	struct hk_task *ts;
-
-	acc->runtime_ns += runtime;
-	acc->minor_faults += t->min_flt;
-	acc->major_faults += t->maj_flt;
-	acc->nvcsw += t->nvcsw;
-	acc->nivcsw += t->nivcsw;
-	acc->nr_threads++;
-	hk_acc_seq_last = hk_stats_seq(t->signal);
-
-	/*
-	 * A thread that has not run since the previous walk and is not
-	 * queued changed nothing but the totals above: skip its task storage
-	 * (a chain of cache misses, ~1 us per thread measured here, where the
-	 * loads above cost ~50 ns). Most threads of a machine sleep.
-	 */
-	if (!queued && skip_before_ns && !t->on_cpu &&
-	    t->se.exec_start < skip_before_ns)
-		return 0;
-
-	/* run delay is credited only when the task finally runs: add the
-	 * wait still pending, so a thread that never gets the CPU shows */
-	if (queued && rq_now_ns > queued)
-		wait += rq_now_ns - queued;
-
+	if (t->on_cpu)
+		hk_ran_set(bit);
 	ts = bpf_task_storage_get(&hk_tasks, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!ts)
 		return 0;
+	hk_cur_visited++;
+	hk_counters_read(t, &now);
+	/* run delay is credited only when the task finally runs: add the
+	 * wait still pending, so a thread that never gets the CPU shows.
+	 * Not from a stale stamp (see below): that wait is not real. */
+	if (waiting && hk_rq_now_ns > queued && queued != ts->stale_queued)
+		wait += hk_rq_now_ns - queued;
 	if (ts->walk) {
-		drun = hk_sub_clamp(runtime, ts->runtime_ns);
+		drun = hk_sub_clamp(now.runtime_ns, ts->seen.runtime_ns);
 		dwait = hk_sub_clamp(wait, ts->wait_ns);
-	} else if (hk_first_walk_ns && t->start_time >= hk_first_walk_ns) {
-		/* born since we started, first run now: all it did is new */
-		drun = runtime;
+		hk_counters_add_since(&hk_acc_did, &now, &ts->seen);
+		/* the stale stamp was consumed since: the kernel credited
+		 * the whole sleep as run delay */
+		if (ts->stale_queued && queued != ts->stale_queued) {
+			if (dwait)
+				hk_stale_dropped++;
+			dwait = 0;
+		}
+	} else if (hk_prev_walk_ns && t->start_time > hk_prev_walk_ns) {
+		/* born since the previous walk: all it did is this window's,
+		 * and its window is its life */
+		drun = now.runtime_ns;
 		dwait = wait;
+		window = hk_sub_clamp(hk_walk_start_ns, t->start_time);
+		hk_counters_add_since(&hk_acc_did, &now, &zero);
+	} else {
+		drun = 0;	/* first seen: a baseline only */
 	}
-	if (window_ns && dwait > window_ns)
-		dwait = window_ns;
-	ts->runtime_ns = runtime;
+	/*
+	 * A sleeping thread with a queue stamp: EEVDF's delayed dequeue (>=
+	 * 6.12) left it on a run queue when it slept, a migration then
+	 * stamped it there, and its dequeue at pick does not clear the stamp.
+	 * Seen on 6.18 for 4..13 of 10 000 sleeping threads; when such a
+	 * thread wakes, the kernel credits its whole sleep as run delay.
+	 */
+	ts->stale_queued = queued && !waiting ? queued :
+			   (queued == ts->stale_queued ? queued : 0);
+	/* one thread runs and waits at most a whole window, in all */
+	if (window) {
+		drun = hk_min_u64(drun, window);
+		dwait = hk_min_u64(dwait, window - drun);
+	}
+	ts->seen = now;
 	ts->wait_ns = wait;
 	ts->walk = hk_walk_no;
+
 	acc->wait_delta_ns += dwait;
-	if (dwait > acc->thread_wait_delta_ns)
+	if (dwait > acc->thread_wait_delta_ns) {
 		acc->thread_wait_delta_ns = dwait;
-	if (drun > acc->thread_run_delta_ns) {
+		acc->wait_tid = t->pid;
+	}
+	if (drun + dwait > acc->thread_run_delta_ns + acc->thread_queued_delta_ns) {
 		acc->thread_run_delta_ns = drun;
+		acc->thread_queued_delta_ns = dwait;
 		acc->thread_tid = t->pid;
 		acc->thread_cpu = hk_task_cpu(t);
 	}
+	if (c->hook && window &&
+	    dwait * 10000 >= (__u64)c->watch_wait_pct_x100 * window)
+		hk_watch_set(t->pid);
+
 	hk_walk_switches += ts->invol;
 	ts->invol = 0;
 	if (ts->aggr_votes > acc->aggressor_switches) {
@@ -162,105 +231,327 @@ static __noinline int hk_thread(struct task_struct *t, __u64 rq_now_ns,
 	return 0;
 }
 
-__noinline int hk_proc_finish(__u32 tgid)
+/*
+ * One thread. It did nothing since the previous walk if it is not queued
+ * for a CPU, its last stint on one began (last_arrival, run-queue clock)
+ * before the previous walk did, and that stint was not on a CPU when the
+ * previous walk saw it (hk_ran: it may have gone on since).
+ * That reads one cache line of the task beside those the iterator touches:
+ * a quiet thread costs about what iterating it costs. A thread that did
+ * something is visited: its counters and task storage.
+ */
+static __always_inline int hk_thread(struct task_struct *t)
+{
+	__u64 queued = t->sched_info.last_queued;
+	__u64 arrival = t->sched_info.last_arrival;
+	__u32 waiting = 0;
+
+	hk_acc.nr_threads++;
+	if (!queued) {
+		if (arrival < hk_quiet_before_ns && !hk_ran_test(hk_ran_bit(arrival)))
+			return 0;
+		hk_rq_raise(arrival);
+	} else {
+		/* queued and runnable: waiting; queued but asleep: a stale
+		 * stamp (see hk_thread_visit) */
+		hk_rq_raise(queued);
+		waiting = hk_task_state(t) == HK_TASK_RUNNING;
+	}
+	hk_acc_active++;
+	return hk_thread_visit(t, queued, waiting, hk_ran_bit(arrival));
+}
+
+/* Nothing ran in the process (or it cannot be sampled now): the baseline
+ * stays, the wait its threads showed carries over to its next window. */
+static __always_inline void hk_proc_carry(struct hk_proc *p, __u32 tgid)
+{
+	p->carry_wait_ns += hk_acc.wait_delta_ns;
+	p->carry_thread_wait_ns += hk_acc.thread_wait_delta_ns;
+	p->seen_walk = hk_walk_no;
+	hk_attn_set(tgid);
+}
+
+/* What its threads did since last seen, and its exited threads, into its
+ * running totals. */
+static __always_inline void hk_proc_count(struct hk_proc *p)
+{
+	struct hk_counters *tot = &p->total;
+
+	tot->runtime_ns += hk_acc_did.runtime_ns +
+			   __sync_lock_test_and_set(&p->exited.runtime_ns, 0);
+	tot->minor_faults += hk_acc_did.minor_faults +
+			     __sync_lock_test_and_set(&p->exited.minor_faults, 0);
+	tot->major_faults += hk_acc_did.major_faults +
+			     __sync_lock_test_and_set(&p->exited.major_faults, 0);
+	tot->nvcsw += hk_acc_did.nvcsw + __sync_lock_test_and_set(&p->exited.nvcsw, 0);
+	tot->nivcsw += hk_acc_did.nivcsw + __sync_lock_test_and_set(&p->exited.nivcsw, 0);
+}
+
+/*
+ * The process's window, once hk_acc holds its sample. A global function:
+ * the verifier checks it once, not once per path of its caller. Its
+ * totals move by what its threads did since each was last seen, and by
+ * what its exited threads did (taken from the exit hook's sums, atomically:
+ * the hook may be adding on another CPU). Returns 1 when it created the
+ * process's entry.
+ */
+__noinline int hk_proc_finish(__u32 tgid, __u32 no_mm)
+{
+	struct hk_stats *st = hk_st();
+	struct hk_proc *p;
+	__u32 created = 0;
+
+	if (!st)
+		return 0;
+	p = hk_proc_get(tgid, hk_acc.start_time_ns, &created);
+	if (!p)
+		return 0;
+	if (created)
+		__sync_fetch_and_add(&st->entries_created, 1);
+	hk_proc_count(p);
+	if (no_mm) {
+		hk_proc_carry(p, tgid);
+		__sync_fetch_and_add(&st->samples_skipped, 1);
+		return created;
+	}
+	hk_acc.runtime_ns = p->total.runtime_ns;
+	hk_acc.minor_faults = p->total.minor_faults;
+	hk_acc.major_faults = p->total.major_faults;
+	hk_acc.nvcsw = p->total.nvcsw;
+	hk_acc.nivcsw = p->total.nivcsw;
+	/* not closed in the previous walk: quiet until it began */
+	if (p->windows && p->seen_walk + 1 < hk_walk_no)
+		hk_acc.quiet_until_ns = hk_prev_walk_ns;
+	if (!p->windows || p->start_time_ns != hk_acc.start_time_ns) {
+		hk_acc.ns_pid = hk_acc_ns_pid;
+		hk_acc.ns_ino = hk_acc_ns_ino;
+	} else {
+		hk_acc.ns_pid = p->ns_pid;
+		hk_acc.ns_ino = p->ns_ino;
+	}
+	hk_proc_window(p, tgid, &hk_acc);
+	return created;
+}
+
+/*
+ * The last thread of a process: read what it shares (mm, cgroups) through
+ * that thread, then its window. The mm and the cgroups are a live
+ * thread's: a leader that called pthread_exit() has none.
+ */
+static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
+{
+	struct task_struct *leader = t->group_leader;
+	struct signal_struct *sig = t->signal;
+	struct hk_config *c = hk_cfg();
+	struct hk_sample *acc = &hk_acc;
+	struct mm_struct *mm;
+	__u32 no_mm;
+
+	if (!c)
+		return 0;
+	if (!hk_acc_active && !hk_full_walk && !hk_attn_test(tgid)) {
+		hk_cur_quiet++;
+		return 0;
+	}
+	/* a dying process has no meaningful window left (its mm is gone):
+	 * its last label stands until its exit is handled */
+	if (!sig->live.counter || (sig->flags & HK_SIGNAL_GROUP_EXIT))
+		return 0;
+	mm = t->mm;
+	if (!mm)
+		mm = leader->mm;
+	no_mm = !hk_rss_pages(mm, &acc->rss_pages, &acc->anon_pages);
+	acc->now_ns = bpf_ktime_get_ns();
+	acc->start_time_ns = leader->start_time;
+	acc->fresh = hk_prev_walk_ns && acc->start_time_ns > hk_prev_walk_ns;
+	/* two 8-byte loads: cheaper than a string copy helper */
+	*(__u64 *)&acc->comm[0] = *(__u64 *)&leader->comm[0];
+	*(__u64 *)&acc->comm[8] = *(__u64 *)&leader->comm[8];
+	if (hk_memcg_limit(t, c->page_size_bytes, &acc->limit_bytes,
+			   &acc->headroom_bytes, &acc->memcg_id))
+		acc->limit_kind = HK_LIMIT_MEMCG;
+	acc->throttled_ns = hk_throttled_ns(t);
+	hk_ns_pid(leader, &hk_acc_ns_pid, &hk_acc_ns_ino);
+	if (hk_acc_ns_ino == c->pidns_ino)
+		hk_acc_ns_ino = 0;	/* our own namespace */
+	/* created the entry: the exit hook's own test after the barrier of
+	 * that atomic add, so that either the hook saw the entry or this
+	 * sees the process dying */
+	if (hk_proc_finish(tgid, no_mm) && !sig->live.counter)
+		bpf_map_delete_elem(&hk_procs, &tgid);
+	return 0;
+}
+
+/* A process whose last thread the walk did not meet (it exited between
+ * two steps of the iterator): no sample this window. */
+static __noinline int hk_proc_unclosed(__u32 tgid)
 {
 	struct hk_proc *p = bpf_map_lookup_elem(&hk_procs, &tgid);
 	struct hk_stats *st = hk_st();
 
-	if (!p || !st)
-		return 0;
-	if ((hk_acc_seq & 1) || hk_acc_seq != hk_acc_seq_last) {
-		/* a thread exited mid-walk: keep the old baseline */
-		p->carry_wait_ns += hk_acc.wait_delta_ns;
-		p->carry_thread_wait_ns += hk_acc.thread_wait_delta_ns;
-		p->seen_walk = hk_walk_no;
-		__sync_fetch_and_add(&st->samples_skipped, 1);
-		return 0;
+	if (p) {
+		hk_proc_count(p);
+		hk_proc_carry(p, tgid);
 	}
-	return hk_proc_window(p, tgid, &hk_acc);
+	if (st)
+		__sync_fetch_and_add(&st->samples_skipped, 1);
+	return 0;
 }
 
 /*
- * The run-queue clocks (rq_clock for sched_info, rq_clock_task for
- * se.exec_start) are not CLOCK_MONOTONIC. In the work item, current is the
- * kworker that just got the CPU: its last_arrival and exec_start are both
- * clocks at about now (a little before: the error falls on the safe side,
- * less pending wait and fewer threads skipped). In softirq current is
- * whatever was interrupted: assume rq_clock ~ ktime and skip nothing.
+ * A thread exits (the sched_process_exit hook): what it did since the walk
+ * last saw it goes to its process's `exited` sums, for the next window.
+ * Never seen: all its life, if it was born since its process's last
+ * sample (else it was never counted, and is not now either).
  */
-static __always_inline void hk_clocks(__u64 now_ns, int in_worker,
-				      __u64 *rq_now_ns, __u64 *task_now_ns)
+static __always_inline void hk_retire_thread(struct task_struct *t)
 {
-	struct task_struct *cur;
-	__u64 arrival;
+	struct hk_counters now, base = {};
+	__u32 tgid = t->tgid;
+	struct hk_task *ts;
+	struct hk_proc *p;
 
-	*rq_now_ns = now_ns;
-	*task_now_ns = 0;
-	if (!in_worker)
+	p = bpf_map_lookup_elem(&hk_procs, &tgid);
+	if (!p)
 		return;
-	cur = bpf_get_current_task_btf();
-	arrival = cur->sched_info.last_arrival;
-	if (arrival && arrival < now_ns)
-		*rq_now_ns = arrival;
-	*task_now_ns = cur->se.exec_start;
+	ts = bpf_task_storage_get(&hk_tasks, t, NULL, 0);
+	if (ts && ts->walk)
+		base = ts->seen;
+	else if (t->start_time <= p->sample_ns)
+		return;
+	hk_counters_read(t, &now);
+	__sync_fetch_and_add(&p->exited.runtime_ns,
+			     hk_sub_clamp(now.runtime_ns, base.runtime_ns));
+	__sync_fetch_and_add(&p->exited.minor_faults,
+			     hk_sub_clamp(now.minor_faults, base.minor_faults));
+	__sync_fetch_and_add(&p->exited.major_faults,
+			     hk_sub_clamp(now.major_faults, base.major_faults));
+	__sync_fetch_and_add(&p->exited.nvcsw, hk_sub_clamp(now.nvcsw, base.nvcsw));
+	__sync_fetch_and_add(&p->exited.nivcsw, hk_sub_clamp(now.nivcsw, base.nivcsw));
+}
+
+/* Is t the last thread of its process (its signal's thread list ends)? */
+static __always_inline int hk_last_thread(struct task_struct *t)
+{
+	__u64 head = (__u64)t->signal +
+		     bpf_core_field_offset(struct signal_struct, thread_head);
+
+	return (__u64)t->thread_node.next == head;
 }
 
 /*
- * Called on every thread: a new TGID closes the previous process's window
- * and opens the next. The walk's cursor lives in globals, so that the loop
- * head carries no scalar that differs between iterations.
+ * Every thread: a new process (a new signal struct: the iterator reads it
+ * anyway) opens, its last thread closes it. Its TGID and flags are read
+ * once, on its first thread.
  */
-static __u32 hk_cur_tgid;
-static __u32 hk_cur_tracked;
-static __u64 hk_cur_threads;
-static __u64 hk_cur_procs;
-static __u64 hk_cur_rq_now_ns;
-static __u64 hk_cur_window_ns;
-static __u64 hk_cur_skip_before_ns;
-
-static __noinline int hk_walk_task(struct task_struct *t)
+static __always_inline int hk_walk_task(struct task_struct *t)
 {
-	__u32 tgid;
+	__u64 sig = (__u64)t->signal;
 
 	hk_cur_threads++;
-	/* kernel threads are not diagnosed */
-	if (t->flags & HK_PF_KTHREAD)
-		return 0;
-	tgid = t->tgid;
-	if (tgid != hk_cur_tgid) {
-		if (hk_cur_tracked)
-			hk_proc_finish(hk_cur_tgid);
-		hk_cur_tgid = tgid;
+	if (sig != hk_cur_sig) {
+		if (hk_cur_open)
+			hk_proc_unclosed(hk_cur_tgid);
+		hk_cur_sig = sig;
+		hk_cur_tgid = t->tgid;
 		hk_cur_procs++;
-		hk_cur_tracked = hk_proc_begin(t, tgid);
+		/* kernel threads are not diagnosed */
+		hk_cur_open = t->flags & HK_PF_KTHREAD ? 0 : hk_cur_tgid;
+		if (!hk_cur_open)
+			return 0;
+		__builtin_memset(&hk_acc, 0, sizeof(hk_acc));
+		__builtin_memset(&hk_acc_did, 0, sizeof(hk_acc_did));
+		hk_acc_active = 0;
+	} else if (!hk_cur_open) {
+		return 0;	/* a kernel thread, or joined after the close */
 	}
-	if (hk_cur_tracked)
-		hk_thread(t, hk_cur_rq_now_ns, hk_cur_window_ns,
-			  hk_cur_skip_before_ns);
+	hk_thread(t);
+	if (hk_last_thread(t)) {
+		hk_cur_open = 0;
+		hk_proc_close(t, hk_cur_tgid);
+	}
 	return 0;
+}
+
+static long hk_clear_attn_cb(__u64 i, __u32 *half)
+{
+	if (i >= HK_ATTN_WORDS)
+		return 1;
+	hk_attn[*half & 1][i & (HK_ATTN_WORDS - 1)] = 0;
+	return 0;
+}
+
+static long hk_clear_ran_cb(__u64 i, __u32 *half)
+{
+	if (i >= HK_WATCH_WORDS)
+		return 1;
+	hk_ran[*half & 1][i & (HK_WATCH_WORDS - 1)] = 0;
+	return 0;
+}
+
+static long hk_clear_watch_cb(__u64 i, void *ctx)
+{
+	if (i >= HK_WATCH_WORDS)
+		return 1;
+	hk_watch[i & (HK_WATCH_WORDS - 1)] = 0;
+	return 0;
+}
+
+/*
+ * The run-queue clock at the start of the walk, a lower bound (see
+ * hk_rq_now_ns). In the work item current is the kworker that just got
+ * the CPU: its last_arrival is about now. In softirq (the timer walk,
+ * kernels without bpf_wq) current is whatever was interrupted: only the
+ * previous walk's bound, advanced by the monotonic time since, is known.
+ */
+static __always_inline void hk_clock_start(__u64 now_ns, int in_worker)
+{
+	struct task_struct *cur;
+
+	hk_rq_now_ns = hk_rq_seen_ns ? hk_rq_seen_ns + (now_ns - hk_rq_seen_at_ns) : 0;
+	if (in_worker) {
+		cur = bpf_get_current_task_btf();
+		hk_rq_raise(cur->sched_info.last_arrival);
+	}
+	hk_quiet_before_ns = hk_full_walk ? 0 : hk_prev_walk_rq_ns;
 }
 
 static __noinline int hk_walk(int in_worker)
 {
 	struct hk_stats *st = hk_st();
+	struct hk_config *c = hk_cfg();
 	struct task_struct *t;
 	struct bpf_iter_task it;
-	__u64 start_ns, took_ns, task_now_ns;
+	__u64 start_ns, end_ns, took_ns, rq_start_ns;
+	__u32 sweep, next_half;
 
-	if (!st)
+	if (!st || !c)
 		return 0;
 	start_ns = bpf_ktime_get_ns();
-	hk_clocks(start_ns, in_worker, &hk_cur_rq_now_ns, &task_now_ns);
-	if (!hk_first_walk_ns)
-		hk_first_walk_ns = start_ns;
-	hk_cur_skip_before_ns = hk_prev_walk_task_ns;
+	hk_walk_start_ns = start_ns;
+	hk_window_begin();
+	/* exits were lost: close every process, then drop entries whose
+	 * process the walk did not meet */
+	sweep = hk_sweep_needed;
+	hk_sweep_needed = 0;
+	hk_full_walk = sweep || !hk_prev_walk_ns;
+	hk_clock_start(start_ns, in_worker);
+	rq_start_ns = hk_rq_now_ns;
 	hk_cur_window_ns = hk_prev_walk_ns ? start_ns - hk_prev_walk_ns : 0;
+	hk_cur_sig = 0;
 	hk_cur_tgid = 0;
-	hk_cur_tracked = 0;
+	hk_cur_open = 0;
 	hk_cur_threads = 0;
 	hk_cur_procs = 0;
-	hk_window_begin();
+	hk_cur_quiet = 0;
+	hk_cur_visited = 0;
 	hk_walk_switches = 0;
+	hk_stale_dropped = 0;
+	next_half = (hk_walk_no & 1) ^ 1;
+	bpf_loop(HK_ATTN_WORDS, hk_clear_attn_cb, &next_half, 0);
+	bpf_loop(HK_WATCH_WORDS, hk_clear_ran_cb, &next_half, 0);
+	if (c->hook)
+		bpf_loop(HK_WATCH_WORDS, hk_clear_watch_cb, NULL, 0);
 
 	bpf_rcu_read_lock();
 	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
@@ -268,17 +559,29 @@ static __noinline int hk_walk(int in_worker)
 		hk_walk_task(t);
 	bpf_iter_task_destroy(&it);
 	bpf_rcu_read_unlock();
-	if (hk_cur_tracked)
-		hk_proc_finish(hk_cur_tgid);
+	if (hk_cur_open)
+		hk_proc_unclosed(hk_cur_tgid);
 
-	hk_window_end();
+	hk_window_end(sweep);
+	end_ns = bpf_ktime_get_ns();
+	took_ns = end_ns - start_ns;
 	hk_prev_walk_ns = start_ns;
-	hk_prev_walk_task_ns = task_now_ns;
+	/* where the run-queue clock was when this walk began, at least:
+	 * the bound taken then, or the latest time seen since, less the
+	 * walk's duration */
+	hk_prev_walk_rq_ns = hk_rq_now_ns > took_ns ? hk_rq_now_ns - took_ns : 0;
+	if (rq_start_ns > hk_prev_walk_rq_ns)
+		hk_prev_walk_rq_ns = rq_start_ns;
+	hk_rq_seen_ns = hk_rq_now_ns;
+	hk_rq_seen_at_ns = end_ns;
 
-	took_ns = bpf_ktime_get_ns() - start_ns;
 	st->windows++;
 	st->threads_walked += hk_cur_threads;
 	st->procs_walked += hk_cur_procs;
+	st->procs_quiet += hk_cur_quiet;
+	st->threads_visited += hk_cur_visited;
+	st->stale_waits += hk_stale_dropped;
+	st->sweeps += sweep;
 	st->walk_ns_total += took_ns;
 	st->last_walk_ns = took_ns;
 	if (took_ns > st->walk_ns_max)

@@ -18,7 +18,7 @@ struct hk_pair {
 	__u32 victim;
 	__u32 aggressor;
 	__u32 votes;
-	__u32 pad;
+	__u32 starved;		/* the victim holds the Starved label now */
 };
 
 /*
@@ -30,7 +30,7 @@ static __u32 hk_nr_defer;
 static __u32 hk_nr_victims;
 static __u32 hk_defer[HK_DEFER_SLOTS];
 static struct hk_pair hk_victims[HK_VICTIM_SLOTS];
-__u32 hk_sweep_needed;	/* exits were lost: sweep hk_procs */
+__u32 hk_sweep_needed;	/* exits were lost: the next walk sweeps hk_procs */
 /* never written: the template of a new hk_procs entry */
 static struct hk_proc hk_zero_proc;
 
@@ -46,6 +46,21 @@ static __always_inline struct hk_stats *hk_st(void)
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&hk_stats, &zero);
+}
+
+/* For the next walk: close this process even if none of its threads run. */
+static __always_inline void hk_attn_set(__u32 tgid)
+{
+	__u32 next = (hk_walk_no & 1) ^ 1;
+
+	hk_attn[next][(tgid / 64) & (HK_ATTN_WORDS - 1)] |= 1ULL << (tgid & 63);
+}
+
+static __always_inline int hk_attn_test(__u32 tgid)
+{
+	__u32 cur = hk_walk_no & 1;
+
+	return !!(hk_attn[cur][(tgid / 64) & (HK_ATTN_WORDS - 1)] & (1ULL << (tgid & 63)));
 }
 
 static __always_inline void hk_peer_comm(char *dst, __u32 tgid)
@@ -100,7 +115,8 @@ static __noinline int hk_commit(struct hk_proc *p, __u32 tgid, __u32 match)
 
 	if (!p || !c)
 		return 0;
-	to = hk_hyst_next(&p->hyst, match, c->enter_windows, c->exit_windows);
+	to = hk_hyst_next(&p->hyst, match, hk_enter_windows(c, match, &p->ev),
+			  c->exit_windows);
 	if (to == p->hyst.label)
 		return 0;
 	/* not committed when lost: decided again, and sent, next window */
@@ -111,11 +127,13 @@ static __noinline int hk_commit(struct hk_proc *p, __u32 tgid, __u32 match)
 }
 
 /*
- * The entry of a process, created on first sight. A different start time
- * under the same TGID is a recycled PID: the old process exited (its
- * `exited` goes out first) and the new one starts from nothing.
+ * The entry of a process, created on first sight (*created then set). A
+ * different start time under the same TGID is a recycled PID: the old
+ * process exited (its `exited` goes out first) and the new one starts
+ * from nothing.
  */
-static __always_inline struct hk_proc *hk_proc_get(__u32 tgid, __u64 start_time_ns)
+static __always_inline struct hk_proc *hk_proc_get(__u32 tgid, __u64 start_time_ns,
+						   __u32 *created)
 {
 	struct hk_proc *p = bpf_map_lookup_elem(&hk_procs, &tgid);
 	struct hk_stats *st;
@@ -138,6 +156,7 @@ static __always_inline struct hk_proc *hk_proc_get(__u32 tgid, __u64 start_time_
 			__sync_fetch_and_add(&st->procs_untracked, 1);
 		return NULL;
 	}
+	*created = !err;
 	p = bpf_map_lookup_elem(&hk_procs, &tgid);
 	if (p)
 		p->start_time_ns = start_time_ns;
@@ -155,36 +174,44 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 	struct hk_config *c = hk_cfg();
 	struct hk_stats *st = hk_st();
 	__u32 match = HK_OK, i;
+	int ret = 0;
 
 	if (!p || !c || !st)
 		return 0;
 	__builtin_memcpy(p->comm, s->comm, HK_COMM_LEN);
 	p->seen_walk = hk_walk_no;
 	if (!hk_window_step(c, p, s, &match))
-		return 0;
+		goto out;
 	p->hyst.match = match;
 
+	if (hk_may_be_noisy(c, &p->ev, match)) {
+		i = hk_nr_defer;
+		if (i < HK_DEFER_SLOTS) {
+			hk_defer[i & (HK_DEFER_SLOTS - 1)] = tgid;
+			hk_nr_defer = i + 1;
+			goto out;
+		}
+		__sync_fetch_and_add(&st->defer_overflows, 1);
+	}
+	ret = hk_commit(p, tgid, match);
+	/* after the commit: its aggressor may follow it into its label */
 	if (match == HK_STARVED && s->aggressor_tgid && s->aggressor_tgid != tgid) {
 		i = hk_nr_victims;
 		if (i < HK_VICTIM_SLOTS) {
 			hk_victims[i & (HK_VICTIM_SLOTS - 1)].victim = tgid;
 			hk_victims[i & (HK_VICTIM_SLOTS - 1)].aggressor = s->aggressor_tgid;
 			hk_victims[i & (HK_VICTIM_SLOTS - 1)].votes = s->aggressor_switches;
+			hk_victims[i & (HK_VICTIM_SLOTS - 1)].starved =
+				p->hyst.label == HK_STARVED;
 			hk_nr_victims = i + 1;
 		} else {
 			__sync_fetch_and_add(&st->defer_overflows, 1);
 		}
 	}
-	if (hk_may_be_noisy(c, &p->ev, match)) {
-		i = hk_nr_defer;
-		if (i < HK_DEFER_SLOTS) {
-			hk_defer[i & (HK_DEFER_SLOTS - 1)] = tgid;
-			hk_nr_defer = i + 1;
-			return 0;
-		}
-		__sync_fetch_and_add(&st->defer_overflows, 1);
-	}
-	return hk_commit(p, tgid, match);
+out:
+	if (hk_needs_attention(p))
+		hk_attn_set(tgid);
+	return ret;
 }
 
 static long hk_victim_cb(__u64 i, void *ctx)
@@ -207,6 +234,7 @@ static long hk_victim_cb(__u64 i, void *ctx)
 		a->ev.victim_tgid = v->victim;
 		a->ev.victim_switches = v->votes;
 	}
+	a->ev.victim_starved |= v->starved;
 	return 0;
 }
 
@@ -223,6 +251,8 @@ static long hk_defer_cb(__u64 i, void *ctx)
 	if (!p || p->seen_walk != hk_walk_no)
 		return 0;
 	hk_commit(p, tgid, hk_classify(c, &p->ev));
+	if (hk_needs_attention(p))
+		hk_attn_set(tgid);
 	return 0;
 }
 
@@ -271,13 +301,14 @@ static long hk_exit_cb(__u64 i, void *ctx)
 	return 0;
 }
 
-/* Safety net when exits were lost: drop entries the walk no longer sees. */
+/* After a walk that closed every process (exits were lost): drop the
+ * entries whose process it did not meet. */
 static long hk_sweep_cb(struct bpf_map *map, __u32 *key, struct hk_proc *p,
 			void *ctx)
 {
 	__u32 tgid = *key;
 
-	if (p->seen_walk + 1 >= hk_walk_no)
+	if (p->seen_walk == hk_walk_no)
 		return 0;
 	if (p->hyst.label != HK_OK && hk_emit(p, tgid, p->hyst.label, HK_EXITED))
 		return 1;
@@ -292,15 +323,13 @@ static __always_inline void hk_window_begin(void)
 	hk_nr_victims = 0;
 }
 
-static __noinline int hk_window_end(void)
+static __noinline int hk_window_end(__u32 sweep)
 {
 	bpf_loop(hk_nr_victims, hk_victim_cb, NULL, 0);
 	bpf_loop(hk_nr_defer, hk_defer_cb, NULL, 0);
 	bpf_loop(1 << 16, hk_exit_cb, NULL, 0);
-	if (hk_sweep_needed) {
-		hk_sweep_needed = 0;
+	if (sweep)
 		bpf_for_each_map_elem(&hk_procs, hk_sweep_cb, NULL, 0);
-	}
 	return 0;
 }
 

@@ -295,15 +295,22 @@ static const struct hk_section sections[] = {
 	{ "general",
 	  "Sampling and hysteresis, common to every diagnosis." },
 	{ "oom_risk",
-	  "OOM risk: RSS grows steadily over trend_span (net growth of at least\n"
-	  "min_growth, growth in at least `steady` of the intervals) and the\n"
-	  "process is big (min_rss, or min_rss_of_limit of its limit) or will\n"
-	  "reach its limit within eta_horizon. The limit is the tightest memory\n"
-	  "cgroup limit on the process's path, else total RAM." },
+	  "OOM risk: the anonymous + shmem part of RSS (memory the kernel\n"
+	  "cannot drop; file pages are not counted) grew in this window, and\n"
+	  "steadily over a trend that covers at least min_trend (growth in at\n"
+	  "least `steady` of its time, net growth of at least min_growth), and\n"
+	  "at its current slope it reaches its limit within eta_horizon. The\n"
+	  "limit is the tightest memory cgroup limit on the process's path\n"
+	  "(reclaimable page cache counted as free), else total RAM." },
 	{ "mem_thrashing",
 	  "Mem-thrashing: many major faults, or a storm of minor faults that RSS\n"
-	  "growth does not explain, while no thread saturates a CPU (see\n"
+	  "growth does not explain, while no thread is busy on a CPU (see\n"
 	  "cpu_bound.thread_cpu)." },
+	{ "throttled",
+	  "Throttled: the CPU quota of its own cgroup (cgroup v1\n"
+	  "cpu.cfs_quota_us, v2 cpu.max) held it back: its cgroups were\n"
+	  "throttled and one of its threads waited for a CPU, each at least\n"
+	  "min_throttled of the window. Not Starved: nobody else is to blame." },
 	{ "starved",
 	  "Starved: waiting for a CPU most of the window, and waiting more than\n"
 	  "running. Voluntary sleep is not waiting." },
@@ -311,8 +318,10 @@ static const struct hk_section sections[] = {
 	  "Noisy neighbor: the process that most often took the CPU from a\n"
 	  "Starved process, when it uses a significant share of a CPU." },
 	{ "cpu_bound",
-	  "CPU-bound: one thread saturates a CPU or the process uses a large\n"
-	  "share of all CPUs, with few page faults and little run-queue wait." },
+	  "CPU-bound: one thread wants a whole CPU (on one or waiting for one\n"
+	  "most of the window) or the process wants a large share of all CPUs,\n"
+	  "with few page faults. Its wait for a CPU is in the evidence: on a\n"
+	  "saturated host every busy loop is CPU-bound." },
 };
 
 #define KEY(sec, key, kind, field, def, min, max, help)			\
@@ -338,25 +347,23 @@ static const struct hk_key keys[] = {
 	    "RSS history the growth trend is fitted over (least squares). It\n"
 	    "must cover at least 3 intervals; when it covers many, the trend's\n"
 	    "samples are spread out over it."),
+	KEY("oom_risk", "min_trend", HK_KIND_DURATION_NS, oom_min_trend_ns,
+	    10 * NS_PER_S, NS_PER_S, NS_PER_H,
+	    "Time the trend must already cover before it can say anything: a\n"
+	    "warm-up (a JVM sizing its heap, a cache filling) that levels off\n"
+	    "sooner is never a risk. At most trend_span."),
 	KEY("oom_risk", "min_growth", HK_KIND_BYTES, oom_min_growth_bytes,
 	    64 * MIB, 1, TIB,
-	    "Net RSS growth over the trend span below which a process is not\n"
-	    "considered growing."),
-	KEY("oom_risk", "min_rss", HK_KIND_BYTES, oom_min_rss_bytes,
-	    GIB, 1, UINT64_MAX,
-	    "A steadily growing process at least this big (RSS) is at risk,\n"
-	    "whatever its limit."),
-	KEY("oom_risk", "min_rss_of_limit", HK_KIND_PCT, oom_min_rss_pct_x100,
-	    5000, 1, 10000,
-	    "... as is one whose RSS is at least this share of its limit."),
+	    "Net growth over the trend below which a process is not considered\n"
+	    "growing."),
 	KEY("oom_risk", "steady", HK_KIND_PCT, oom_steady_pct_x100,
 	    7500, 100, 10000,
-	    "Share of the intervals in the trend in which RSS must have grown,\n"
-	    "the latest included: steady growth, not one jump."),
+	    "Share of the trend's time in which RSS must have grown: steady\n"
+	    "growth, not one jump."),
 	KEY("oom_risk", "eta_horizon", HK_KIND_DURATION_S, oom_eta_horizon_s,
 	    900, 1, 30 * 86400,
-	    "A steadily growing process that is not big is at risk when, at its\n"
-	    "current slope, it reaches its limit within this time."),
+	    "A steadily growing process is at risk when, at its current slope,\n"
+	    "it reaches its limit within this time. Size alone is not a risk."),
 
 	KEY("mem_thrashing", "major_faults_per_s", HK_KIND_COUNT,
 	    thrash_major_faults_per_s, 100, 1, UINT64_MAX,
@@ -368,12 +375,19 @@ static const struct hk_key keys[] = {
 	    "from which a process is thrashing (a leak faults its new pages in:\n"
 	    "that is growth, not thrashing)."),
 
+	KEY("throttled", "min_throttled", HK_KIND_PCT, throttled_pct_x100,
+	    2500, 100, 10000,
+	    "Share of the window its cgroups' CPU quota kept them throttled\n"
+	    "(summed over CPUs), and that one of its threads waited for a CPU,\n"
+	    "from which a process is throttled."),
+
 	KEY("starved", "min_wait", HK_KIND_PCT, starved_wait_pct_x100,
-	    7500, 100, 10000,
-	    "Run-queue wait, as a share of the window, from which a process is\n"
-	    "starved (it must also wait more than it runs). Two equal busy\n"
-	    "loops sharing one CPU wait 50 % each: that is sharing, not\n"
-	    "starvation."),
+	    7000, 100, 10000,
+	    "Run-queue wait of one thread, as a share of the window, from which\n"
+	    "a process is starved (it must also wait more than it runs). Equal\n"
+	    "busy loops sharing a CPU wait 50 % (two), 67 % (three), 75 %\n"
+	    "(four) each: the default sits between three and four, clear of\n"
+	    "both, so that a fair share is never decided by noise."),
 
 	KEY("noisy_neighbor", "min_cpu", HK_KIND_PCT, noisy_cpu_pct_x100,
 	    5000, 100, 10000,
@@ -382,18 +396,27 @@ static const struct hk_key keys[] = {
 
 	KEY("cpu_bound", "thread_cpu", HK_KIND_PCT, cpu_thread_pct_x100,
 	    9000, 100, 10000,
-	    "CPU use of the busiest thread, as a share of one CPU, from which it\n"
-	    "saturates a CPU."),
+	    "Share of the window the busiest thread was on a CPU or waiting for\n"
+	    "one, from which it wants a whole CPU."),
 	KEY("cpu_bound", "total_cpu", HK_KIND_PCT, cpu_total_pct_x100,
 	    5000, 100, 10000,
-	    "CPU use of the whole process, as a share of all CPUs, from which it\n"
-	    "is CPU-bound even with no saturated thread."),
+	    "CPU the whole process used or waited for, as a share of all CPUs,\n"
+	    "from which it is CPU-bound even with no such thread."),
 	KEY("cpu_bound", "max_faults_per_s", HK_KIND_COUNT, cpu_max_faults_per_s,
 	    1000, 1, UINT64_MAX,
 	    "Minor plus major page faults per second must stay below this."),
-	KEY("cpu_bound", "max_wait", HK_KIND_PCT, cpu_max_wait_pct_x100,
-	    2500, 100, 10000,
-	    "Run-queue wait, as a share of the window, must stay below this."),
+};
+
+/* Keys of earlier versions: a file that sets one is told what replaced it. */
+static const struct {
+	const char *section, *name, *why;
+} removed_keys[] = {
+	{ "oom_risk", "min_rss", "size alone is no longer a risk: the ETA "
+	  "decides (eta_horizon)" },
+	{ "oom_risk", "min_rss_of_limit", "size alone is no longer a risk: "
+	  "the ETA decides (eta_horizon)" },
+	{ "cpu_bound", "max_wait", "waiting for a CPU now counts as wanting "
+	  "one (thread_cpu)" },
 };
 
 static __u64 get_field(const struct hk_config *c, const struct hk_key *k)
@@ -653,9 +676,16 @@ static int parse_line(struct hk_parser *ps, char *line)
 		if (!strcmp(keys[i].section, ps->section->name) &&
 		    !strcmp(keys[i].name, key))
 			break;
-	if (i == ARRAY_SIZE(keys))
+	if (i == ARRAY_SIZE(keys)) {
+		for (i = 0; i < ARRAY_SIZE(removed_keys); i++)
+			if (!strcmp(removed_keys[i].section, ps->section->name) &&
+			    !strcmp(removed_keys[i].name, key))
+				return parse_fail(ps, "key '%s' in [%s] was removed: %s",
+						  key, ps->section->name,
+						  removed_keys[i].why);
 		return parse_fail(ps, "unknown key '%s' in [%s]",
 				  quote(q, sizeof(q), key), ps->section->name);
+	}
 	if (ps->set_on[i])
 		return parse_fail(ps, "duplicate key '%s' in [%s] (first set on line %u)",
 				  key, ps->section->name, ps->set_on[i]);
@@ -774,7 +804,7 @@ int hk_config__validate(const struct hk_config *c, char *err, size_t err_len)
 			    k->section, k->name, val, range);
 	}
 
-	/* the trend needs HK_TREND_MIN_SAMPLES samples inside its span */
+	/* the trend needs HK_TREND_MIN_SAMPLES points inside its span */
 	if (c->oom_trend_span_ns < (HK_TREND_MIN_SAMPLES - 1) * c->interval_ns) {
 		fmt_duration_ns(span, sizeof(span), c->oom_trend_span_ns);
 		fmt_duration_ns(val, sizeof(val), c->interval_ns);
@@ -782,21 +812,29 @@ int hk_config__validate(const struct hk_config *c, char *err, size_t err_len)
 			    "oom_risk.trend_span %s must cover at least %d intervals of %s",
 			    span, HK_TREND_MIN_SAMPLES - 1, val);
 	}
+	if (c->oom_min_trend_ns > c->oom_trend_span_ns) {
+		fmt_duration_ns(val, sizeof(val), c->oom_min_trend_ns);
+		fmt_duration_ns(span, sizeof(span), c->oom_trend_span_ns);
+		return fail(err, err_len,
+			    "oom_risk.min_trend %s is longer than oom_risk.trend_span %s",
+			    val, span);
+	}
 	return 0;
 }
 
 void hk_config__derive(struct hk_config *c)
 {
-	__u64 windows, stride;
+	__u64 stride = c->oom_trend_span_ns / (HK_TREND_SLOTS - 1);
 
-	/* spread the ring's samples over the whole span */
-	windows = c->interval_ns ? c->oom_trend_span_ns / c->interval_ns : 0;
-	stride = windows / (HK_TREND_SLOTS - 1);
-	if (stride < 1)
-		stride = 1;
-	if (stride > UINT32_MAX)
-		stride = UINT32_MAX;
-	c->trend_stride_windows = (__u32)stride;
+	/* spread the ring's samples over the whole span, at most one per
+	 * window; half an interval early, so that a window closing a little
+	 * before its time still takes its sample */
+	if (stride < c->interval_ns)
+		stride = c->interval_ns;
+	c->trend_stride_ns = stride - c->interval_ns / 2;
+	/* a thread that waited half of what Starved takes may be Starved in
+	 * the next window: the hook names who preempts it from then on */
+	c->watch_wait_pct_x100 = c->starved_wait_pct_x100 / 2;
 }
 
 /* --- --generate-config ------------------------------------------------ */

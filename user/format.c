@@ -38,6 +38,7 @@ static const struct label_desc labels[HK_NR_LABELS] = {
 	[HK_OK]			= { "ok", "OK", "\033[32m" },
 	[HK_OOM_RISK]		= { "oom_risk", "OOM risk", "\033[1;31m" },
 	[HK_MEM_THRASHING]	= { "mem_thrashing", "Mem-thrashing", "\033[35m" },
+	[HK_THROTTLED]		= { "throttled", "Throttled", "\033[34m" },
 	[HK_STARVED]		= { "starved", "Starved", "\033[33m" },
 	[HK_NOISY_NEIGHBOR]	= { "noisy_neighbor", "Noisy neighbor", "\033[36m" },
 	[HK_CPU_BOUND]		= { "cpu_bound", "CPU-bound", "\033[31m" },
@@ -470,13 +471,15 @@ static void ev_oom_risk(struct out *o, const struct hk_event *e)
 	const struct hk_evidence *ev = &e->ev;
 	char eta[32];
 
-	out_str(o, "rss ");
-	out_bytes(o, ev->rss_bytes);
+	out_str(o, "anon ");
+	out_bytes(o, ev->rss_anon_bytes);
 	out_mem(o, " ", 1);
 	out_bytes_rate(o, ev->rss_slope_bytes_per_s);
-	out_printf(o, " over %llu s" SEP "limit ",
+	out_printf(o, " over %llu s (rss ",
 		   (unsigned long long)(ev->rss_trend_ms / 1000 +
 					(ev->rss_trend_ms % 1000 >= 500)));
+	out_bytes(o, ev->rss_bytes);
+	out_str(o, ")" SEP "limit ");
 	out_bytes(o, ev->limit_bytes);
 	out_printf(o, " (%s)" SEP "headroom ", limit_name(ev->limit_kind, true));
 	out_bytes(o, ev->headroom_bytes);
@@ -501,13 +504,26 @@ static void ev_mem_thrashing(struct out *o, const struct hk_event *e)
 	out_pct(o, ev->cpu_pct_x100);
 }
 
+static void ev_throttled(struct out *o, const struct hk_event *e)
+{
+	const struct hk_evidence *ev = &e->ev;
+
+	out_str(o, "its cgroup's CPU quota throttled it ");
+	out_pct(o, ev->throttled_pct_x100);
+	out_str(o, " of the window" SEP);
+	out_printf(o, "thread %u waited ", ev->wait_tid);
+	out_pct(o, ev->thread_wait_pct_x100);
+	out_str(o, " for a CPU, the process ran ");
+	out_pct(o, ev->cpu_pct_x100);
+}
+
 static void ev_starved(struct out *o, const struct hk_event *e)
 {
 	const struct hk_evidence *ev = &e->ev;
 
-	out_str(o, "waited ");
-	out_pct(o, ev->wait_pct_x100);
-	out_str(o, " of the window for a CPU, ran ");
+	out_printf(o, "thread %u waited ", ev->wait_tid);
+	out_pct(o, ev->thread_wait_pct_x100);
+	out_str(o, " of the window for a CPU, the process ran ");
 	out_pct(o, ev->cpu_pct_x100);
 	if (!ev->aggressor_tgid)
 		return;
@@ -515,11 +531,17 @@ static void ev_starved(struct out *o, const struct hk_event *e)
 	out_pid_comm(o, ev->aggressor_tgid, e->aggressor_comm);
 }
 
+/* "thread 4250 at 50 % of cpu1 + 49 % waiting for a CPU" */
 static void out_thread(struct out *o, const struct hk_evidence *ev)
 {
 	out_printf(o, "thread %u at ", ev->thread_tid);
 	out_pct(o, ev->thread_cpu_pct_x100);
 	out_printf(o, " of cpu%u", ev->thread_cpu);
+	if (ev->thread_queued_pct_x100 < 100)
+		return;
+	out_str(o, " + ");
+	out_pct(o, ev->thread_queued_pct_x100);
+	out_str(o, " waiting for a CPU");
 }
 
 static void ev_noisy_neighbor(struct out *o, const struct hk_event *e)
@@ -574,6 +596,9 @@ static void ev_label(struct out *o, const struct hk_event *e, __u32 label)
 		break;
 	case HK_MEM_THRASHING:
 		ev_mem_thrashing(o, e);
+		break;
+	case HK_THROTTLED:
+		ev_throttled(o, e);
 		break;
 	case HK_STARVED:
 		ev_starved(o, e);
@@ -707,10 +732,13 @@ int hk_format_json(char *buf, size_t len, const struct hk_event *e,
 	json_milli(&o, "window_s", window_ms);
 	json_pct(&o, "cpu_pct", ev->cpu_pct_x100);
 	json_pct(&o, "thread_cpu_pct", ev->thread_cpu_pct_x100);
+	json_pct(&o, "thread_queued_pct", ev->thread_queued_pct_x100);
 	json_u64(&o, "thread_tid", ev->thread_tid);
 	json_u64(&o, "thread_cpu", ev->thread_cpu);
 	json_pct(&o, "run_delay_pct", ev->wait_pct_x100);
 	json_pct(&o, "thread_run_delay_pct", ev->thread_wait_pct_x100);
+	json_u64(&o, "run_delay_tid", ev->wait_tid);
+	json_pct(&o, "throttled_pct", ev->throttled_pct_x100);
 	json_u64(&o, "nr_threads", ev->nr_threads);
 	json_u64(&o, "faults_per_s", ev->minor_faults_per_s);
 	json_u64(&o, "major_faults_per_s", ev->major_faults_per_s);
@@ -718,9 +746,12 @@ int hk_format_json(char *buf, size_t len, const struct hk_event *e,
 	json_u64(&o, "vcsw_per_s", ev->vcsw_per_s);
 	json_u64(&o, "ivcsw_per_s", ev->ivcsw_per_s);
 	json_u64(&o, "rss_bytes", ev->rss_bytes);
+	json_u64(&o, "rss_anon_bytes", ev->rss_anon_bytes);
 	json_s64(&o, "rss_growth_bytes_per_s", ev->rss_growth_bytes_per_s);
 	json_s64(&o, "rss_slope_bytes_per_s", ev->rss_slope_bytes_per_s);
+	json_s64(&o, "rss_net_growth_bytes", ev->rss_net_growth_bytes);
 	json_milli(&o, "rss_trend_s", ev->rss_trend_ms);
+	json_u64(&o, "trend_samples", ev->trend_samples);
 	out_printf(&o, ",\"limit_kind\":\"%s\"", limit_name(ev->limit_kind, false));
 	json_u64(&o, "limit_bytes", ev->limit_bytes);
 	json_u64(&o, "headroom_bytes", ev->headroom_bytes);

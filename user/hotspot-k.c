@@ -30,13 +30,15 @@ enum {
 	OPT_TIMER_WALK,
 	OPT_DURATION,
 	OPT_UTC,
+	OPT_NO_HOOK,
 };
 
 static const char usage_text[] =
 "Usage: hotspot-k [--config FILE] [--interval DUR] [--json] [OPTION...]\n"
 "\n"
 "Diagnose every process in the kernel and print each change of diagnosis:\n"
-"OOM risk, Mem-thrashing, Starved, Noisy neighbor, CPU-bound, OK, exited.\n"
+"OOM risk, Mem-thrashing, Throttled, Starved, Noisy neighbor, CPU-bound, OK,\n"
+"exited.\n"
 "Runs until SIGINT/SIGTERM, then detaches everything and exits 0.\n"
 "\n"
 "  -c, --config FILE        thresholds (see --generate-config); unset keys keep\n"
@@ -49,6 +51,9 @@ static const char usage_text[] =
 "      --max-procs N        processes tracked at once (default: 4 x the\n"
 "                           processes running at start, 4096..65536)\n"
 "      --timer-walk         walk in the timer callback even if bpf_wq exists\n"
+"      --no-hook            nothing on the scheduler's hot path (no sched_switch\n"
+"                           program): Starved still works, but nobody is named\n"
+"                           as its aggressor and nobody is a Noisy neighbor\n"
 "      --generate-config    print the default config, fully commented, and exit\n"
 "      --check-config FILE  validate FILE, load nothing; exit 0 or 2\n"
 "  -v, --verbose            libbpf debug output (full verifier log on failure)\n"
@@ -72,6 +77,7 @@ static const struct option long_opts[] = {
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "max-procs", required_argument, NULL, OPT_MAX_PROCS },
 	{ "timer-walk", no_argument, NULL, OPT_TIMER_WALK },
+	{ "no-hook", no_argument, NULL, OPT_NO_HOOK },
 	{ "generate-config", no_argument, NULL, OPT_GENERATE },
 	{ "check-config", required_argument, NULL, OPT_CHECK },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -103,8 +109,14 @@ static int on_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*e))
 		return 0;
-	/* the process may be gone already: then there is no path to give */
-	if (e->to != HK_EXITED && !hk_sys__cgroup_path(e->tgid, cgroup, sizeof(cgroup)))
+	/* the process may be gone already: then there is no path to give.
+	 * The cgroup that matters: the CPU controller's for a quota, the
+	 * memory controller's otherwise (on a hybrid v1/v2 host every v2
+	 * cgroup may be the root) */
+	if (e->to != HK_EXITED &&
+	    !hk_sys__cgroup_path(e->tgid, e->to == HK_THROTTLED ||
+				 (e->to == HK_OK && e->from == HK_THROTTLED) ?
+				 "cpu" : "memory", cgroup, sizeof(cgroup)))
 		cg = cgroup;
 	if (pr->json)
 		n = hk_format_json(line, sizeof(line), e, cg, &pr->fmt);
@@ -130,23 +142,31 @@ static void print_summary(struct hk_loader *l, const struct printer *pr)
 	struct hk_stats st = {};
 	__u64 run_ns = 0, run_cnt = 0;
 	char hook[64] = "hook cost unknown (sysctl kernel.bpf_stats_enabled=1)";
+	int e;
 
 	if (hk_loader__stats(l, &st))
 		return;
-	if (!hk_loader__hook_cost(l, &run_ns, &run_cnt) && run_cnt)
+	e = hk_loader__hook_cost(l, &run_ns, &run_cnt);
+	if (e == -ENOENT)
+		snprintf(hook, sizeof(hook), "no hook");
+	else if (!e && run_cnt)
 		snprintf(hook, sizeof(hook), "hook %llu ns/switch",
 			 (unsigned long long)(run_ns / run_cnt));
 	fprintf(stderr,
 		"hotspot-k: %llu windows, %llu events (%llu dropped, retried), "
 		"walk %llu ns/thread avg, longest walk %llu us (%s), %s, "
-		"%llu samples skipped, %llu process-windows untracked (hk_procs full)\n",
+		"%llu of %llu process-windows quiet, %llu samples skipped, "
+		"%llu process-windows untracked (hk_procs full), "
+		"%llu stale run delays dropped\n",
 		(unsigned long long)st.windows, (unsigned long long)st.events_emitted,
 		(unsigned long long)st.events_dropped,
 		(unsigned long long)(st.threads_walked ? st.walk_ns_total / st.threads_walked : 0),
 		(unsigned long long)(st.walk_ns_max / 1000),
 		hk_loader__uses_wq(l) ? "kworker" : "softirq", hook,
+		(unsigned long long)st.procs_quiet, (unsigned long long)st.procs_walked,
 		(unsigned long long)st.samples_skipped,
-		(unsigned long long)st.procs_untracked);
+		(unsigned long long)st.procs_untracked,
+		(unsigned long long)st.stale_waits);
 }
 
 int main(int argc, char **argv)
@@ -195,6 +215,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_TIMER_WALK:
 			opts.force_timer_walk = 1;
+			break;
+		case OPT_NO_HOOK:
+			opts.no_hook = 1;
 			break;
 		case OPT_GENERATE:
 			generate = 1;

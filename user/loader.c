@@ -106,6 +106,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		     char *err, size_t err_len)
 {
 	struct btf *vmlinux = NULL;
+	struct hk_config cfg;
 	struct hk_loader *l;
 	__u32 zero = 0;
 	int e;
@@ -150,13 +151,17 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	bpf_program__set_autoload(l->skel->progs.hk_test_win, false);
 	bpf_program__set_autoload(l->skel->progs.hk_arm, l->uses_wq);
 	bpf_program__set_autoload(l->skel->progs.hk_arm_nowq, !l->uses_wq);
+	/* --no-hook: nothing on the scheduler's hot path at all */
+	bpf_program__set_autoload(l->skel->progs.hk_switch, !o->no_hook);
 
 	e = hotspot_bpf__load(l->skel);
 	if (e) {
 		verifier_summary(err, err_len, -e);
 		goto cleanup;
 	}
-	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.hk_config), &zero, &o->cfg, BPF_ANY)) {
+	cfg = o->cfg;
+	cfg.hook = !o->no_hook;
+	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.hk_config), &zero, &cfg, BPF_ANY)) {
 		snprintf(err, err_len, "cannot write hk_config: %s", strerror(errno));
 		goto cleanup;
 	}
@@ -203,6 +208,8 @@ int hk_loader__hook_cost(struct hk_loader *l, __u64 *run_ns, __u64 *run_cnt)
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 
+	if (bpf_program__fd(l->skel->progs.hk_switch) < 0)
+		return -ENOENT;	/* --no-hook */
 	if (bpf_obj_get_info_by_fd(bpf_program__fd(l->skel->progs.hk_switch), &info, &len))
 		return -errno;
 	*run_ns = info.run_time_ns;

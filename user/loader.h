@@ -15,6 +15,7 @@ struct hk_loader_opts {
 	__u32 max_procs;		/* hk_procs capacity */
 	int verbose;			/* libbpf debug output */
 	int force_timer_walk;		/* walk in the timer even with bpf_wq */
+	int no_hook;			/* leave sched_switch alone */
 	ring_buffer_sample_fn on_event;
 	void *ctx;
 };

@@ -70,7 +70,23 @@ int hk_sys__check_btf(char *err, size_t err_len)
 	return -1;
 }
 
-int hk_sys__cgroup_path(__u32 pid, char *buf, size_t len)
+/* Does a /proc/PID/cgroup controller list ("cpu,cpuacct") name ctrl? */
+static int lists_controller(const char *list, const char *ctrl)
+{
+	size_t n = strlen(ctrl);
+
+	while (*list) {
+		if (!strncmp(list, ctrl, n) && (list[n] == ',' || !list[n]))
+			return 1;
+		list = strchr(list, ',');
+		if (!list)
+			break;
+		list++;
+	}
+	return 0;
+}
+
+int hk_sys__cgroup_path(__u32 pid, const char *controller, char *buf, size_t len)
 {
 	char path[64], line[4096], unified[4096] = "";
 	int found = 0;
@@ -93,9 +109,8 @@ int hk_sys__cgroup_path(__u32 pid, char *buf, size_t len)
 			continue;
 		*p++ = '\0';
 		p[strcspn(p, "\n")] = '\0';
-		/* "ID:controllers:path": v1 memory wins, else the v2 line */
-		if (strstr(ctrl + 1, "memory") &&
-		    (ctrl[1] == 'm' || strstr(ctrl + 1, ",memory"))) {
+		/* "ID:controllers:path": the v1 controller wins, else v2's */
+		if (lists_controller(ctrl + 1, controller)) {
 			snprintf(buf, len, "%s", p);
 			found = 1;
 			break;

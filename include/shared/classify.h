@@ -54,6 +54,11 @@ static inline __u64 hk_sub_clamp(__u64 now, __u64 before)
 	return now > before ? now - before : 0;
 }
 
+static inline __u64 hk_min_u64(__u64 a, __u64 b)
+{
+	return a < b ? a : b;
+}
+
 /* Record an RSS sample in the trend ring (power-of-two capacity). */
 static inline void hk_trend_push(struct hk_proc *p, __u64 now_ms, __u64 pages)
 {
@@ -66,73 +71,93 @@ static inline void hk_trend_push(struct hk_proc *p, __u64 now_ms, __u64 pages)
 		p->trend_nr++;
 }
 
+static inline __u64 hk_trend_newest_ms(const struct hk_proc *p)
+{
+	if (!p->trend_nr)
+		return 0;
+	return p->trend_ms[(p->trend_head + HK_TREND_SLOTS - 1) & (HK_TREND_SLOTS - 1)];
+}
+
 /*
- * Least-squares slope of RSS over the samples of the last span_ms, and how
- * steadily it grew. x is ms since the oldest sample used, y pages since it:
- * with a span of at most an hour and y below 2^32 pages, n * sum(x*y) stays
- * below 2^63. An interval counts as growth only when it grew by at least a
- * quarter of the average growth per interval: a one-off jump followed by a
- * creeping plateau is not steady growth.
+ * The trend's points, oldest first, are the ring's samples inside the span
+ * (indexes first..HK_TREND_SLOTS-1, ring order) and then the present, the
+ * current window's own RSS (index HK_TREND_SLOTS), unless the ring's newest
+ * sample is the present already. A verdict taken on the ring alone would
+ * lag the process by up to a sampling stride. Samples are in time order,
+ * so those inside the span are the ring's newest ones.
  */
-static inline int hk_trend_slot_used(const struct hk_proc *p, __u32 i,
-				     __u64 now_ms, __u64 span_ms)
+static inline __u32 hk_trend_first(const struct hk_proc *p, __u64 now_ms,
+				   __u64 span_ms)
+{
+	__u32 nr = p->trend_nr < HK_TREND_SLOTS ? p->trend_nr : HK_TREND_SLOTS;
+	__u32 i;
+
+	for (i = HK_TREND_SLOTS - nr; i < HK_TREND_SLOTS; i++)
+		if (p->trend_ms[(p->trend_head + i) & (HK_TREND_SLOTS - 1)] + span_ms >= now_ms)
+			break;
+	return i;
+}
+
+static inline void hk_trend_at(const struct hk_proc *p, __u32 i, __u64 now_ms,
+			       __u64 now_pages, __u64 *ms, __u64 *pages)
 {
 	__u32 slot = (p->trend_head + i) & (HK_TREND_SLOTS - 1);
 
-	/* oldest first; slots never written and samples older than the
-	 * span are not part of the trend */
-	return i >= HK_TREND_SLOTS - p->trend_nr &&
-	       p->trend_ms[slot] + span_ms >= now_ms;
+	*ms = i < HK_TREND_SLOTS ? p->trend_ms[slot] : now_ms;
+	*pages = i < HK_TREND_SLOTS ? p->trend_pages[slot] : now_pages;
 }
 
+/*
+ * Least-squares slope of RSS over the trend's points, the time they cover,
+ * and the share of that time in which RSS grew. x is ms since the oldest
+ * point, y pages since it: with a span of at most an hour and y below 2^32
+ * pages, n * sum(x*y) stays below 2^63. An interval counts as growing only
+ * when it grew by at least a quarter of its fair share of the net growth
+ * (its share of the time): a one-off jump followed by a creeping plateau
+ * is not steady growth. Time-weighted, so that the short interval up to
+ * the present weighs what it lasted. The loops branch on their index
+ * only, so that the verifier walks each once.
+ */
 static inline void hk_trend_fit(const struct hk_proc *p, __u64 now_ms,
-				__u64 span_ms, __u32 page_size,
+				__u64 now_pages, __u64 span_ms, __u32 page_size,
 				struct hk_evidence *ev)
 {
-	__u64 x0 = 0, y0 = 0, prev = 0, last_x = 0;
-	__s64 sx = 0, sy = 0, sxy = 0, sxx = 0, y = 0, num;
-	__u32 n = 0, grew = 0, latest = 0, i;
-	__u64 den, q, r, pps;
+	__u64 x0, y0, ms, pages, prev_ms, prev_pages, total_ms, grow_ms = 0;
+	__u64 den, q, r, pps, dt, dy;
+	__s64 sx = 0, sy = 0, sxy = 0, sxx = 0, y, x, num;
+	__u32 first = hk_trend_first(p, now_ms, span_ms), last = HK_TREND_SLOTS, n, i;
 
-	for (i = 0; i < HK_TREND_SLOTS; i++) {
-		__u32 slot = (p->trend_head + i) & (HK_TREND_SLOTS - 1);
-		__s64 x;
+	if (p->trend_nr && hk_trend_newest_ms(p) == now_ms)
+		last = HK_TREND_SLOTS - 1;	/* the present is in the ring */
+	if (first > last)
+		first = last;
+	n = last - first + 1;
+	hk_trend_at(p, first, now_ms, now_pages, &x0, &y0);
+	hk_trend_at(p, last, now_ms, now_pages, &ms, &pages);
+	total_ms = ms - x0;
+	y = (__s64)pages - (__s64)y0;	/* the net growth */
 
-		if (!hk_trend_slot_used(p, i, now_ms, span_ms))
-			continue;
-		if (!n) {
-			x0 = p->trend_ms[slot];
-			y0 = p->trend_pages[slot];
-		}
-		x = (__s64)(p->trend_ms[slot] - x0);
-		y = (__s64)p->trend_pages[slot] - (__s64)y0;
+	prev_ms = x0;
+	prev_pages = y0;
+	for (i = first; i <= last && i <= HK_TREND_SLOTS; i++) {
+		hk_trend_at(p, i, now_ms, now_pages, &ms, &pages);
+		x = (__s64)(ms - x0);
 		sx += x;
-		sy += y;
-		sxy += x * y;
+		sy += (__s64)pages - (__s64)y0;
+		sxy += x * ((__s64)pages - (__s64)y0);
 		sxx += x * x;
-		last_x = (__u64)x;
-		n++;
-	}
-	/* y is now the net growth in pages: count the intervals that carry
-	 * a fair share of it */
-	for (i = 0; i < HK_TREND_SLOTS && n > 1 && y > 0; i++) {
-		__u32 slot = (p->trend_head + i) & (HK_TREND_SLOTS - 1);
-		__u64 pages = p->trend_pages[slot];
-
-		if (!hk_trend_slot_used(p, i, now_ms, span_ms))
-			continue;
-		if (prev) {
-			latest = pages > prev &&
-				 (pages - prev) * 4 * (n - 1) >= (__u64)y;
-			grew += latest;
-		}
-		prev = pages ? pages : 1;
+		/* which intervals carry their share of the net growth? */
+		dt = ms - prev_ms;
+		dy = pages > prev_pages ? pages - prev_pages : 0;
+		if (y > 0 && dy && dy * 4 * total_ms >= (__u64)y * dt)
+			grow_ms += dt;
+		prev_ms = ms;
+		prev_pages = pages;
 	}
 
 	ev->trend_samples = n;
-	ev->trend_latest_grew = latest;
-	ev->trend_grow_pct_x100 = n > 1 ? grew * 10000 / (n - 1) : 0;
-	ev->rss_trend_ms = last_x;
+	ev->trend_grow_pct_x100 = total_ms ? (__u32)(grow_ms * 10000 / total_ms) : 0;
+	ev->rss_trend_ms = total_ms;
 	ev->rss_net_growth_bytes = y * (__s64)page_size;
 	ev->rss_slope_bytes_per_s = 0;
 	if (n < 2)
@@ -158,20 +183,50 @@ static inline __u64 hk_eta_s(__u64 headroom_bytes, __s64 slope_bytes_per_s)
 	return headroom_bytes / (__u64)slope_bytes_per_s;
 }
 
+/*
+ * OOM risk is decided on the present: RSS (anon + shmem) grew in this very
+ * window, steadily over a trend that covers min_trend at least (a warm-up
+ * or a process born big is not a leak), and at this slope it reaches its
+ * limit within the horizon. Size alone is not a risk: a database warming
+ * its buffer pool grows for long, but its ETA is days.
+ */
 static inline int hk_oom_risk(const struct hk_config *c,
 			      const struct hk_evidence *ev)
 {
-	int big;
+	return ev->rss_growth_bytes_per_s > 0 &&
+	       ev->trend_samples >= HK_TREND_MIN_SAMPLES &&
+	       ev->rss_trend_ms >= c->oom_min_trend_ns / HK_NSEC_PER_MSEC &&
+	       ev->trend_grow_pct_x100 >= c->oom_steady_pct_x100 &&
+	       ev->rss_slope_bytes_per_s > 0 &&
+	       ev->rss_net_growth_bytes >= (__s64)c->oom_min_growth_bytes &&
+	       ev->eta_s <= c->oom_eta_horizon_s;
+}
 
-	if (ev->trend_samples < HK_TREND_MIN_SAMPLES || !ev->trend_latest_grew ||
-	    ev->trend_grow_pct_x100 < c->oom_steady_pct_x100 ||
-	    ev->rss_slope_bytes_per_s <= 0 ||
-	    ev->rss_net_growth_bytes < (__s64)c->oom_min_growth_bytes)
-		return 0;
-	big = ev->rss_bytes >= c->oom_min_rss_bytes ||
-	      (ev->limit_bytes &&
-	       ev->rss_bytes * 10000 / ev->limit_bytes >= c->oom_min_rss_pct_x100);
-	return big || ev->eta_s <= c->oom_eta_horizon_s;
+/* Busy on a CPU: what it got. Its page faults are then its work. */
+static inline int hk_cpu_busy(const struct hk_config *c,
+			      const struct hk_evidence *ev)
+{
+	__u32 nr_cpus = c->nr_cpus ? c->nr_cpus : 1;
+
+	return ev->thread_cpu_pct_x100 >= c->cpu_thread_pct_x100 ||
+	       ev->cpu_pct_x100 / nr_cpus >= c->cpu_total_pct_x100;
+}
+
+/*
+ * Hungry for CPU: a thread asked for a whole one, time on a CPU plus time
+ * waiting for one. Four busy loops on two CPUs each run half the time and
+ * wait the other half: each wants a whole CPU, and the host is saturated.
+ * The whole process counts what it got: many threads that each wait a
+ * little are a busy pool, not a CPU-bound process.
+ */
+static inline int hk_cpu_hungry(const struct hk_config *c,
+				const struct hk_evidence *ev)
+{
+	__u32 nr_cpus = c->nr_cpus ? c->nr_cpus : 1;
+
+	return ev->thread_cpu_pct_x100 + ev->thread_queued_pct_x100 >=
+		       c->cpu_thread_pct_x100 ||
+	       ev->cpu_pct_x100 / nr_cpus >= c->cpu_total_pct_x100;
 }
 
 /*
@@ -182,17 +237,17 @@ static inline int hk_oom_risk(const struct hk_config *c,
 static inline __u32 hk_classify(const struct hk_config *c,
 				const struct hk_evidence *ev)
 {
-	__u32 nr_cpus = c->nr_cpus ? c->nr_cpus : 1;
-	int cpu_heavy = ev->thread_cpu_pct_x100 >= c->cpu_thread_pct_x100 ||
-			ev->cpu_pct_x100 / nr_cpus >= c->cpu_total_pct_x100;
-
 	if (hk_oom_risk(c, ev))
 		return HK_OOM_RISK;
 	/* faults of a process busy on the CPU are its work, not thrashing */
-	if (!cpu_heavy &&
+	if (!hk_cpu_busy(c, ev) &&
 	    (ev->major_faults_per_s >= c->thrash_major_faults_per_s ||
 	     ev->unexplained_faults_per_s >= c->thrash_minor_faults_per_s))
 		return HK_MEM_THRASHING;
+	/* its own cgroup's quota held it back: nobody else is to blame */
+	if (ev->throttled_pct_x100 >= c->throttled_pct_x100 &&
+	    ev->thread_wait_pct_x100 >= c->throttled_pct_x100)
+		return HK_THROTTLED;
 	/* one thread waited most of the window, and the process waited more
 	 * than it ran: ten threads waiting 10 % each are not starved */
 	if (ev->thread_wait_pct_x100 >= c->starved_wait_pct_x100 &&
@@ -200,9 +255,8 @@ static inline __u32 hk_classify(const struct hk_config *c,
 		return HK_STARVED;
 	if (ev->victim_tgid && ev->cpu_pct_x100 >= c->noisy_cpu_pct_x100)
 		return HK_NOISY_NEIGHBOR;
-	if (cpu_heavy &&
-	    ev->minor_faults_per_s + ev->major_faults_per_s < c->cpu_max_faults_per_s &&
-	    ev->wait_pct_x100 < c->cpu_max_wait_pct_x100)
+	if (hk_cpu_hungry(c, ev) &&
+	    ev->minor_faults_per_s + ev->major_faults_per_s < c->cpu_max_faults_per_s)
 		return HK_CPU_BOUND;
 	return HK_OK;
 }
@@ -213,6 +267,21 @@ static inline int hk_may_be_noisy(const struct hk_config *c,
 {
 	return (match == HK_OK || match == HK_CPU_BOUND) &&
 	       ev->cpu_pct_x100 >= c->noisy_cpu_pct_x100;
+}
+
+/*
+ * Windows in a row a match needs before it becomes the label. An OOM risk
+ * rests on a trend that already spans several windows, and a Noisy
+ * neighbor on a victim that entered Starved (which took its own windows):
+ * neither waits again, so both sides of a pair change in the same window.
+ */
+static inline __u32 hk_enter_windows(const struct hk_config *c, __u32 match,
+				     const struct hk_evidence *ev)
+{
+	if (match == HK_OOM_RISK ||
+	    (match == HK_NOISY_NEIGHBOR && ev->victim_starved))
+		return 1;
+	return c->enter_windows;
 }
 
 /*
@@ -251,6 +320,12 @@ static inline void hk_hyst_commit(struct hk_hyst *h, __u32 label)
 	h->label = label;
 }
 
+/* Does this process need a window even when none of its threads ran? */
+static inline int hk_needs_attention(const struct hk_proc *p)
+{
+	return p->hyst.label != HK_OK || p->hyst.cand != HK_OK;
+}
+
 /* The sample's cumulative counters become the next window's baseline. */
 static inline void hk_proc_take_counters(struct hk_proc *p, const struct hk_sample *s)
 {
@@ -261,6 +336,8 @@ static inline void hk_proc_take_counters(struct hk_proc *p, const struct hk_samp
 	p->nvcsw = s->nvcsw;
 	p->nivcsw = s->nivcsw;
 	p->rss_pages = s->rss_pages;
+	p->anon_pages = s->anon_pages;
+	p->throttled_ns = s->throttled_ns;
 	p->ns_pid = s->ns_pid;
 	p->ns_ino = s->ns_ino;
 }
@@ -270,8 +347,94 @@ static inline void hk_proc_baseline(struct hk_proc *p, const struct hk_sample *s
 {
 	p->start_time_ns = s->start_time_ns;
 	hk_proc_take_counters(p, s);
-	p->trend_skip = 0;
-	hk_trend_push(p, s->now_ns / HK_NSEC_PER_MSEC, s->rss_pages);
+	hk_trend_push(p, s->now_ns / HK_NSEC_PER_MSEC, s->anon_pages);
+}
+
+/* The memory limit that binds: the sample's memory cgroup, else RAM. */
+static inline void hk_limit(const struct hk_config *c, const struct hk_sample *s,
+			    struct hk_evidence *ev)
+{
+	if (s->limit_bytes) {
+		ev->limit_kind = s->limit_kind;
+		ev->limit_bytes = s->limit_bytes;
+		ev->headroom_bytes = s->headroom_bytes;
+	} else {
+		ev->limit_kind = HK_LIMIT_RAM;
+		ev->limit_bytes = c->total_ram_bytes;
+		ev->headroom_bytes = hk_sub_clamp(c->total_ram_bytes, ev->rss_anon_bytes);
+	}
+}
+
+/* CPU and wait shares of the window, each thread at most a whole window. */
+static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
+				 const struct hk_sample *s, __u64 window_ns,
+				 struct hk_evidence *ev)
+{
+	__u32 nr = s->nr_threads ? s->nr_threads : 1;
+	__u32 nr_cpus = c->nr_cpus ? c->nr_cpus : 1;
+	__u64 max_x100 = (__u64)nr * 10000;
+
+	ev->cpu_pct_x100 = hk_share_x100(hk_sub_clamp(s->runtime_ns, p->runtime_ns),
+					 window_ns);
+	ev->wait_pct_x100 = (__u32)hk_min_u64(hk_share_x100(s->wait_delta_ns +
+							    p->carry_wait_ns,
+							    window_ns), max_x100);
+	ev->thread_tid = s->thread_tid;
+	ev->thread_cpu = s->thread_cpu;
+	ev->thread_cpu_pct_x100 = (__u32)hk_min_u64(hk_share_x100(s->thread_run_delta_ns,
+								  window_ns), 10000);
+	ev->thread_queued_pct_x100 =
+		(__u32)hk_min_u64(hk_share_x100(s->thread_queued_delta_ns, window_ns),
+				  10000 - ev->thread_cpu_pct_x100);
+	ev->wait_tid = s->wait_tid;
+	ev->thread_wait_pct_x100 =
+		(__u32)hk_min_u64(hk_share_x100(s->thread_wait_delta_ns +
+						p->carry_thread_wait_ns, window_ns),
+				  10000);
+	p->carry_wait_ns = 0;
+	p->carry_thread_wait_ns = 0;
+	/* summed over the CPUs its cgroups' run queues were throttled on */
+	ev->throttled_pct_x100 =
+		(__u32)hk_min_u64(hk_share_x100(hk_sub_clamp(s->throttled_ns,
+							     p->throttled_ns),
+						window_ns), (__u64)nr_cpus * 10000);
+}
+
+/*
+ * RSS now, its growth in this window and over the trend. Growth is anon +
+ * shmem only: file pages can be dropped by the kernel, so a process
+ * streaming through a mapped file is not leaking. Faults are explained by
+ * the growth of all RSS: a fault that maps a new page of any kind is
+ * growth, not thrashing.
+ */
+static inline void hk_rss(const struct hk_config *c, const struct hk_proc *p,
+			  const struct hk_sample *s, __u64 window_ns,
+			  struct hk_evidence *ev)
+{
+	__u64 page = c->page_size_bytes, new_pages_per_s;
+	__s64 anon_delta = (__s64)s->anon_pages - (__s64)p->anon_pages;
+	__s64 rss_delta = (__s64)s->rss_pages - (__s64)p->rss_pages;
+
+	ev->rss_bytes = s->rss_pages * page;
+	ev->rss_anon_bytes = s->anon_pages * page;
+	ev->rss_growth_bytes_per_s = hk_sdiv(anon_delta * (__s64)page * 1000,
+					     window_ns / HK_NSEC_PER_MSEC);
+	new_pages_per_s = rss_delta > 0 ? hk_per_s((__u64)rss_delta, window_ns) : 0;
+	ev->unexplained_faults_per_s = hk_sub_clamp(ev->minor_faults_per_s,
+						    new_pages_per_s);
+}
+
+/* Sample the trend on a time stride, then fit it up to the present. */
+static inline void hk_trend(const struct hk_config *c, struct hk_proc *p,
+			    const struct hk_sample *s, struct hk_evidence *ev)
+{
+	__u64 now_ms = s->now_ns / HK_NSEC_PER_MSEC;
+
+	if (!p->trend_nr ||
+	    now_ms >= hk_trend_newest_ms(p) + c->trend_stride_ns / HK_NSEC_PER_MSEC)
+		hk_trend_push(p, now_ms, s->anon_pages);
+	hk_trend_fit(p, now_ms, s->anon_pages, c->oom_trend_span_ns / HK_NSEC_PER_MSEC,
+		     c->page_size_bytes, ev);
 }
 
 /*
@@ -284,8 +447,7 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 				 const struct hk_sample *s, __u32 *match)
 {
 	struct hk_evidence *ev = &p->ev;
-	__u64 window_ns, page = c->page_size_bytes, new_pages_per_s;
-	__s64 rss_delta_pages;
+	__u64 window_ns, start_ns;
 
 	*match = HK_OK;
 	if (!p->windows++) {
@@ -293,7 +455,8 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 		if (!s->fresh)
 			return 0;
 		/* born in this window: its whole life is its first window,
-		 * measured from zero counters at its start */
+		 * measured from zero counters at its start. Not its RSS
+		 * trend: a birth at zero pages is no evidence of growth. */
 		p->sample_ns = s->start_time_ns;
 		p->runtime_ns = 0;
 		p->minor_faults = 0;
@@ -301,11 +464,11 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 		p->nvcsw = 0;
 		p->nivcsw = 0;
 		p->rss_pages = 0;
-		p->trend_ms[0] = s->start_time_ns / HK_NSEC_PER_MSEC;
-		p->trend_pages[0] = 0;
-		hk_trend_push(p, s->now_ns / HK_NSEC_PER_MSEC, s->rss_pages);
+		p->anon_pages = 0;
 	}
-	window_ns = hk_sub_clamp(s->now_ns, p->sample_ns);
+	/* skipped as quiet until then: nothing it counts moved before */
+	start_ns = s->quiet_until_ns > p->sample_ns ? s->quiet_until_ns : p->sample_ns;
+	window_ns = hk_sub_clamp(s->now_ns, start_ns);
 	/* a window shorter than a tenth of the interval carries no rate;
 	 * its wait (per-thread deltas, already consumed) carries over */
 	if (window_ns < c->interval_ns / 10 || window_ns < HK_NSEC_PER_MSEC) {
@@ -317,17 +480,7 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 
 	ev->window_ns = window_ns;
 	ev->nr_threads = s->nr_threads;
-	ev->cpu_pct_x100 = hk_share_x100(hk_sub_clamp(s->runtime_ns, p->runtime_ns),
-					 window_ns);
-	ev->thread_cpu_pct_x100 = hk_share_x100(s->thread_run_delta_ns, window_ns);
-	ev->thread_tid = s->thread_tid;
-	ev->thread_cpu = s->thread_cpu;
-	ev->wait_pct_x100 = hk_share_x100(s->wait_delta_ns + p->carry_wait_ns,
-					  window_ns);
-	ev->thread_wait_pct_x100 = hk_share_x100(s->thread_wait_delta_ns +
-						 p->carry_thread_wait_ns, window_ns);
-	p->carry_wait_ns = 0;
-	p->carry_thread_wait_ns = 0;
+	hk_cpu_shares(c, p, s, window_ns, ev);
 	ev->minor_faults_per_s = hk_per_s(hk_sub_clamp(s->minor_faults, p->minor_faults),
 					  window_ns);
 	ev->major_faults_per_s = hk_per_s(hk_sub_clamp(s->major_faults, p->major_faults),
@@ -338,36 +491,12 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 	ev->aggressor_switches = s->aggressor_switches;
 	ev->victim_tgid = 0;
 	ev->victim_switches = 0;
+	ev->victim_starved = 0;
 	ev->memcg_id = s->memcg_id;
 
-	/* a leak faults its new pages in: those faults are not thrashing */
-	rss_delta_pages = (__s64)s->rss_pages - (__s64)p->rss_pages;
-	ev->rss_bytes = s->rss_pages * page;
-	ev->rss_growth_bytes_per_s = hk_sdiv(rss_delta_pages * (__s64)page * 1000,
-					     window_ns / HK_NSEC_PER_MSEC);
-	new_pages_per_s = rss_delta_pages > 0 ?
-		hk_per_s((__u64)rss_delta_pages, window_ns) : 0;
-	ev->unexplained_faults_per_s = hk_sub_clamp(ev->minor_faults_per_s,
-						    new_pages_per_s);
-
-	if (p->windows > 1 &&
-	    ++p->trend_skip >= (c->trend_stride_windows ? c->trend_stride_windows : 1)) {
-		p->trend_skip = 0;
-		hk_trend_push(p, s->now_ns / HK_NSEC_PER_MSEC, s->rss_pages);
-	}
-	hk_trend_fit(p, s->now_ns / HK_NSEC_PER_MSEC,
-		     c->oom_trend_span_ns / HK_NSEC_PER_MSEC, c->page_size_bytes, ev);
-
-	if (s->limit_bytes) {
-		ev->limit_kind = s->limit_kind;
-		ev->limit_bytes = s->limit_bytes;
-		ev->headroom_bytes = s->headroom_bytes;
-	} else {
-		ev->limit_kind = HK_LIMIT_RAM;
-		ev->limit_bytes = c->total_ram_bytes;
-		ev->headroom_bytes = hk_sub_clamp(c->total_ram_bytes, ev->rss_bytes);
-	}
-	/* fewer samples than a trend needs: no ETA to speak of */
+	hk_rss(c, p, s, window_ns, ev);
+	hk_trend(c, p, s, ev);
+	hk_limit(c, s, ev);
 	ev->eta_s = ev->trend_samples < HK_TREND_MIN_SAMPLES ? (__u64)HK_ETA_NONE :
 		    hk_eta_s(ev->headroom_bytes, ev->rss_slope_bytes_per_s);
 

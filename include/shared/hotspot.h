@@ -17,14 +17,24 @@ enum hk_limits {
 	HK_COMM_LEN = 16,
 	/* RSS samples kept for the trend; a power of two (ring index mask). */
 	HK_TREND_SLOTS = 8,
-	/* Fewer samples than this are not a trend. */
-	HK_TREND_MIN_SAMPLES = 4,
+	/* Fewer points than this (the current window's included) are not a
+	 * trend: three points over 10 s is what a 5 s interval can have
+	 * 15 s after a leak starts. */
+	HK_TREND_MIN_SAMPLES = 3,
 	/* Processes per window whose label waits for the aggressor pass. */
 	HK_DEFER_SLOTS = 256,
 	/* Starved victims per window whose aggressor is resolved. */
 	HK_VICTIM_SLOTS = 256,
 	/* Memory cgroup ancestors examined for the tightest limit. */
 	HK_MEMCG_DEPTH = 16,
+	/* CPU task-group ancestors examined for a quota. */
+	HK_TG_DEPTH = 8,
+	/* Threads the sched_switch hook records aggressors for: a bitmap
+	 * indexed by TID, rebuilt by every walk (collisions only cost). */
+	HK_WATCH_BITS = 32768,
+	/* Processes that need a window even when none of their threads ran
+	 * (a label or a candidate to settle): a bitmap indexed by TGID. */
+	HK_ATTN_BITS = 65536,
 	/* Processes one synthetic test window can carry. */
 	HK_TEST_PROCS = 4,
 };
@@ -34,11 +44,12 @@ enum hk_label {
 	HK_OK = 0,
 	HK_OOM_RISK = 1,
 	HK_MEM_THRASHING = 2,
-	HK_STARVED = 3,
-	HK_NOISY_NEIGHBOR = 4,
-	HK_CPU_BOUND = 5,
-	HK_EXITED = 6,		/* only ever a transition's target */
-	HK_NR_LABELS = 7,
+	HK_THROTTLED = 3,
+	HK_STARVED = 4,
+	HK_NOISY_NEIGHBOR = 5,
+	HK_CPU_BOUND = 6,
+	HK_EXITED = 7,		/* only ever a transition's target */
+	HK_NR_LABELS = 8,
 };
 
 enum hk_limit_kind {
@@ -61,17 +72,20 @@ struct hk_config {
 	__u32 enter_windows;		/* consecutive matches to enter a label */
 	__u32 exit_windows;		/* consecutive misses to leave it */
 
-	/* oom_risk */
+	/* oom_risk: anonymous + shmem RSS, what the kernel cannot drop */
 	__u64 oom_trend_span_ns;	/* RSS history the trend looks at */
-	__u64 oom_min_growth_bytes;	/* net growth over the span */
-	__u64 oom_min_rss_bytes;	/* "big" in absolute terms ... */
-	__u32 oom_min_rss_pct_x100;	/* ... or as a share of the limit */
-	__u32 oom_steady_pct_x100;	/* share of intervals that must grow */
-	__u64 oom_eta_horizon_s;	/* or: limit reached within this */
+	__u64 oom_min_trend_ns;		/* ... and must already cover */
+	__u64 oom_min_growth_bytes;	/* net growth over the trend */
+	__u32 oom_steady_pct_x100;	/* share of the trend's time growing */
+	__u32 pad0;
+	__u64 oom_eta_horizon_s;	/* limit reached within this */
 
 	/* mem_thrashing */
 	__u64 thrash_major_faults_per_s;
 	__u64 thrash_minor_faults_per_s; /* not explained by RSS growth */
+
+	/* throttled: CPU quota of its own cgroup */
+	__u32 throttled_pct_x100;	/* quota throttling, share of window */
 
 	/* starved */
 	__u32 starved_wait_pct_x100;	/* run-queue wait, share of window */
@@ -80,16 +94,21 @@ struct hk_config {
 	__u32 noisy_cpu_pct_x100;	/* of one CPU */
 
 	/* cpu_bound */
-	__u32 cpu_thread_pct_x100;	/* one thread, of one CPU */
+	__u32 cpu_thread_pct_x100;	/* one thread running or runnable */
 	__u32 cpu_total_pct_x100;	/* whole process, of all CPUs */
+	__u32 pad1;
 	__u64 cpu_max_faults_per_s;
-	__u32 cpu_max_wait_pct_x100;
+
+	/* derived from the above by hk_config__derive() */
+	__u64 trend_stride_ns;		/* time between two trend samples */
+	__u32 watch_wait_pct_x100;	/* wait from which the hook records
+					 * who preempts a thread */
 
 	/* environment, filled in by userspace: the kernel cannot know these */
 	__u32 nr_cpus;
 	__u64 total_ram_bytes;
 	__u32 page_size_bytes;
-	__u32 trend_stride_windows;	/* windows between two RSS samples */
+	__u32 hook;			/* 0: --no-hook, no aggressor naming */
 	__u64 pidns_ino;		/* the tool's own PID namespace */
 };
 
@@ -100,36 +119,52 @@ struct hk_config {
  */
 struct hk_evidence {
 	__u64 window_ns;
-	__u32 cpu_pct_x100;		/* all threads, of one CPU */
-	__u32 thread_cpu_pct_x100;	/* busiest thread, of one CPU */
+	__u32 cpu_pct_x100;		/* all threads on a CPU, of one CPU */
+	__u32 wait_pct_x100;		/* run-queue wait (run delay), all
+					 * threads, at most 100 % per thread */
+	__u32 nr_threads;
+	/* the thread that wanted a CPU most: ran + waited for one */
 	__u32 thread_tid;
 	__u32 thread_cpu;
-	__u32 wait_pct_x100;		/* run-queue wait (run delay), all threads */
-	__u32 nr_threads;
-	__u32 thread_wait_pct_x100;	/* the thread that waited most */
-	__u32 pad;
+	__u32 thread_cpu_pct_x100;	/* ... its time on a CPU */
+	__u32 thread_queued_pct_x100;	/* ... its run-queue wait */
+	/* the thread that waited for a CPU most */
+	__u32 wait_tid;
+	__u32 thread_wait_pct_x100;
+	__u32 throttled_pct_x100;	/* its cgroups' CPU quota throttling,
+					 * summed over CPUs */
 	__u64 minor_faults_per_s;
 	__u64 major_faults_per_s;
 	__u64 unexplained_faults_per_s;	/* minor faults RSS growth leaves */
 	__u64 vcsw_per_s;
 	__u64 ivcsw_per_s;
-	__u64 rss_bytes;
-	__s64 rss_growth_bytes_per_s;	/* this window */
+	__u64 rss_bytes;		/* resident: anon + file + shmem */
+	__u64 rss_anon_bytes;		/* anon + shmem: what the trend follows */
+	__s64 rss_growth_bytes_per_s;	/* anon + shmem, this window */
 	__s64 rss_slope_bytes_per_s;	/* least squares over the trend */
-	__s64 rss_net_growth_bytes;	/* last minus first trend sample */
-	__u64 rss_trend_ms;		/* time the trend samples cover */
-	__u32 trend_samples;
-	__u32 trend_grow_pct_x100;	/* intervals in which RSS grew */
-	__u32 trend_latest_grew;
+	__s64 rss_net_growth_bytes;	/* newest minus oldest trend point */
+	__u64 rss_trend_ms;		/* time the trend's points cover */
+	__u32 trend_samples;		/* points, the current window's included */
+	__u32 trend_grow_pct_x100;	/* share of the trend's time growing */
 	enum hk_limit_kind limit_kind;
+	__u32 victim_starved;		/* victim_tgid entered or holds Starved */
 	__u64 limit_bytes;
-	__u64 headroom_bytes;
+	__u64 headroom_bytes;		/* reclaimable page cache not counted */
 	__u64 eta_s;			/* HK_ETA_NONE when not growing */
 	__u64 memcg_id;			/* cgroup id of the memory cgroup */
 	__u32 aggressor_tgid;		/* took the CPU from us most often */
 	__u32 aggressor_switches;
 	__u32 victim_tgid;		/* a Starved process we starve */
 	__u32 victim_switches;		/* how often we took its CPU */
+};
+
+/* What a thread or a process did, counted by the kernel (cumulative). */
+struct hk_counters {
+	__u64 runtime_ns;
+	__u64 minor_faults;
+	__u64 major_faults;
+	__u64 nvcsw;
+	__u64 nivcsw;
 };
 
 /* Hysteresis state: the committed label and the counters that move it. */
@@ -159,16 +194,22 @@ struct hk_proc {
 	__u64 nvcsw;
 	__u64 nivcsw;
 	__u64 rss_pages;
+	__u64 anon_pages;
+	__u64 throttled_ns;
 	__u64 carry_wait_ns;		/* wait of a skipped sample */
 	__u64 carry_thread_wait_ns;	/* ... of its thread that waited most */
-	/* RSS trend ring */
+	/* anon + shmem RSS trend ring */
 	__u32 trend_head;		/* next slot to write */
 	__u32 trend_nr;
-	__u32 trend_skip;		/* windows since the last trend sample */
-	__u32 pad;
 	__u64 trend_ms[HK_TREND_SLOTS];
 	__u64 trend_pages[HK_TREND_SLOTS];
 	struct hk_evidence ev;		/* the latest window */
+	/* the walk's running totals: what its threads did since each was
+	 * last seen, summed window after window (quiet threads are not read) */
+	struct hk_counters total;
+	/* threads that exited since the last close: what each did since it
+	 * was last seen (the exit hook adds, the walk takes) */
+	struct hk_counters exited;
 };
 
 /*
@@ -178,25 +219,33 @@ struct hk_proc {
 struct hk_sample {
 	__u64 now_ns;
 	__u64 start_time_ns;
+	__u64 quiet_until_ns;		/* its counters did not move before
+					 * this (skipped as quiet); 0: unknown */
 	__u64 runtime_ns;		/* cumulative, live + exited threads */
 	__u64 minor_faults;		/* cumulative */
 	__u64 major_faults;		/* cumulative */
 	__u64 nvcsw;			/* cumulative */
 	__u64 nivcsw;			/* cumulative */
+	__u64 throttled_ns;		/* cumulative, its cgroups' quota */
 	__u64 wait_delta_ns;		/* run-queue wait in this window */
-	__u64 thread_run_delta_ns;	/* busiest thread's on-CPU time */
+	/* the thread that wanted a CPU most in this window */
+	__u64 thread_run_delta_ns;
+	__u64 thread_queued_delta_ns;
 	__u64 thread_wait_delta_ns;	/* run-queue wait of the thread that
 					 * waited most in this window */
 	__u32 thread_tid;
 	__u32 thread_cpu;
+	__u32 wait_tid;
 	__u32 nr_threads;
 	__u32 aggressor_tgid;
 	__u32 aggressor_switches;
 	__u32 ns_pid;
-	__u64 ns_ino;
-	__u64 rss_pages;
-	__u32 limit_kind;
 	__u32 fresh;			/* born since the previous walk */
+	__u64 ns_ino;
+	__u64 rss_pages;		/* anon + file + shmem */
+	__u64 anon_pages;		/* anon + shmem */
+	__u32 limit_kind;
+	__u32 pad;
 	__u64 limit_bytes;		/* 0: unknown, total RAM binds */
 	__u64 headroom_bytes;
 	__u64 memcg_id;
@@ -242,19 +291,25 @@ struct hk_stats {
 	__u64 wq_start_failures;
 	__u64 walk_in_timer;		/* 1: no bpf_wq, walks in softirq */
 	__u64 last_walk_ns;
+	__u64 procs_quiet;		/* process-windows skipped: nothing ran */
+	__u64 threads_visited;		/* threads whose task storage was read */
+	__u64 stale_waits;		/* run delay the kernel credited from a
+					 * stale queue time, dropped */
+	__u64 entries_created;
+	__u64 sweeps;			/* full walks to drop lost exits */
 };
 
 /* Context of the hk_test_win syscall program: one synthetic window. */
 struct hk_test_window {
 	__u32 nr_procs;
 	__u32 exit_tgid;		/* non-zero: that process exits first */
+	__u32 exit_tgid2;		/* ... and that one (a second exit) */
 	__u32 tgid[HK_TEST_PROCS];
 	struct hk_sample sample[HK_TEST_PROCS];
 	/* out: label committed after the window, per process */
 	__u32 label[HK_TEST_PROCS];
 	__u32 match[HK_TEST_PROCS];
 	__s32 err;
-	__u32 pad;
 };
 
 #ifdef __cplusplus
@@ -270,6 +325,6 @@ HK_STATIC_ASSERT((HK_DEFER_SLOTS & (HK_DEFER_SLOTS - 1)) == 0,
 HK_STATIC_ASSERT((HK_VICTIM_SLOTS & (HK_VICTIM_SLOTS - 1)) == 0,
 		 "victim list capacity must be a power of two");
 HK_STATIC_ASSERT(sizeof(struct hk_event) % 8 == 0, "event is 8-byte aligned");
-HK_STATIC_ASSERT(sizeof(struct hk_proc) <= 512, "hk_proc stays small");
+HK_STATIC_ASSERT(sizeof(struct hk_proc) <= 640, "hk_proc stays small");
 
 #endif /* HK_SHARED_HOTSPOT_H */

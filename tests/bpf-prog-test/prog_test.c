@@ -325,24 +325,30 @@ static void check_entry(struct env *env, const struct hkv_vector *v, __u32 w,
 	SAME(sample_ns);
 	SAME(runtime_ns);
 	SAME(rss_pages);
+	SAME(anon_pages);
+	SAME(throttled_ns);
 	SAME(trend_nr);
 	SAME(trend_head);
 	SAME(ev.window_ns);
 	SAME(ev.cpu_pct_x100);
 	SAME(ev.thread_cpu_pct_x100);
+	SAME(ev.thread_queued_pct_x100);
 	SAME(ev.wait_pct_x100);
+	SAME(ev.thread_wait_pct_x100);
+	SAME(ev.throttled_pct_x100);
 	SAME(ev.minor_faults_per_s);
 	SAME(ev.major_faults_per_s);
 	SAME(ev.unexplained_faults_per_s);
 	SAME(ev.vcsw_per_s);
 	SAME(ev.ivcsw_per_s);
 	SAME(ev.rss_bytes);
+	SAME(ev.rss_anon_bytes);
+	SAME(ev.rss_trend_ms);
 	SAME(ev.rss_growth_bytes_per_s);
 	SAME(ev.rss_slope_bytes_per_s);
 	SAME(ev.rss_net_growth_bytes);
 	SAME(ev.trend_samples);
 	SAME(ev.trend_grow_pct_x100);
-	SAME(ev.trend_latest_grew);
 	SAME(ev.limit_kind);
 	SAME(ev.limit_bytes);
 	SAME(ev.headroom_bytes);
@@ -472,6 +478,97 @@ out:
 		group_end(&exits);
 }
 
+/* One synthetic process for the lost-exit test: idle or a busy loop. */
+static void lost_sample(struct hk_test_window *tw, __u32 i, __u32 tgid, __u32 w, int busy)
+{
+	struct hk_sample *s = &tw->sample[i];
+
+	tw->tgid[i] = tgid;
+	s->now_ns = HKV_T0_NS + (__u64)(w - 1) * HKV_S;
+	s->start_time_ns = tgid * HKV_S;
+	s->runtime_ns = busy ? (w - 1) * 990 * HKV_MS : (w - 1) * HKV_MS;
+	s->thread_run_delta_ns = busy ? 990 * HKV_MS : HKV_MS;
+	s->thread_tid = tgid;
+	s->nr_threads = 1;
+	snprintf(s->comm, sizeof(s->comm), "lost%u", tgid);
+}
+
+/*
+ * Exits the queue could not take: hk_exits holds one exit here, and two
+ * processes exit in the same window. The one lost stays in hk_procs until
+ * the next window sweeps every entry that window did not meet, its
+ * `exited` included (it was CPU-bound). Sweeping at the end of the window
+ * that lost it would keep it: it was met in the window before.
+ */
+static void run_lost_exits(struct env *env)
+{
+	struct hk_test_window tw;
+	struct hk_stats st0, st;
+	struct hk_proc kp;
+	struct group g;
+	__u32 zero = 0, w, tgid;
+	int i, found;
+
+	group_begin(&g, "lost exits: swept in the next window");
+	if (!reset_state(env, &g) ||
+	    !check(&g, !bpf_map_lookup_elem(env->stats_fd, &zero, &st0), "hk_stats: %s",
+		   strerror(errno)))
+		goto out;
+	/* 41 idle, 42 idle, 43 a busy loop: CPU-bound from window 3 */
+	for (w = 1; w <= 3; w++) {
+		memset(&tw, 0, sizeof(tw));
+		lost_sample(&tw, 0, 41, w, 0);
+		lost_sample(&tw, 1, 42, w, 0);
+		lost_sample(&tw, 2, 43, w, 1);
+		tw.nr_procs = 3;
+		if (run_window(env, &tw, &g, "lost_exits", w))
+			goto out;
+	}
+	check(&g, tw.label[2] == HK_CPU_BOUND, "tgid 43 after window 3: %s, expected CPU-bound",
+	      hkv_label_name(tw.label[2]));
+	ring_buffer__consume(env->rb);
+	/* window 4: 42 and 43 exit, the queue takes one */
+	memset(&tw, 0, sizeof(tw));
+	lost_sample(&tw, 0, 41, 4, 0);
+	tw.nr_procs = 1;
+	tw.exit_tgid = 42;
+	tw.exit_tgid2 = 43;
+	env->we.n = 0;
+	if (run_window(env, &tw, &g, "lost_exits", 4))
+		goto out;
+	ring_buffer__consume(env->rb);
+	check(&g, !bpf_map_lookup_elem(env->stats_fd, &zero, &st) &&
+	      st.exits_lost == st0.exits_lost + 1, "exits_lost %llu, expected %llu",
+	      (unsigned long long)st.exits_lost, (unsigned long long)st0.exits_lost + 1);
+	tgid = 42;
+	check(&g, bpf_map_lookup_elem(env->procs_fd, &tgid, &kp) && errno == ENOENT,
+	      "tgid 42 (exit queued) still in hk_procs after window 4");
+	tgid = 43;
+	check(&g, !bpf_map_lookup_elem(env->procs_fd, &tgid, &kp),
+	      "tgid 43 (exit lost) already gone after window 4: nothing left to test");
+	/* window 5: the sweep */
+	memset(&tw, 0, sizeof(tw));
+	lost_sample(&tw, 0, 41, 5, 0);
+	tw.nr_procs = 1;
+	env->we.n = 0;
+	if (run_window(env, &tw, &g, "lost_exits", 5))
+		goto out;
+	ring_buffer__consume(env->rb);
+	check(&g, bpf_map_lookup_elem(env->procs_fd, &tgid, &kp) && errno == ENOENT,
+	      "tgid 43 (exit lost) still in hk_procs after the sweep window 5");
+	tgid = 41;
+	check(&g, !bpf_map_lookup_elem(env->procs_fd, &tgid, &kp),
+	      "tgid 41 (alive, met in window 5) swept away");
+	for (i = 0, found = 0; i < env->we.n; i++)
+		found += env->we.ev[i].tgid == 43 && env->we.ev[i].from == HK_CPU_BOUND &&
+			 env->we.ev[i].to == HK_EXITED;
+	check(&g, found == 1 && env->we.n == 1,
+	      "window 5: %d events, %d of them 43 CPU-bound -> exited; expected exactly that one",
+	      env->we.n, found);
+out:
+	group_end(&g);
+}
+
 int main(int argc, char **argv)
 {
 	struct env env = {};
@@ -496,6 +593,9 @@ int main(int argc, char **argv)
 	/* the walk must not run: neither arming program is even loaded */
 	bpf_program__set_autoload(env.skel->progs.hk_arm, false);
 	bpf_program__set_autoload(env.skel->progs.hk_arm_nowq, false);
+	/* one queued exit at a time: the vectors queue one per window, the
+	 * lost-exit test two */
+	bpf_map__set_max_entries(env.skel->maps.hk_exits, 1);
 	err = hotspot_bpf__load(env.skel);
 	if (!check(&g, !err, "hotspot_bpf__load: %s (rerun with -v for the verifier log)",
 		   strerror(-err)))
@@ -524,6 +624,7 @@ setup_done:
 
 	for (i = 0; i < HKV_NR_VECTORS; i++)
 		run_vector(&env, &hkv_vectors[i]);
+	run_lost_exits(&env);
 
 	group_begin(&g, "hk_stats");
 	err = bpf_map_lookup_elem(env.stats_fd, &zero, &st);

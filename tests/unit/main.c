@@ -5,6 +5,19 @@
 #include <CUnit/Basic.h>
 #include "suites.h"
 
+int hk_add_suite(const char *name, const struct hk_unit_test *tests, size_t n)
+{
+	CU_pSuite suite = CU_add_suite(name, NULL, NULL);
+	size_t i;
+
+	if (!suite)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!CU_add_test(suite, tests[i].name, tests[i].fn))
+			return -1;
+	return 0;
+}
+
 int main(void)
 {
 	unsigned int failures;
@@ -13,8 +26,10 @@ int main(void)
 	setenv("TZ", "UTC", 1);
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
-	if (hk_add_config_suite() || hk_add_format_suite() ||
-	    hk_add_classify_suite()) {
+	if (hk_add_config_units_suite() || hk_add_config_suite() ||
+	    hk_add_config_errors_suite() || hk_add_config_generate_suite() ||
+	    hk_add_format_suite() || hk_add_format_json_suite() ||
+	    hk_add_format_hostile_suite() || hk_add_classify_suite()) {
 		fprintf(stderr, "unit: cannot register suites: %s\n", CU_get_error_msg());
 		CU_cleanup_registry();
 		return 1;

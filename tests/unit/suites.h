@@ -2,9 +2,28 @@
 #ifndef HK_TESTS_UNIT_SUITES_H
 #define HK_TESTS_UNIT_SUITES_H
 
+#include <stddef.h>
+#include <CUnit/CUnit.h>
+
+struct hk_unit_test {
+	const char *name;
+	CU_TestFunc fn;
+};
+
+/* Register one suite of n tests (main.c); 0 on success. */
+int hk_add_suite(const char *name, const struct hk_unit_test *tests, size_t n);
+
+#define HK_ADD_SUITE(name, tests) \
+	hk_add_suite((name), (tests), sizeof(tests) / sizeof((tests)[0]))
+
 /* Each registers its CUnit suite; 0 on success. */
+int hk_add_config_units_suite(void);
 int hk_add_config_suite(void);
+int hk_add_config_errors_suite(void);
+int hk_add_config_generate_suite(void);
 int hk_add_format_suite(void);
+int hk_add_format_json_suite(void);
+int hk_add_format_hostile_suite(void);
 int hk_add_classify_suite(void);
 
 #endif

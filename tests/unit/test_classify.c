@@ -1,82 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Classifier: the pure functions of include/shared/classify.h, the very
- * header the BPF object compiles. First focused, hand-computed cases (rates,
- * shares, signed division, the least-squares trend, ETA, every threshold
- * at its boundary, hysteresis with a lost event); then every scenario of
- * tests/vectors/window_vectors.h through a reference pipeline built here
- * from the same functions, the way window.bpf.h strings them together.
+ * header the BPF object compiles. Focused, hand-computed cases: rates,
+ * shares, signed division, the least-squares trend up to the present, ETA,
+ * every threshold at its boundary, the windows a match needs, hysteresis
+ * with a lost event, the window step. The scenarios of tests/vectors/ run
+ * in test_vectors.c.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
 #include "shared/classify.h"
 #include "config.h"
 #include "suites.h"
-#include "vectors/window_vectors.h"
+#include "check.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define S_NS	1000000000ULL
 #define MS_NS	1000000ULL
 #define MIB	(1ULL << 20)
 #define GIB	(1ULL << 30)
-
-/* --- assertions that say what they got and what they wanted ---------------- */
-
-static void check_s64(__s64 got, __s64 want, unsigned int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void check_s64(__s64 got, __s64 want, unsigned int line, const char *fmt, ...)
-{
-	char what[512], msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(msg, sizeof(msg), "%s: got %lld, expected %lld", what,
-		 (long long)got, (long long)want);
-	CU_assertImplementation(got == want, line, msg, __FILE__, "", CU_FALSE);
-}
-
-static void check_true(int ok, unsigned int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void check_true(int ok, unsigned int line, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	CU_assertImplementation(ok ? CU_TRUE : CU_FALSE, line, msg, __FILE__, "",
-				CU_FALSE);
-}
-
-#define EQ(got, want) check_s64((__s64)(got), (__s64)(want), __LINE__, "%s", #got)
-#define EQ_U64(got, want) \
-	check_true((__u64)(got) == (__u64)(want), __LINE__, "%s: got %llu, expected %llu", \
-		   #got, (unsigned long long)(got), (unsigned long long)(want))
-
-/* The labels compared by name in messages. */
-static void check_label(__u32 got, __u32 want, unsigned int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void check_label(__u32 got, __u32 want, unsigned int line, const char *fmt, ...)
-{
-	char what[512], msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(msg, sizeof(msg), "%s: got %s, expected %s", what,
-		 hkv_label_name(got), hkv_label_name(want));
-	CU_assertImplementation(got == want, line, msg, __FILE__, "", CU_FALSE);
-}
 
 /* --- rates, shares, division ---------------------------------------------- */
 
@@ -142,46 +84,53 @@ static void test_trend_fit(void)
 	struct hk_proc p;
 
 	/*
-	 * x = 0, 1000, 2000 ms; y = 0, 10, 30 pages. n = 3, sx = 3000,
-	 * sy = 40, sxy = 70000, sxx = 5e6: num = 90000, den = 6e6,
-	 * 0.015 pages/ms = 15 pages/s = 61440 B/s.
+	 * Two samples and the present: x = 0, 1000, 2000 ms; y = 0, 10, 30
+	 * pages. n = 3, sx = 3000, sy = 40, sxy = 70000, sxx = 5e6: num =
+	 * 90000, den = 6e6, 0.015 pages/ms = 15 pages/s = 61440 B/s. Both
+	 * intervals carry a quarter of their share of the 30 pages.
 	 */
 	{
-		static const __u64 ms[] = { 1000, 2000, 3000 }, pg[] = { 100, 110, 130 };
+		static const __u64 ms[] = { 1000, 2000 }, pg[] = { 100, 110 };
 
-		trend_of(&p, ms, pg, 3);
+		trend_of(&p, ms, pg, 2);
 		memset(&ev, 0xff, sizeof(ev));
-		hk_trend_fit(&p, 3000, 30000, 4096, &ev);
+		hk_trend_fit(&p, 3000, 130, 30000, 4096, &ev);
 		EQ(ev.trend_samples, 3);
 		EQ(ev.rss_slope_bytes_per_s, 61440);
 		EQ(ev.rss_net_growth_bytes, 30 * 4096);
 		EQ(ev.rss_trend_ms, 2000);
 		EQ(ev.trend_grow_pct_x100, 10000);
-		EQ(ev.trend_latest_grew, 1);
+	}
+	/* the present sampled into the ring already: not counted twice */
+	{
+		static const __u64 ms[] = { 1000, 2000, 3000 }, pg[] = { 100, 110, 130 };
+
+		trend_of(&p, ms, pg, 3);
+		hk_trend_fit(&p, 3000, 130, 30000, 4096, &ev);
+		EQ(ev.trend_samples, 3);
+		EQ(ev.rss_slope_bytes_per_s, 61440);
 	}
 	/*
-	 * Falling: y = 0, -50, -50, -100 at x = 0..3000. sx = 6000,
-	 * sy = -200, sxy = -450000, sxx = 14e6: num = -600000, den = 20e6,
-	 * -0.03 pages/ms = -30 pages/s = -122880 B/s.
+	 * Falling: y = 0, -50, -50, -100 at x = 0..3000 (the last the
+	 * present). sx = 6000, sy = -200, sxy = -450000, sxx = 14e6: num =
+	 * -600000, den = 20e6, -0.03 pages/ms = -30 pages/s = -122880 B/s.
 	 */
 	{
-		static const __u64 ms[] = { 0, 1000, 2000, 3000 };
-		static const __u64 pg[] = { 200, 150, 150, 100 };
+		static const __u64 ms[] = { 0, 1000, 2000 }, pg[] = { 200, 150, 150 };
 
-		trend_of(&p, ms, pg, 4);
-		hk_trend_fit(&p, 3000, 30000, 4096, &ev);
+		trend_of(&p, ms, pg, 3);
+		hk_trend_fit(&p, 3000, 100, 30000, 4096, &ev);
 		EQ(ev.trend_samples, 4);
 		EQ(ev.rss_slope_bytes_per_s, -122880);
 		EQ(ev.rss_net_growth_bytes, -100 * 4096);
 		EQ(ev.trend_grow_pct_x100, 0);
-		EQ(ev.trend_latest_grew, 0);
 	}
 	/* y = 0, 1, 5: num = 15000, den = 6e6: 2.5 pages/s rounds down to 2 */
 	{
-		static const __u64 ms[] = { 0, 1000, 2000 }, pg[] = { 7, 8, 12 };
+		static const __u64 ms[] = { 0, 1000 }, pg[] = { 7, 8 };
 
-		trend_of(&p, ms, pg, 3);
-		hk_trend_fit(&p, 2000, 30000, 4096, &ev);
+		trend_of(&p, ms, pg, 2);
+		hk_trend_fit(&p, 2000, 12, 30000, 4096, &ev);
 		EQ(ev.rss_slope_bytes_per_s, 2 * 4096);
 	}
 	/*
@@ -190,7 +139,7 @@ static void test_trend_fit(void)
 	 * y = 0, 0, 4000, 4000, 8000, 8000, 12000, 12000 pages. n = 8,
 	 * sx = 28000, sy = 48000, sxy = 248e6, sxx = 140e6: num = 640e6,
 	 * den = 336e6, 1.90476 pages/ms = 1904 pages/s = 7798784 B/s.
-	 * Grew in 3 of 7 intervals (4285), not in the latest.
+	 * Grew in 3 s of 7 (4285).
 	 */
 	{
 		static const __u64 ms[] = { 0, 1000, 2000, 3000, 4000, 5000, 6000,
@@ -201,64 +150,77 @@ static void test_trend_fit(void)
 		trend_of(&p, ms, pg, 10);
 		EQ(p.trend_nr, HK_TREND_SLOTS);
 		EQ(p.trend_head, 2);
-		hk_trend_fit(&p, 9000, 30000, 4096, &ev);
+		hk_trend_fit(&p, 9000, 112000, 30000, 4096, &ev);
 		EQ(ev.trend_samples, 8);
 		EQ(ev.rss_slope_bytes_per_s, 1904 * 4096);
 		EQ(ev.rss_net_growth_bytes, 12000 * 4096);
 		EQ(ev.rss_trend_ms, 7000);
 		EQ(ev.trend_grow_pct_x100, 4285);
-		EQ(ev.trend_latest_grew, 0);
 	}
 	/*
 	 * Span 30 s at now = 40 s: the sample at 0 s (older) is ignored, the
-	 * one at exactly 10 s is kept. x = 0, 10, 20, 30 s; y = 0, 0, 1000,
-	 * 2000: sx = 60000, sy = 3000, sxy = 8e7, sxx = 14e8: num = 1.4e8,
-	 * den = 2e9, 70 pages/s. Grew in 2 of 3 intervals (6666).
+	 * one at exactly 10 s is kept. x = 0, 10, 20, 30 s (the present);
+	 * y = 0, 0, 1000, 2000: sx = 60000, sy = 3000, sxy = 8e7, sxx =
+	 * 14e8: num = 1.4e8, den = 2e9, 70 pages/s. Grew 20 s of 30 (6666).
 	 */
 	{
-		static const __u64 ms[] = { 0, 10000, 20000, 30000, 40000 };
-		static const __u64 pg[] = { 9999999, 1000, 1000, 2000, 3000 };
+		static const __u64 ms[] = { 0, 10000, 20000, 30000 };
+		static const __u64 pg[] = { 9999999, 1000, 1000, 2000 };
 
-		trend_of(&p, ms, pg, 4);	/* the 40 s sample not yet */
-		hk_trend_fit(&p, 40000, 30000, 4096, &ev);
-		EQ(ev.trend_samples, 3);	/* 10, 20, 30 s */
-		trend_of(&p, ms, pg, 5);
-		hk_trend_fit(&p, 40000, 30000, 4096, &ev);
+		trend_of(&p, ms, pg, 4);
+		hk_trend_fit(&p, 40000, 3000, 30000, 4096, &ev);
 		EQ(ev.trend_samples, 4);
 		EQ(ev.rss_slope_bytes_per_s, 70 * 4096);
 		EQ(ev.rss_net_growth_bytes, 2000 * 4096);
 		EQ(ev.rss_trend_ms, 30000);
 		EQ(ev.trend_grow_pct_x100, 6666);
-		EQ(ev.trend_latest_grew, 1);
-		/* one ms later the 10 s sample is out too: x from 20 s */
-		hk_trend_fit(&p, 40001, 30000, 4096, &ev);
+		/* one ms later the 10 s sample is out too: 20 s, 30 s, the
+		 * present at 40.001 s; both intervals grew */
+		hk_trend_fit(&p, 40001, 3000, 30000, 4096, &ev);
 		EQ(ev.trend_samples, 3);
 		EQ(ev.rss_net_growth_bytes, 2000 * 4096);
+		EQ(ev.rss_trend_ms, 20001);
 		EQ(ev.trend_grow_pct_x100, 10000);
 	}
-	/* one sample, none, and two at the same ms: no slope */
+	/*
+	 * Time-weighted steadiness: 4 s flat, then 1 s that grew. The short
+	 * interval counts for 1 s of 5, not for one interval of two.
+	 */
+	{
+		static const __u64 ms[] = { 0, 4000 }, pg[] = { 100, 100 };
+
+		trend_of(&p, ms, pg, 2);
+		hk_trend_fit(&p, 5000, 200, 30000, 4096, &ev);
+		EQ(ev.trend_samples, 3);
+		EQ(ev.trend_grow_pct_x100, 2000);
+	}
+	/* no sample, one, two at the same ms, all older than the span */
 	{
 		static const __u64 ms[] = { 5000, 5000 }, pg[] = { 100, 200 };
 
-		trend_of(&p, ms, pg, 1);
-		hk_trend_fit(&p, 5000, 30000, 4096, &ev);
-		EQ(ev.trend_samples, 1);
+		trend_of(&p, ms, pg, 0);
+		hk_trend_fit(&p, 5000, 100, 30000, 4096, &ev);
+		EQ(ev.trend_samples, 1);	/* the present alone */
 		EQ(ev.rss_slope_bytes_per_s, 0);
 		EQ(ev.rss_net_growth_bytes, 0);
+		EQ(ev.rss_trend_ms, 0);
 		EQ(ev.trend_grow_pct_x100, 0);
-		EQ(ev.trend_latest_grew, 0);
 
-		trend_of(&p, ms, pg, 0);
-		hk_trend_fit(&p, 5000, 30000, 4096, &ev);
-		EQ(ev.trend_samples, 0);
+		trend_of(&p, ms, pg, 1);
+		hk_trend_fit(&p, 5000, 100, 30000, 4096, &ev);
+		EQ(ev.trend_samples, 1);
 		EQ(ev.rss_slope_bytes_per_s, 0);
 
 		trend_of(&p, ms, pg, 2);
-		hk_trend_fit(&p, 5000, 30000, 4096, &ev);
+		hk_trend_fit(&p, 5000, 200, 30000, 4096, &ev);
 		EQ(ev.trend_samples, 2);
 		EQ(ev.rss_slope_bytes_per_s, 0);
 		EQ(ev.rss_net_growth_bytes, 100 * 4096);
-		EQ(ev.trend_latest_grew, 1);
+
+		trend_of(&p, ms, pg, 2);
+		hk_trend_fit(&p, 40000, 900, 30000, 4096, &ev);
+		EQ(ev.trend_samples, 1);
+		EQ(ev.rss_net_growth_bytes, 0);
 	}
 }
 
@@ -269,8 +231,8 @@ static void test_eta(void)
 	EQ(hk_eta_s(5, 10), 0);
 	EQ_U64(hk_eta_s(1000, 0), (__u64)HK_ETA_NONE);
 	EQ_U64(hk_eta_s(1000, -5), (__u64)HK_ETA_NONE);
-	/* the leak vector: 16 GiB - 560988160 B at 38010880 B/s */
-	EQ(hk_eta_s(16618881024ULL, 38010880), 437);
+	/* the leak vector in window 11: 16 GiB - 484966400 B at 38010880 B/s */
+	EQ(hk_eta_s(16694902784ULL, 38010880), 439);
 }
 
 /* --- thresholds ------------------------------------------------------------ */
@@ -282,18 +244,18 @@ static void vec_config(void)
 	hkv_config(&cfg);
 }
 
-/* A steadily growing, big process: OOM risk; each field then breaks it. */
+/* Steady growth now, over a trend long enough, reaching the limit within
+ * the horizon: OOM risk; each field then breaks it. */
 static void oom_base(struct hk_evidence *ev)
 {
 	memset(ev, 0, sizeof(*ev));
+	ev->rss_growth_bytes_per_s = 1;
 	ev->trend_samples = HK_TREND_MIN_SAMPLES;
-	ev->trend_latest_grew = 1;
+	ev->rss_trend_ms = cfg.oom_min_trend_ns / MS_NS;
 	ev->trend_grow_pct_x100 = cfg.oom_steady_pct_x100;
 	ev->rss_slope_bytes_per_s = 1;
 	ev->rss_net_growth_bytes = (__s64)cfg.oom_min_growth_bytes;
-	ev->rss_bytes = cfg.oom_min_rss_bytes;
-	ev->limit_bytes = 1ULL << 50;	/* the ratio never decides */
-	ev->eta_s = (__u64)HK_ETA_NONE;
+	ev->eta_s = cfg.oom_eta_horizon_s;
 }
 
 static void test_config_under_test(void)
@@ -304,20 +266,21 @@ static void test_config_under_test(void)
 	EQ(cfg.enter_windows, 2);
 	EQ(cfg.exit_windows, 3);
 	EQ(cfg.oom_trend_span_ns, 30 * S_NS);
-	EQ(cfg.trend_stride_windows, 4);
+	EQ(cfg.oom_min_trend_ns, 10 * S_NS);
+	EQ(cfg.trend_stride_ns, 3785714285ULL);
 	EQ(cfg.oom_min_growth_bytes, 64 * MIB);
-	EQ(cfg.oom_min_rss_bytes, 1 * GIB);
-	EQ(cfg.oom_min_rss_pct_x100, 5000);
 	EQ(cfg.oom_steady_pct_x100, 7500);
 	EQ(cfg.oom_eta_horizon_s, 900);
 	EQ(cfg.thrash_major_faults_per_s, 100);
 	EQ(cfg.thrash_minor_faults_per_s, 10000);
-	EQ(cfg.starved_wait_pct_x100, 7500);
+	EQ(cfg.throttled_pct_x100, 2500);
+	EQ(cfg.starved_wait_pct_x100, 7000);
+	EQ(cfg.watch_wait_pct_x100, 3500);
 	EQ(cfg.noisy_cpu_pct_x100, 5000);
 	EQ(cfg.cpu_thread_pct_x100, 9000);
 	EQ(cfg.cpu_total_pct_x100, 5000);
 	EQ(cfg.cpu_max_faults_per_s, 1000);
-	EQ(cfg.cpu_max_wait_pct_x100, 2500);
+	EQ(HK_TREND_MIN_SAMPLES, 3);
 }
 
 #define CLASSIFY(ev, want) \
@@ -327,21 +290,27 @@ static void test_classify_oom(void)
 {
 	struct hk_evidence ev;
 	const char *what;
-	__u64 half;
 
 	vec_config();
-	what = "big and steady";
+	what = "steady, long enough, ETA at the horizon";
 	oom_base(&ev);
 	CLASSIFY(ev, HK_OOM_RISK);
-	what = "one trend sample too few";
+	what = "this window did not grow";
+	oom_base(&ev);
+	ev.rss_growth_bytes_per_s = 0;
+	CLASSIFY(ev, HK_OK);
+	what = "this window shrank";
+	ev.rss_growth_bytes_per_s = -4096;
+	CLASSIFY(ev, HK_OK);
+	what = "one trend point too few";
 	oom_base(&ev);
 	ev.trend_samples = HK_TREND_MIN_SAMPLES - 1;
 	CLASSIFY(ev, HK_OK);
-	what = "latest interval flat";
+	what = "the trend one ms short of min_trend";
 	oom_base(&ev);
-	ev.trend_latest_grew = 0;
+	ev.rss_trend_ms = cfg.oom_min_trend_ns / MS_NS - 1;
 	CLASSIFY(ev, HK_OK);
-	what = "grew in one hundredth of a percent too few intervals";
+	what = "grew one hundredth of a percent too little of the time";
 	oom_base(&ev);
 	ev.trend_grow_pct_x100 = cfg.oom_steady_pct_x100 - 1;
 	CLASSIFY(ev, HK_OK);
@@ -353,34 +322,26 @@ static void test_classify_oom(void)
 	oom_base(&ev);
 	ev.rss_net_growth_bytes = (__s64)cfg.oom_min_growth_bytes - 1;
 	CLASSIFY(ev, HK_OK);
-	what = "RSS one byte under min_rss, no ETA";
+	what = "ETA a second past the horizon";
 	oom_base(&ev);
-	ev.rss_bytes = cfg.oom_min_rss_bytes - 1;
-	CLASSIFY(ev, HK_OK);
-	what = "small, ETA at the horizon";
-	ev.eta_s = cfg.oom_eta_horizon_s;
-	CLASSIFY(ev, HK_OOM_RISK);
-	what = "small, ETA a second past the horizon";
 	ev.eta_s = cfg.oom_eta_horizon_s + 1;
 	CLASSIFY(ev, HK_OK);
-	/* 1 GiB limit: at min_rss_of_limit exactly, and a page under */
-	half = ((1ULL << 30) * cfg.oom_min_rss_pct_x100 + 9999) / 10000;
-	what = "RSS at min_rss_of_limit of a 1 GiB limit";
-	oom_base(&ev);
-	ev.rss_bytes = half;
-	ev.limit_bytes = 1ULL << 30;
-	CLASSIFY(ev, HK_OOM_RISK);
-	what = "RSS a page under min_rss_of_limit";
-	ev.rss_bytes = half - 4096;
+	what = "no ETA";
+	ev.eta_s = (__u64)HK_ETA_NONE;
 	CLASSIFY(ev, HK_OK);
-	what = "no limit known";
-	ev.rss_bytes = half;
-	ev.limit_bytes = 0;
+	/* big alone is not a risk: 8 GiB, growing, ETA a day away */
+	what = "big, growing, ETA a day away";
+	oom_base(&ev);
+	ev.rss_bytes = 8 * GIB;
+	ev.rss_anon_bytes = 8 * GIB;
+	ev.eta_s = 86400;
 	CLASSIFY(ev, HK_OK);
 	/* OOM risk first: with every other diagnosis matching too */
 	what = "OOM risk and all else";
 	oom_base(&ev);
 	ev.major_faults_per_s = 500;
+	ev.throttled_pct_x100 = 9000;
+	ev.thread_wait_pct_x100 = 9000;
 	ev.wait_pct_x100 = 9000;
 	ev.victim_tgid = 7;
 	ev.cpu_pct_x100 = 8000;
@@ -405,11 +366,17 @@ static void test_classify_thrashing(void)
 	what = "major faults/s at the threshold";
 	ev.major_faults_per_s = major;
 	CLASSIFY(ev, HK_MEM_THRASHING);
-	what = "major faults/s, thread one below saturation";
+	what = "major faults/s, thread one below busy";
 	ev.thread_cpu_pct_x100 = cfg.cpu_thread_pct_x100 - 1;
 	CLASSIFY(ev, HK_MEM_THRASHING);
-	/* a saturated thread is CPU-bound, not thrashing (faults < max) */
-	what = "major faults/s, thread saturating";
+	/* busy is what it got: waiting for a CPU is not work */
+	what = "major faults/s, thread wanting a CPU but waiting";
+	ev.thread_cpu_pct_x100 = 2000;
+	ev.thread_queued_pct_x100 = 7500;
+	CLASSIFY(ev, HK_MEM_THRASHING);
+	/* a busy thread is CPU-bound, not thrashing (faults < max) */
+	what = "major faults/s, thread busy";
+	ev.thread_queued_pct_x100 = 0;
 	ev.thread_cpu_pct_x100 = cfg.cpu_thread_pct_x100;
 	CLASSIFY(ev, major < cfg.cpu_max_faults_per_s ? HK_CPU_BOUND : HK_OK);
 
@@ -421,10 +388,49 @@ static void test_classify_thrashing(void)
 	what = "unexplained minor faults/s at the threshold";
 	ev.unexplained_faults_per_s = minor;
 	CLASSIFY(ev, HK_MEM_THRASHING);
-	/* Mem-thrashing before Starved */
-	what = "thrashing and starved";
+	/* Mem-thrashing before Throttled and Starved */
+	what = "thrashing, throttled and starved";
 	ev.wait_pct_x100 = 10000;
+	ev.thread_wait_pct_x100 = 10000;
+	ev.throttled_pct_x100 = 10000;
 	CLASSIFY(ev, HK_MEM_THRASHING);
+}
+
+static void test_classify_throttled(void)
+{
+	struct hk_evidence ev;
+	const char *what;
+	__u32 t;
+
+	vec_config();
+	t = cfg.throttled_pct_x100;
+	memset(&ev, 0, sizeof(ev));
+	what = "throttled and waiting at the threshold";
+	ev.throttled_pct_x100 = t;
+	ev.thread_wait_pct_x100 = t;
+	ev.wait_pct_x100 = t;
+	CLASSIFY(ev, HK_THROTTLED);
+	what = "throttled one below";
+	ev.throttled_pct_x100 = t - 1;
+	CLASSIFY(ev, HK_OK);
+	what = "throttled, its threads waiting one below";
+	ev.throttled_pct_x100 = t;
+	ev.thread_wait_pct_x100 = t - 1;
+	CLASSIFY(ev, HK_OK);
+	/* its own quota, not a neighbour: before Starved */
+	what = "throttled and starved";
+	ev.thread_wait_pct_x100 = 9700;
+	ev.wait_pct_x100 = 9700;
+	ev.cpu_pct_x100 = 200;
+	CLASSIFY(ev, HK_THROTTLED);
+	what = "starved, not throttled";
+	ev.throttled_pct_x100 = 0;
+	CLASSIFY(ev, HK_STARVED);
+	/* a throttled cgroup, a process in it that waits for nothing */
+	what = "in a throttled cgroup, idle";
+	memset(&ev, 0, sizeof(ev));
+	ev.throttled_pct_x100 = 8000;
+	CLASSIFY(ev, HK_OK);
 }
 
 static void test_classify_starved(void)
@@ -455,7 +461,7 @@ static void test_classify_starved(void)
 	CLASSIFY(ev, HK_STARVED);
 	what = "wait at the threshold, run as much";
 	ev.cpu_pct_x100 = t;
-	CLASSIFY(ev, t / cfg.nr_cpus >= cfg.cpu_total_pct_x100 ? HK_CPU_BOUND : HK_OK);
+	CLASSIFY(ev, HK_OK);	/* 70 % of one CPU: 35 % of 2 CPUs */
 	/* Starved before Noisy neighbor */
 	what = "starved and aggressor";
 	ev.wait_pct_x100 = t + 2000;
@@ -514,21 +520,32 @@ static void test_classify_cpu(void)
 	ev.major_faults_per_s = cfg.cpu_max_faults_per_s / 2;
 	ev.minor_faults_per_s = cfg.cpu_max_faults_per_s - ev.major_faults_per_s;
 	CLASSIFY(ev, HK_OK);
-	what = "wait one below";
-	ev.minor_faults_per_s = 0;
-	ev.major_faults_per_s = 0;
-	ev.wait_pct_x100 = cfg.cpu_max_wait_pct_x100 - 1;
+
+	/* what a thread asks for: on a CPU plus waiting for one */
+	memset(&ev, 0, sizeof(ev));
+	what = "half on a CPU, half waiting (four loops on two CPUs)";
+	ev.thread_cpu_pct_x100 = 5000;
+	ev.thread_queued_pct_x100 = 5000;
+	ev.cpu_pct_x100 = 5000;
+	ev.wait_pct_x100 = 5000;
+	ev.thread_wait_pct_x100 = 5000;
 	CLASSIFY(ev, HK_CPU_BOUND);
-	what = "wait at the maximum";
-	ev.wait_pct_x100 = cfg.cpu_max_wait_pct_x100;
+	what = "run + wait one below";
+	ev.thread_queued_pct_x100 = cfg.cpu_thread_pct_x100 - 5000 - 1;
+	ev.wait_pct_x100 = ev.thread_queued_pct_x100;
+	ev.thread_wait_pct_x100 = ev.thread_queued_pct_x100;
 	CLASSIFY(ev, HK_OK);
 
-	/* the whole process as a share of all (2) CPUs */
+	/* the whole process as a share of all (2) CPUs: what it ran */
 	total = cfg.cpu_total_pct_x100 * 2;
 	memset(&ev, 0, sizeof(ev));
 	what = "total one below, of 2 CPUs";
 	ev.thread_cpu_pct_x100 = 5000;
 	ev.cpu_pct_x100 = total - 1;
+	CLASSIFY(ev, HK_OK);
+	what = "total one below, of 2 CPUs, its threads waiting besides";
+	ev.wait_pct_x100 = 5000;
+	ev.thread_wait_pct_x100 = 2000;
 	CLASSIFY(ev, HK_OK);
 	what = "total at the threshold, of 2 CPUs";
 	ev.cpu_pct_x100 = total;
@@ -552,11 +569,33 @@ static void test_may_be_noisy(void)
 	EQ(hk_may_be_noisy(&cfg, &ev, HK_OK), 1);
 	EQ(hk_may_be_noisy(&cfg, &ev, HK_CPU_BOUND), 1);
 	EQ(hk_may_be_noisy(&cfg, &ev, HK_STARVED), 0);
+	EQ(hk_may_be_noisy(&cfg, &ev, HK_THROTTLED), 0);
 	EQ(hk_may_be_noisy(&cfg, &ev, HK_MEM_THRASHING), 0);
 	EQ(hk_may_be_noisy(&cfg, &ev, HK_OOM_RISK), 0);
 	ev.cpu_pct_x100 = 4999;
 	EQ(hk_may_be_noisy(&cfg, &ev, HK_OK), 0);
 	EQ(hk_may_be_noisy(&cfg, &ev, HK_CPU_BOUND), 0);
+}
+
+/* OOM risk and a Noisy neighbor whose victim entered Starved need no
+ * further windows; everything else needs enter_windows. */
+static void test_enter_windows(void)
+{
+	struct hk_evidence ev;
+
+	vec_config();
+	memset(&ev, 0, sizeof(ev));
+	EQ(hk_enter_windows(&cfg, HK_OOM_RISK, &ev), 1);
+	EQ(hk_enter_windows(&cfg, HK_NOISY_NEIGHBOR, &ev), cfg.enter_windows);
+	ev.victim_starved = 1;
+	EQ(hk_enter_windows(&cfg, HK_NOISY_NEIGHBOR, &ev), 1);
+	EQ(hk_enter_windows(&cfg, HK_STARVED, &ev), cfg.enter_windows);
+	EQ(hk_enter_windows(&cfg, HK_CPU_BOUND, &ev), cfg.enter_windows);
+	EQ(hk_enter_windows(&cfg, HK_THROTTLED, &ev), cfg.enter_windows);
+	EQ(hk_enter_windows(&cfg, HK_MEM_THRASHING, &ev), cfg.enter_windows);
+	cfg.enter_windows = 5;
+	EQ(hk_enter_windows(&cfg, HK_OOM_RISK, &ev), 1);
+	EQ(hk_enter_windows(&cfg, HK_CPU_BOUND, &ev), 5);
 }
 
 /* --- hysteresis ------------------------------------------------------------ */
@@ -675,13 +714,15 @@ static void test_window_step(void)
 	s.now_ns = 100 * S_NS;
 	s.runtime_ns = 50 * S_NS;
 	s.major_faults = 1000;
-	s.rss_pages = 100;
+	s.rss_pages = 150;
+	s.anon_pages = 100;
 	/* the first sample is only a baseline */
 	EQ(hk_window_step(&cfg, &p, &s, &match), 0);
 	EQ(match, HK_OK);
 	EQ(p.windows, 1);
 	EQ(p.runtime_ns, 50 * S_NS);
 	EQ(p.trend_nr, 1);
+	EQ(p.trend_pages[0], 100);	/* anon + shmem only */
 
 	/* 99 ms later: under a tenth of the interval, no window; baseline kept */
 	s.now_ns += 99 * MS_NS;
@@ -698,16 +739,25 @@ static void test_window_step(void)
 	s.now_ns = 101 * S_NS;
 	s.runtime_ns = 50 * S_NS + 990 * MS_NS;
 	s.thread_run_delta_ns = 990 * MS_NS;
+	s.thread_queued_delta_ns = 5 * MS_NS;
 	s.wait_delta_ns = 30 * MS_NS;
+	s.thread_wait_delta_ns = 30 * MS_NS;
+	s.throttled_ns = 7 * S_NS;	/* its cgroup's, since long before */
 	s.major_faults = 10;
 	p.carry_wait_ns = 20 * MS_NS;
 	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
 	EQ(p.windows, 2);
 	EQ(p.ev.window_ns, 1 * S_NS);
 	EQ(p.ev.cpu_pct_x100, 9900);
+	EQ(p.ev.thread_cpu_pct_x100, 9900);
+	EQ(p.ev.thread_queued_pct_x100, 50);
 	EQ(p.ev.wait_pct_x100, 500);
+	EQ(p.ev.thread_wait_pct_x100, 300);
 	EQ(p.carry_wait_ns, 0);
 	EQ(p.ev.major_faults_per_s, 0);
+	EQ(p.ev.throttled_pct_x100, 10000 * 2);	/* clamped: 2 CPUs */
+	EQ(p.ev.rss_bytes, 150 * 4096);
+	EQ(p.ev.rss_anon_bytes, 100 * 4096);
 	EQ(p.ev.limit_kind, HK_LIMIT_RAM);
 	EQ(p.ev.limit_bytes, 16 * GIB);
 	EQ(p.ev.headroom_bytes, 16 * GIB - 100 * 4096);
@@ -716,12 +766,44 @@ static void test_window_step(void)
 
 	/* RSS shrinking: negative growth, nothing unexplained beyond faults */
 	s.now_ns += 2 * S_NS;
-	s.rss_pages = 50;
+	s.rss_pages = 100;
+	s.anon_pages = 50;
 	s.minor_faults = 300;
 	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
 	EQ(p.ev.rss_growth_bytes_per_s, -25 * 4096);	/* -50 pages over 2 s */
 	EQ(p.ev.minor_faults_per_s, 150);
 	EQ(p.ev.unexplained_faults_per_s, 150);
+	EQ(p.ev.throttled_pct_x100, 0);
+
+	/* file pages explain faults but are no growth of the trend */
+	s.now_ns += 1 * S_NS;
+	s.rss_pages = 1100;
+	s.minor_faults = 1300;
+	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
+	EQ(p.ev.rss_growth_bytes_per_s, 0);
+	EQ(p.ev.unexplained_faults_per_s, 0);
+
+	/* skipped as quiet for three walks: the window starts at the last */
+	s.quiet_until_ns = s.now_ns + 3 * S_NS;
+	s.now_ns += 4 * S_NS;
+	s.runtime_ns += 500 * MS_NS;
+	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
+	EQ(p.ev.window_ns, 1 * S_NS);
+	EQ(p.ev.cpu_pct_x100, 5000);
+
+	/* more wait than its threads can have waited: at most 100 % each */
+	s.quiet_until_ns = 0;
+	s.now_ns += 1 * S_NS;
+	s.nr_threads = 2;
+	s.wait_delta_ns = 5 * S_NS;
+	s.thread_wait_delta_ns = 3 * S_NS;
+	s.thread_run_delta_ns = 400 * MS_NS;
+	s.thread_queued_delta_ns = 900 * MS_NS;
+	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
+	EQ(p.ev.wait_pct_x100, 20000);
+	EQ(p.ev.thread_wait_pct_x100, 10000);
+	EQ(p.ev.thread_cpu_pct_x100, 4000);
+	EQ(p.ev.thread_queued_pct_x100, 6000);
 }
 
 /* A process born since the previous walk: its life is its first window. */
@@ -740,6 +822,7 @@ static void test_window_step_fresh(void)
 	s.thread_run_delta_ns = 760 * MS_NS;
 	s.minor_faults = 80;
 	s.rss_pages = 400;
+	s.anon_pages = 400;
 	s.fresh = 1;
 	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
 	EQ(p.windows, 1);
@@ -750,400 +833,20 @@ static void test_window_step_fresh(void)
 	/* 400 pages in 0.8 s: the faults are explained by growth */
 	EQ(p.ev.unexplained_faults_per_s, 0);
 	EQ(p.ev.rss_growth_bytes_per_s, 500 * 4096);
-	/* the trend starts at zero pages at the process's start */
-	EQ(p.trend_nr, 2);
-	EQ(p.trend_ms[0], 100 * 1000);
-	EQ(p.trend_pages[0], 0);
-	EQ(p.trend_pages[1], 400);
+	/* the trend starts at its first sample: a birth at zero pages is
+	 * no evidence of growth */
+	EQ(p.trend_nr, 1);
+	EQ(p.trend_ms[0], 100 * 1000 + 800);
+	EQ(p.trend_pages[0], 400);
+	EQ(p.ev.trend_samples, 1);
+	EQ(p.ev.rss_slope_bytes_per_s, 0);
 	EQ(p.runtime_ns, 760 * MS_NS);
 	check_label(match, HK_CPU_BOUND, __LINE__, "fresh process, first window");
-
-	/* not fresh: the same sample is only a baseline */
-	memset(&p, 0, sizeof(p));
-	s.fresh = 0;
-	match = 77;
-	EQ(hk_window_step(&cfg, &p, &s, &match), 0);
-	EQ(match, HK_OK);
-	EQ(p.runtime_ns, 760 * MS_NS);
-}
-
-/* --- the vectors through a reference pipeline ------------------------------ */
-
-#define REF_PROCS	16
-#define REF_EVENTS	32
-
-struct ref_entry {
-	int used;
-	__u32 tgid;
-	__u32 seen_walk;
-	struct hk_proc p;
-};
-
-struct ref_event {
-	__u32 tgid;
-	__u32 from;
-	__u32 to;
-	__u64 start_time_ns;
-};
-
-struct ref_pair {
-	__u32 victim;
-	__u32 aggressor;
-	__u32 votes;
-};
-
-/* What the BPF side keeps across windows, and what one window emitted. */
-struct ref {
-	const struct hk_config *c;
-	__u32 walk;
-	struct ref_entry e[REF_PROCS];
-	struct ref_pair victims[REF_PROCS];
-	int nr_victims;
-	__u32 defer[REF_PROCS];
-	int nr_defer;
-	struct ref_event ev[REF_EVENTS];
-	int nr_ev;
-	int overflow;
-};
-
-static struct ref_entry *ref_lookup(struct ref *r, __u32 tgid)
-{
-	int i;
-
-	for (i = 0; i < REF_PROCS; i++)
-		if (r->e[i].used && r->e[i].tgid == tgid)
-			return &r->e[i];
-	return NULL;
-}
-
-static void ref_emit(struct ref *r, struct ref_entry *e, __u32 from, __u32 to)
-{
-	if (r->nr_ev >= REF_EVENTS) {
-		r->overflow = 1;
-		return;
-	}
-	r->ev[r->nr_ev].tgid = e->tgid;
-	r->ev[r->nr_ev].from = from;
-	r->ev[r->nr_ev].to = to;
-	r->ev[r->nr_ev].start_time_ns = e->p.start_time_ns;
-	r->nr_ev++;
-}
-
-/* Create, or start over when the TGID now is another process. */
-static struct ref_entry *ref_get(struct ref *r, __u32 tgid, __u64 start_time_ns)
-{
-	struct ref_entry *e = ref_lookup(r, tgid);
-	int i;
-
-	if (e) {
-		if (e->p.start_time_ns == start_time_ns)
-			return e;
-		if (e->p.hyst.label != HK_OK)
-			ref_emit(r, e, e->p.hyst.label, HK_EXITED);
-		memset(&e->p, 0, sizeof(e->p));
-		e->p.start_time_ns = start_time_ns;
-		return e;
-	}
-	for (i = 0; i < REF_PROCS; i++) {
-		if (r->e[i].used)
-			continue;
-		memset(&r->e[i], 0, sizeof(r->e[i]));
-		r->e[i].used = 1;
-		r->e[i].tgid = tgid;
-		r->e[i].p.start_time_ns = start_time_ns;
-		return &r->e[i];
-	}
-	r->overflow = 1;
-	return NULL;
-}
-
-static void ref_commit(struct ref *r, struct ref_entry *e, __u32 match)
-{
-	struct hk_hyst *h = &e->p.hyst;
-	__u32 to = hk_hyst_next(h, match, r->c->enter_windows, r->c->exit_windows);
-
-	if (to == h->label)
-		return;
-	ref_emit(r, e, h->label, to);
-	hk_hyst_commit(h, to);
-}
-
-/*
- * One window, in the order window.bpf.h runs it: each process's window
- * step (Starved victims noted, possible aggressors held back), then the
- * aggressors learn their victims, the held-back are classified again and
- * committed, and the queued exit is handled last. Writes back label/match
- * per process like hk_test_win does.
- */
-static void ref_window(struct ref *r, struct hk_test_window *tw)
-{
-	struct ref_entry *e, *a;
-	__u32 exit_tgid = 0, i, match;
-	__u64 exit_start = 0;
-	int k;
-
-	r->walk++;
-	r->nr_victims = 0;
-	r->nr_defer = 0;
-	r->nr_ev = 0;
-	if (tw->exit_tgid) {
-		e = ref_lookup(r, tw->exit_tgid);
-		if (e) {
-			exit_tgid = e->tgid;
-			exit_start = e->p.start_time_ns;
-		}
-	}
-	for (i = 0; i < tw->nr_procs; i++) {
-		const struct hk_sample *s = &tw->sample[i];
-
-		e = ref_get(r, tw->tgid[i], s->start_time_ns);
-		if (!e)
-			continue;
-		memcpy(e->p.comm, s->comm, HK_COMM_LEN);
-		e->seen_walk = r->walk;
-		if (!hk_window_step(r->c, &e->p, s, &match))
-			continue;
-		e->p.hyst.match = match;
-		if (match == HK_STARVED && s->aggressor_tgid &&
-		    s->aggressor_tgid != e->tgid && r->nr_victims < REF_PROCS) {
-			r->victims[r->nr_victims].victim = e->tgid;
-			r->victims[r->nr_victims].aggressor = s->aggressor_tgid;
-			r->victims[r->nr_victims].votes = s->aggressor_switches;
-			r->nr_victims++;
-		}
-		if (hk_may_be_noisy(r->c, &e->p.ev, match) && r->nr_defer < REF_PROCS) {
-			r->defer[r->nr_defer++] = e->tgid;
-			continue;
-		}
-		ref_commit(r, e, match);
-	}
-	for (k = 0; k < r->nr_victims; k++) {
-		a = ref_lookup(r, r->victims[k].aggressor);
-		if (!a || a->seen_walk != r->walk ||
-		    !hk_may_be_noisy(r->c, &a->p.ev, a->p.hyst.match))
-			continue;
-		if (!a->p.ev.victim_tgid ||
-		    r->victims[k].votes > a->p.ev.victim_switches) {
-			a->p.ev.victim_tgid = r->victims[k].victim;
-			a->p.ev.victim_switches = r->victims[k].votes;
-		}
-	}
-	for (k = 0; k < r->nr_defer; k++) {
-		e = ref_lookup(r, r->defer[k]);
-		if (e && e->seen_walk == r->walk)
-			ref_commit(r, e, hk_classify(r->c, &e->p.ev));
-	}
-	if (exit_tgid) {
-		e = ref_lookup(r, exit_tgid);
-		if (e && e->p.start_time_ns == exit_start) {
-			if (e->p.hyst.label != HK_OK)
-				ref_emit(r, e, e->p.hyst.label, HK_EXITED);
-			e->used = 0;
-		}
-	}
-	for (i = 0; i < tw->nr_procs; i++) {
-		e = ref_lookup(r, tw->tgid[i]);
-		tw->label[i] = e ? e->p.hyst.label : HK_EXITED;
-		tw->match[i] = e ? e->p.hyst.match : HK_EXITED;
-	}
-}
-
-/* Every event expected in window w was emitted once, and nothing else. */
-static void check_events(const struct hkv_vector *v, __u32 w, const struct ref *r)
-{
-	int used[REF_EVENTS] = { 0 };
-	int i, k, want = 0;
-
-	for (i = 0; i < HKV_MAX_EVENTS && v->events[i].window; i++) {
-		const struct hkv_event *x = &v->events[i];
-		int found = 0;
-
-		if (x->window != w)
-			continue;
-		want++;
-		for (k = 0; k < r->nr_ev && !found; k++) {
-			if (used[k] || r->ev[k].tgid != x->tgid ||
-			    r->ev[k].from != x->from || r->ev[k].to != x->to)
-				continue;
-			used[k] = 1;
-			found = 1;
-		}
-		check_true(found, __LINE__,
-			   "vector %s window %u tgid %u: event %s -> %s not emitted",
-			   v->name, w, x->tgid, hkv_label_name(x->from),
-			   hkv_label_name(x->to));
-	}
-	for (k = 0; k < r->nr_ev; k++)
-		check_true(used[k], __LINE__,
-			   "vector %s window %u tgid %u: unexpected event %s -> %s",
-			   v->name, w, r->ev[k].tgid, hkv_label_name(r->ev[k].from),
-			   hkv_label_name(r->ev[k].to));
-	check_s64(r->nr_ev, want, __LINE__, "vector %s window %u: events", v->name, w);
-	check_true(!r->overflow, __LINE__, "vector %s window %u: reference tables full",
-		   v->name, w);
-}
-
-static void run_vector(const struct hkv_vector *v)
-{
-	static struct ref r;
-	struct hk_test_window tw;
-	int idx[HK_TEST_PROCS];
-	struct ref_entry *e;
-	__u32 w, i;
-	int n, k;
-
-	memset(&r, 0, sizeof(r));
-	r.c = &cfg;
-	for (w = 1; w <= v->nr_windows; w++) {
-		n = hkv_window(v, w, &tw, idx);
-		check_true(n >= 0, __LINE__, "vector %s window %u: too many processes",
-			   v->name, w);
-		if (n < 0)
-			return;
-		ref_window(&r, &tw);
-
-		for (i = 0; i < tw.nr_procs; i++) {
-			const struct hkv_proc *p = &v->procs[idx[i]];
-			const struct hkv_expect *x = hkv_expect_at(p, w);
-
-			check_true(x != NULL, __LINE__,
-				   "vector %s window %u tgid %u: no expectation",
-				   v->name, w, p->tgid);
-			if (!x)
-				continue;
-			check_label(tw.label[i], x->label, __LINE__,
-				    "vector %s window %u tgid %u (%s): label",
-				    v->name, w, p->tgid, p->comm);
-			check_label(tw.match[i], x->match, __LINE__,
-				    "vector %s window %u tgid %u (%s): match",
-				    v->name, w, p->tgid, p->comm);
-		}
-		check_events(v, w, &r);
-		for (k = 0; k < HKV_MAX_EXITS && v->exits[k].window; k++) {
-			__u32 tgid = v->exits[k].tgid;
-
-			if (v->exits[k].window != w)
-				continue;
-			if (hkv_gone_after(v, w, tgid))
-				check_true(ref_lookup(&r, tgid) == NULL, __LINE__,
-					   "vector %s window %u tgid %u: entry left after exit",
-					   v->name, w, tgid);
-			else	/* recycled in the same window: the new one stays */
-				check_true(ref_lookup(&r, tgid) != NULL, __LINE__,
-					   "vector %s window %u tgid %u: new process lost",
-					   v->name, w, tgid);
-		}
-		for (k = 0; k < HKV_MAX_CHECKS && v->checks[k].window; k++) {
-			const struct hkv_check *c = &v->checks[k];
-
-			if (c->window != w)
-				continue;
-			e = ref_lookup(&r, c->tgid);
-			check_true(e != NULL, __LINE__,
-				   "vector %s window %u tgid %u: no entry for %s",
-				   v->name, w, c->tgid, hkv_field_name(c->field));
-			if (e)
-				check_s64(hkv_field_get(&e->p.ev, c->field), c->value,
-					  __LINE__, "vector %s window %u tgid %u: %s",
-					  v->name, w, c->tgid, hkv_field_name(c->field));
-		}
-	}
-}
-
-static void test_vectors(void)
-{
-	size_t i;
-
-	vec_config();
-	for (i = 0; i < HKV_NR_VECTORS; i++)
-		run_vector(&hkv_vectors[i]);
-}
-
-/*
- * The vectors agree with themselves: every process has an expectation in
- * each of its windows and starts OK; every expected label change has its
- * event and every event a label change, an exit or a recycled PID behind it.
- */
-static __u32 label_at(const struct hkv_proc *p, __u32 w)
-{
-	const struct hkv_expect *x = hkv_expect_at(p, w);
-
-	return x ? x->label : 0xffff;
-}
-
-static int has_event(const struct hkv_vector *v, __u32 w, __u32 tgid, __u32 from, __u32 to)
-{
-	int i;
-
-	for (i = 0; i < HKV_MAX_EVENTS && v->events[i].window; i++)
-		if (v->events[i].window == w && v->events[i].tgid == tgid &&
-		    v->events[i].from == from && v->events[i].to == to)
-			return 1;
-	return 0;
-}
-
-static void test_vectors_consistent(void)
-{
-	size_t vi;
-	int i, k;
-	__u32 w;
-
-	for (vi = 0; vi < HKV_NR_VECTORS; vi++) {
-		const struct hkv_vector *v = &hkv_vectors[vi];
-
-		for (i = 0; i < HKV_MAX_PROCS; i++) {
-			const struct hkv_proc *p = &v->procs[i];
-
-			if (!p->tgid)
-				continue;
-			check_true(p->last <= v->nr_windows, __LINE__,
-				   "vector %s tgid %u: sampled past the end", v->name, p->tgid);
-			check_s64(label_at(p, p->first), HK_OK, __LINE__,
-				  "vector %s tgid %u: label on its first window",
-				  v->name, p->tgid);
-			for (w = p->first; w <= p->last; w++) {
-				check_true(hkv_expect_at(p, w) != NULL, __LINE__,
-					   "vector %s window %u tgid %u: no expectation",
-					   v->name, w, p->tgid);
-				if (w > p->first && label_at(p, w) != label_at(p, w - 1))
-					check_true(has_event(v, w, p->tgid, label_at(p, w - 1),
-							     label_at(p, w)),
-						   __LINE__,
-						   "vector %s window %u tgid %u: no event for its label change",
-						   v->name, w, p->tgid);
-			}
-		}
-		for (k = 0; k < HKV_MAX_EVENTS && v->events[k].window; k++) {
-			const struct hkv_event *x = &v->events[k];
-			int ok = 0;
-
-			for (i = 0; i < HKV_MAX_PROCS && !ok; i++) {
-				const struct hkv_proc *p = &v->procs[i];
-
-				if (p->tgid != x->tgid)
-					continue;
-				if (x->to != HK_EXITED)
-					ok = x->window > p->first && x->window <= p->last &&
-					     label_at(p, x->window - 1) == x->from &&
-					     label_at(p, x->window) == x->to;
-				else
-					ok = x->window == p->last + 1 &&
-					     label_at(p, p->last) == x->from;
-			}
-			check_true(ok, __LINE__,
-				   "vector %s window %u tgid %u: event %s -> %s has no cause",
-				   v->name, x->window, x->tgid, hkv_label_name(x->from),
-				   hkv_label_name(x->to));
-		}
-	}
 }
 
 int hk_add_classify_suite(void)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(void);
-	} tests[] = {
+	static const struct hk_unit_test tests[] = {
 		{ "per_s", test_per_s },
 		{ "share_x100", test_share_x100 },
 		{ "sdiv", test_sdiv },
@@ -1152,25 +855,19 @@ int hk_add_classify_suite(void)
 		{ "config under test", test_config_under_test },
 		{ "classify oom_risk", test_classify_oom },
 		{ "classify mem_thrashing", test_classify_thrashing },
+		{ "classify throttled", test_classify_throttled },
 		{ "classify starved", test_classify_starved },
 		{ "classify noisy_neighbor", test_classify_noisy },
 		{ "classify cpu_bound", test_classify_cpu },
 		{ "may_be_noisy", test_may_be_noisy },
+		{ "enter_windows", test_enter_windows },
 		{ "hysteresis enter/exit", test_hyst_enter_exit },
 		{ "hysteresis retry", test_hyst_retry },
 		{ "window step", test_window_step },
 		{ "window step, fresh process", test_window_step_fresh },
-		{ "vectors consistent", test_vectors_consistent },
-		{ "vectors", test_vectors },
+		{ "vectors consistent", hk_test_vectors_consistent },
+		{ "vectors", hk_test_vectors },
 	};
-	CU_pSuite suite;
-	size_t i;
 
-	suite = CU_add_suite("classify", NULL, NULL);
-	if (!suite)
-		return -1;
-	for (i = 0; i < ARRAY_SIZE(tests); i++)
-		if (!CU_add_test(suite, tests[i].name, tests[i].fn))
-			return -1;
-	return 0;
+	return HK_ADD_SUITE("classify", tests);
 }

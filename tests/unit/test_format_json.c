@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * test_format_json.c - the JSON line of every transition, byte for byte:
+ * every field, in its order, with its value.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "format_fixtures.h"
+#include "suites.h"
+
+#define J_NOPEERS ",\"aggressor_pid\":null,\"aggressor_comm\":null," \
+		  "\"victim_pid\":null,\"victim_comm\":null}\n"
+/* the RSS and limit of ev_base() */
+#define J_QUIET_MEM "\"rss_bytes\":10485760,\"rss_anon_bytes\":8388608," \
+		    "\"rss_growth_bytes_per_s\":0,\"rss_slope_bytes_per_s\":0," \
+		    "\"rss_net_growth_bytes\":0,\"rss_trend_s\":0.000," \
+		    "\"trend_samples\":0," \
+		    "\"limit_kind\":\"ram\",\"limit_bytes\":8589934592," \
+		    "\"headroom_bytes\":8579448832,\"eta_s\":null,\"memcg_id\":1"
+
+static void test_json_oom_risk(void)
+{
+	struct hk_event e;
+
+	ev_oom(&e);
+	ASSERT_STR(json(&e, "/user.slice/user-1000.slice"),
+		   J_TIME "\"pid\":4242,\"comm\":\"python3\",\"from\":\"ok\","
+		   "\"to\":\"oom_risk\",\"cgroup\":\"/user.slice/user-1000.slice\","
+		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.50,"
+		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
+		   "\"thread_tid\":4243,\"thread_cpu\":2,"
+		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
+		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,"
+		   "\"nr_threads\":4,\"faults_per_s\":9700,"
+		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
+		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
+		   "\"rss_anon_bytes\":1200000000,"
+		   "\"rss_growth_bytes_per_s\":40000000,"
+		   "\"rss_slope_bytes_per_s\":42991616,"
+		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,"
+		   "\"trend_samples\":7,"
+		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
+		   "\"headroom_bytes\":23825000000,\"eta_s\":554,\"memcg_id\":1"
+		   J_NOPEERS);
+}
+
+static void test_json_mem_thrashing(void)
+{
+	struct hk_event e;
+
+	ev_thrash(&e);
+	e.ev.window_ns = 1999499999;	/* rounds to 1.999 */
+	e.ev.rss_slope_bytes_per_s = -2 * (__s64)MIB;
+	e.ev.rss_trend_ms = 7005;
+	/* in a container: its own PID and namespace too */
+	e.ns_pid = 7;
+	e.ns_ino = 4026532512ULL;
+	ASSERT_STR(json(&e, "/kubepods/pod1"),
+		   J_TIME "\"pid\":5100,\"comm\":\"thrash\",\"from\":\"ok\","
+		   "\"to\":\"mem_thrashing\",\"cgroup\":\"/kubepods/pod1\","
+		   "\"ns_pid\":7,\"pidns_ino\":4026532512,"
+		   "\"windows\":12,\"window_s\":1.999,\"cpu_pct\":25.00,"
+		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":0.00,"
+		   "\"thread_tid\":5100,\"thread_cpu\":0,"
+		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
+		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,"
+		   "\"nr_threads\":1,\"faults_per_s\":12345,"
+		   "\"major_faults_per_s\":3,\"unexplained_faults_per_s\":11900,"
+		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2,\"rss_bytes\":10485760,"
+		   "\"rss_anon_bytes\":8388608,"
+		   "\"rss_growth_bytes_per_s\":-4096,"
+		   "\"rss_slope_bytes_per_s\":-2097152,"
+		   "\"rss_net_growth_bytes\":-65536,\"rss_trend_s\":7.005,"
+		   "\"trend_samples\":3,"
+		   "\"limit_kind\":\"memcg\",\"limit_bytes\":536870912,"
+		   "\"headroom_bytes\":526385152,\"eta_s\":null,\"memcg_id\":77"
+		   J_NOPEERS);
+}
+
+static void test_json_throttled(void)
+{
+	struct hk_event e;
+
+	ev_throttled(&e);
+	ASSERT_STR(json(&e, "/kubepods/burstable/pod7"),
+		   J_TIME "\"pid\":4400,\"comm\":\"java\",\"from\":\"ok\","
+		   "\"to\":\"throttled\",\"cgroup\":\"/kubepods/burstable/pod7\","
+		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":200.00,"
+		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":8.00,"
+		   "\"thread_tid\":4401,\"thread_cpu\":3,"
+		   "\"run_delay_pct\":210.00,\"thread_run_delay_pct\":41.00,"
+		   "\"run_delay_tid\":4410,\"throttled_pct\":62.50,"
+		   "\"nr_threads\":8,\"faults_per_s\":0,"
+		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
+		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
+
+	/* and back */
+	e.from = HK_THROTTLED;
+	e.to = HK_OK;
+	e.ev.throttled_pct_x100 = 1;
+	ASSERT_HAS(json(&e, NULL),
+		   "\"from\":\"throttled\",\"to\":\"ok\",\"cgroup\":null,");
+	ASSERT_HAS(fmt_out,
+		   ",\"run_delay_tid\":4410,\"throttled_pct\":0.01,\"nr_threads\":8,");
+}
+
+static void test_json_starved(void)
+{
+	struct hk_event e;
+
+	ev_starved(&e);
+	ASSERT_STR(json(&e, NULL),
+		   J_TIME "\"pid\":4301,\"comm\":\"bash\",\"from\":\"ok\","
+		   "\"to\":\"starved\",\"cgroup\":null,"
+		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":0.80,"
+		   "\"thread_cpu_pct\":0.80,\"thread_queued_pct\":0.00,"
+		   "\"thread_tid\":4301,\"thread_cpu\":0,"
+		   "\"run_delay_pct\":97.50,\"thread_run_delay_pct\":97.00,"
+		   "\"run_delay_tid\":4302,\"throttled_pct\":0.00,"
+		   "\"nr_threads\":2,\"faults_per_s\":0,"
+		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
+		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
+		   ",\"aggressor_pid\":4300,\"aggressor_comm\":\"bash\","
+		   "\"victim_pid\":null,\"victim_comm\":null}\n");
+}
+
+static void test_json_noisy_neighbor(void)
+{
+	struct hk_event e;
+
+	ev_noisy(&e);
+	e.ev.thread_queued_pct_x100 = 150;
+	ASSERT_STR(json(&e, "/"),
+		   J_TIME "\"pid\":4300,\"comm\":\"bash\",\"from\":\"ok\","
+		   "\"to\":\"noisy_neighbor\",\"cgroup\":\"/\","
+		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":98.00,"
+		   "\"thread_cpu_pct\":98.00,\"thread_queued_pct\":1.50,"
+		   "\"thread_tid\":4300,\"thread_cpu\":0,"
+		   "\"run_delay_pct\":1.50,\"thread_run_delay_pct\":0.00,"
+		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,"
+		   "\"nr_threads\":1,\"faults_per_s\":0,"
+		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
+		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
+		   ",\"aggressor_pid\":null,\"aggressor_comm\":null,"
+		   "\"victim_pid\":4301,\"victim_comm\":\"bash\"}\n");
+}
+
+static void test_json_cpu_bound(void)
+{
+	struct hk_event e;
+
+	ev_cpu(&e);
+	e.ev.cpu_pct_x100 = 19712;
+	e.ev.nr_threads = 3;
+	/* the busiest thread and the one that waited most differ */
+	e.ev.thread_queued_pct_x100 = 4321;
+	e.ev.wait_pct_x100 = 9000;
+	e.ev.wait_tid = 4251;
+	e.ev.thread_wait_pct_x100 = 4500;
+	ASSERT_STR(json(&e, "/"),
+		   J_TIME "\"pid\":4250,\"comm\":\"yes\",\"from\":\"ok\","
+		   "\"to\":\"cpu_bound\",\"cgroup\":\"/\","
+		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":197.12,"
+		   "\"thread_cpu_pct\":99.00,\"thread_queued_pct\":43.21,"
+		   "\"thread_tid\":4250,\"thread_cpu\":1,"
+		   "\"run_delay_pct\":90.00,\"thread_run_delay_pct\":45.00,"
+		   "\"run_delay_tid\":4251,\"throttled_pct\":0.00,"
+		   "\"nr_threads\":3,\"faults_per_s\":0,"
+		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
+		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
+}
+
+static void test_json_ok(void)
+{
+	struct hk_event e;
+
+	ev_ok(&e);
+	ASSERT_STR(json(&e, "/"),
+		   J_TIME "\"pid\":4250,\"comm\":\"yes\",\"from\":\"cpu_bound\","
+		   "\"to\":\"ok\",\"cgroup\":\"/\","
+		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.00,"
+		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.00,"
+		   "\"thread_tid\":4250,\"thread_cpu\":1,"
+		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
+		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,"
+		   "\"nr_threads\":1,\"faults_per_s\":0,"
+		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
+		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
+}
+
+static void test_json_exited(void)
+{
+	struct hk_event e;
+
+	ev_exited(&e);
+	e.ev.eta_s = 0;		/* zero is a number, not null */
+	ASSERT_STR(json(&e, NULL),
+		   J_TIME "\"pid\":4242,\"comm\":\"python3\",\"from\":\"oom_risk\","
+		   "\"to\":\"exited\",\"cgroup\":null,"
+		   "\"windows\":31,\"window_s\":1.000,\"cpu_pct\":3.50,"
+		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
+		   "\"thread_tid\":4243,\"thread_cpu\":2,"
+		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
+		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,"
+		   "\"nr_threads\":4,\"faults_per_s\":9700,"
+		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
+		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
+		   "\"rss_anon_bytes\":1200000000,"
+		   "\"rss_growth_bytes_per_s\":40000000,"
+		   "\"rss_slope_bytes_per_s\":42991616,"
+		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,"
+		   "\"trend_samples\":7,"
+		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
+		   "\"headroom_bytes\":23825000000,\"eta_s\":0,\"memcg_id\":1"
+		   J_NOPEERS);
+}
+
+static void test_json_ns_fields(void)
+{
+	struct hk_event e;
+
+	ev_cpu(&e);
+	e.ns_pid = 1;
+	CU_ASSERT_PTR_NULL(strstr(json(&e, NULL), "ns_pid"));
+	CU_ASSERT_PTR_NULL(strstr(fmt_out, "pidns_ino"));
+	e.ns_ino = 4026531836ULL;
+	ASSERT_HAS(json(&e, NULL),
+		   "\"cgroup\":null,\"ns_pid\":1,\"pidns_ino\":4026531836,"
+		   "\"windows\":12,");
+}
+
+static void test_json_extremes(void)
+{
+	struct hk_event e;
+
+	ev_oom(&e);
+	e.tgid = 0xffffffffU;
+	e.ev.window_ns = UINT64_MAX;
+	e.ev.cpu_pct_x100 = 0xffffffffU;
+	e.ev.thread_queued_pct_x100 = 0xffffffffU;
+	e.ev.wait_tid = 0xffffffffU;
+	e.ev.throttled_pct_x100 = 0xfffffffeU;
+	e.ev.rss_bytes = UINT64_MAX;
+	e.ev.rss_anon_bytes = UINT64_MAX - 1;
+	e.ev.rss_growth_bytes_per_s = INT64_MIN;
+	e.ev.rss_slope_bytes_per_s = INT64_MAX;
+	e.ev.rss_net_growth_bytes = INT64_MIN;
+	e.ev.rss_trend_ms = UINT64_MAX;
+	e.ev.trend_samples = 0xffffffffU;
+	e.ev.eta_s = UINT64_MAX - 1;
+	e.ev.limit_kind = 9;
+	json(&e, NULL);
+	ASSERT_HAS(fmt_out, "\"pid\":4294967295,");
+	ASSERT_HAS(fmt_out, "\"window_s\":18446744073.710,");
+	ASSERT_HAS(fmt_out, "\"cpu_pct\":42949672.95,");
+	ASSERT_HAS(fmt_out, "\"thread_queued_pct\":42949672.95,");
+	ASSERT_HAS(fmt_out, "\"run_delay_tid\":4294967295,");
+	ASSERT_HAS(fmt_out, "\"throttled_pct\":42949672.94,");
+	ASSERT_HAS(fmt_out, "\"rss_bytes\":18446744073709551615,");
+	ASSERT_HAS(fmt_out, "\"rss_anon_bytes\":18446744073709551614,");
+	ASSERT_HAS(fmt_out, "\"rss_growth_bytes_per_s\":-9223372036854775808,");
+	ASSERT_HAS(fmt_out, "\"rss_slope_bytes_per_s\":9223372036854775807,");
+	ASSERT_HAS(fmt_out, "\"rss_net_growth_bytes\":-9223372036854775808,");
+	ASSERT_HAS(fmt_out, "\"rss_trend_s\":18446744073709551.615,");
+	ASSERT_HAS(fmt_out, "\"trend_samples\":4294967295,");
+	ASSERT_HAS(fmt_out, "\"limit_kind\":\"unknown\",");
+	ASSERT_HAS(fmt_out, "\"eta_s\":18446744073709551614,");
+	e.ev.rss_net_growth_bytes = INT64_MAX;
+	ASSERT_HAS(json(&e, NULL), "\"rss_net_growth_bytes\":9223372036854775807,");
+}
+
+static void test_json_time_offset(void)
+{
+	struct hk_format_ctx c = ctx_utc;
+	struct hk_event e;
+
+	ev_cpu(&e);
+	c.utc = 0;
+	setenv("TZ", "XXX-1", 1);
+	tzset();
+	hk_format_json(fmt_out, sizeof(fmt_out), &e, NULL, &c);
+	ASSERT_HAS(fmt_out, "{\"time\":\"2026-11-22T06:21:36.123+01:00\",");
+	setenv("TZ", "XXX+5:30", 1);	/* five and a half hours west */
+	tzset();
+	hk_format_json(fmt_out, sizeof(fmt_out), &e, NULL, &c);
+	ASSERT_HAS(fmt_out, "{\"time\":\"2026-11-21T23:51:36.123-05:30\",");
+	setenv("TZ", "UTC", 1);
+	tzset();
+	/* local time at offset zero is written with Z */
+	hk_format_json(fmt_out, sizeof(fmt_out), &e, NULL, &c);
+	ASSERT_HAS(fmt_out, "{\"time\":\"2026-11-22T05:21:36.123Z\",");
+}
+
+int hk_add_format_json_suite(void)
+{
+	static const struct hk_unit_test tests[] = {
+		{ "json oom_risk", test_json_oom_risk },
+		{ "json mem_thrashing", test_json_mem_thrashing },
+		{ "json throttled", test_json_throttled },
+		{ "json starved", test_json_starved },
+		{ "json noisy_neighbor", test_json_noisy_neighbor },
+		{ "json cpu_bound", test_json_cpu_bound },
+		{ "json ok", test_json_ok },
+		{ "json exited", test_json_exited },
+		{ "json ns fields", test_json_ns_fields },
+		{ "json extremes", test_json_extremes },
+		{ "json time offset", test_json_time_offset },
+	};
+
+	return HK_ADD_SUITE("format json", tests);
+}
