@@ -38,6 +38,7 @@ SHARED_H  := $(wildcard include/shared/*.h)
 USER_LIB  := user/config.c user/format.c user/sysinfo.c
 USER_LIB_O := $(patsubst user/%.c,$(OUTPUT)/%.o,$(USER_LIB))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
+VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
 
 .DELETE_ON_ERROR:
 .PHONY: all deps run test unit prog-test e2e bench clean
@@ -79,13 +80,17 @@ run: all
 	./hotspot-k $(ARGS)
 
 # --- tests -------------------------------------------------------------
-$(OUTPUT)/unit-tests: $(UNIT_SRCS) $(USER_LIB_O) $(wildcard tests/unit/*.h) $(wildcard tests/vectors/*.h) $(SHARED_H)
+$(OUTPUT)/unit-tests: $(UNIT_SRCS) $(USER_LIB_O) $(wildcard tests/unit/*.h) $(VECTORS) $(SHARED_H)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(INCLUDES) -Itests $(UNIT_SRCS) $(USER_LIB_O) -lcunit -o $@
 
-$(OUTPUT)/prog-test: tests/bpf-prog-test/prog_test.c $(OUTPUT)/hotspot.skel.h $(wildcard tests/vectors/*.h) $(USER_LIB_O)
+$(OUTPUT)/prog-test: tests/bpf-prog-test/prog_test.c $(OUTPUT)/hotspot.skel.h $(VECTORS) $(USER_LIB_O)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(INCLUDES) -Itests $(LIBBPF_CFLAGS) $< $(USER_LIB_O) $(LIBBPF_LIBS) -o $@
+
+$(OUTPUT)/hkload: tests/e2e/hkload.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -pthread $< -o $@
 
 unit: $(OUTPUT)/unit-tests
 	$(Q)$(OUTPUT)/unit-tests
@@ -93,8 +98,8 @@ unit: $(OUTPUT)/unit-tests
 prog-test: $(OUTPUT)/prog-test
 	$(Q)$(OUTPUT)/prog-test
 
-e2e: hotspot-k
-	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k
+e2e: hotspot-k $(OUTPUT)/hkload
+	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 test: deps
 	$(Q)tools/deps.sh test

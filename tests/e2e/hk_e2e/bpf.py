@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""The kernel's BPF objects, through bpftool and, for one hot read, bpf(2).
+
+BPFTOOL is set by run.py's main once it has found bpftool; read it here, as
+bpf.BPFTOOL, at call time (a copy taken at import time would miss that).
+"""
+
+import ctypes
+import json
+import os
+import platform
+import struct
+import subprocess
+
+from .procs import TestFailure
+
+BPFTOOL = "bpftool"
+
+
+def bpftool(*args, timeout=10):
+    r = subprocess.run([BPFTOOL, *args], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=timeout)
+    if r.returncode != 0:
+        raise TestFailure("bpftool %s: rc=%d %s" % (" ".join(args), r.returncode,
+                                                    r.stderr.decode(errors="replace").strip()))
+    return json.loads(r.stdout or b"null")
+
+
+# bpf(2) through ctypes, only to read hk_stats.windows without spawning bpftool
+NR_BPF = {"x86_64": 321, "aarch64": 280, "riscv64": 280, "s390x": 351,
+          "ppc64le": 361}.get(platform.machine())
+BPF_MAP_LOOKUP_ELEM = 1
+BPF_MAP_GET_FD_BY_ID = 14
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+
+
+def bpf_lookup_u64(map_id, value_size):
+    """The first u64 of entry 0 of an array map, by map id; None on error.
+
+    The fd is closed at once: holding it would keep the tool's map alive
+    after the tool exits (and spoil the teardown checks).
+    """
+    attr = ctypes.create_string_buffer(128)
+    struct.pack_into("=III", attr, 0, map_id, 0, 0)
+    fd = _libc.syscall(NR_BPF, BPF_MAP_GET_FD_BY_ID, attr, 128)
+    if fd < 0:
+        return None
+    try:
+        key = ctypes.create_string_buffer(4)
+        val = ctypes.create_string_buffer(value_size)
+        attr = ctypes.create_string_buffer(128)
+        struct.pack_into("=I4xQQQ", attr, 0, fd, ctypes.addressof(key),
+                         ctypes.addressof(val), 0)
+        if _libc.syscall(NR_BPF, BPF_MAP_LOOKUP_ELEM, attr, 128) < 0:
+            return None
+        return struct.unpack_from("=Q", val, 0)[0]
+    finally:
+        os.close(fd)
+
+
+def bpf_ids_loaded():
+    """IDs of every BPF program and map loaded in the kernel right now."""
+    progs = {p["id"] for p in bpftool("prog", "show", "-j") or []}
+    maps = {m["id"] for m in bpftool("map", "show", "-j") or []}
+    return progs, maps

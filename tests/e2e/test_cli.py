@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""CLI tests (fast, no workloads): help, version, config files, usage
+errors, running as nobody, and a clean teardown on SIGINT, SIGTERM and
+--duration."""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+
+from hk_e2e.checks import check_summary_and_teardown, run_cli
+from hk_e2e.common import INTERVAL
+from hk_e2e.procs import TestFailure, indent, mono
+from hk_e2e.tool import Tool
+
+
+def t_cli_help(suite, ctx):
+    rc, out, err, _ = run_cli(suite, [suite.tool, "--help"])
+    if rc != 0:
+        raise TestFailure("--help: exit %d, want 0" % rc)
+    if not re.search(r"^Usage: hotspot-k ", out, re.M):
+        raise TestFailure("--help: no `Usage: hotspot-k ...` line on stdout:\n" + indent(out))
+    ctx.record("cli_help", True)
+
+
+def t_cli_version(suite, ctx):
+    rc, out, err, _ = run_cli(suite, [suite.tool, "--version"])
+    if rc != 0 or not re.match(r"^hotspot-k \d+\.\d+\.\d+\s*$", out):
+        raise TestFailure("--version: exit %d, stdout %r (want `hotspot-k X.Y.Z`, 0)" %
+                          (rc, out))
+    ctx.record("cli_version", True)
+
+
+def t_cli_config_roundtrip(suite, ctx):
+    rc, out, err, _ = run_cli(suite, [suite.tool, "--generate-config"])
+    if rc != 0 or "[general]" not in out:
+        raise TestFailure("--generate-config: exit %d, stderr %r" % (rc, err))
+    path = os.path.join(suite.workdir, "generated.conf")
+    with open(path, "w") as f:
+        f.write(out)
+    rc, out2, err2, _ = run_cli(suite, [suite.tool, "--check-config", path])
+    if rc != 0:
+        raise TestFailure("--check-config of --generate-config's output: exit %d, "
+                          "stderr:\n%s" % (rc, indent(err2)))
+    ctx.record("cli_config_roundtrip", True)
+
+
+BAD_CONFIGS = [
+    # name, text, line of the error
+    ("unknown_key", "# hotspot-k\n[general]\ninterval = 1s\nno_such_key = 3\n", 4),
+    ("unknown_section", "[general]\n[no_such_section]\nx = 1\n", 2),
+    ("bad_unit", "[starved]\n# wait share\nmin_wait = 50 parsecs\n", 3),
+    ("missing_unit", "[oom_risk]\n\ntrend_span = 30\n", 3),
+    ("out_of_range", "[general]\nexit_windows = 3\nenter_windows = 101\n", 3),
+    ("out_of_range_pct", "[cpu_bound]\nthread_cpu = 150%\n", 2),
+]
+
+
+def t_cli_bad_config(suite, ctx):
+    strace = shutil.which("strace")
+    for name, text, line in BAD_CONFIGS:
+        path = os.path.join(suite.workdir, "bad_%s.conf" % name)
+        with open(path, "w") as f:
+            f.write(text)
+        want = re.compile(r"^(hotspot-k: )?%s:%d: \S.*$" % (re.escape(path), line))
+        for mode in ("--check-config", "--config"):
+            argv = [suite.tool, mode, path]
+            if mode == "--config":
+                argv += ["--json", "-i", INTERVAL]
+            trace = None
+            if mode == "--config" and strace:
+                # nothing loaded: not a single bpf() syscall
+                trace = os.path.join(suite.workdir, "bad_%s.strace" % name)
+                argv = [strace, "-f", "-qq", "-e", "trace=bpf", "-o", trace] + argv
+            rc, out, err, took = run_cli(suite, argv, timeout=10)
+            lines = [l for l in err.splitlines() if l.strip()]
+            if rc != 2:
+                raise TestFailure("%s (%s): exit %d, want 2; stderr:\n%s" %
+                                  (name, mode, rc, indent(err)))
+            if len(lines) != 1 or not want.match(lines[0]):
+                raise TestFailure("%s (%s): want exactly one line `%s:%d: message` on "
+                                  "stderr, got:\n%s" % (name, mode, path, line, indent(err)))
+            if mode == "--config" and out.strip():
+                raise TestFailure("%s (--config): printed on stdout:\n%s" % (name, indent(out)))
+            if trace:
+                with open(trace) as f:
+                    calls = [l for l in f if "bpf(" in l]
+                if calls:
+                    raise TestFailure("%s (--config): bad config but bpf() was called "
+                                      "(something was loaded):\n%s" %
+                                      (name, indent("".join(calls[:5]))))
+            elif took > 2.0:
+                raise TestFailure("%s (--config): took %.1f s to reject a bad config" %
+                                  (name, took))
+    ctx.record("cli_bad_config", True, "%d configs, each exit 2 + one `file:line: message`"
+               "%s" % (len(BAD_CONFIGS), ", no bpf() call" if strace else ""))
+
+
+def t_cli_usage_errors(suite, ctx):
+    for argv in (["--no-such-flag"], ["-i", "5x"], ["--duration", "soon"], ["stray-arg"]):
+        rc, out, err, took = run_cli(suite, [suite.tool, *argv])
+        if rc != 2:
+            raise TestFailure("hotspot-k %s: exit %d, want 2; stderr:\n%s" %
+                              (" ".join(argv), rc, indent(err)))
+        if not err.strip():
+            raise TestFailure("hotspot-k %s: exit 2 but nothing on stderr" % " ".join(argv))
+    ctx.record("cli_usage_errors", True)
+
+
+def t_cli_not_root(suite, ctx):
+    # the suite's snapshot of the tool sits in a directory every user can enter
+    exe = suite.tool
+    d = suite.workdir
+    if shutil.which("setpriv"):
+        pre = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    elif shutil.which("runuser"):
+        pre = ["runuser", "-u", "nobody", "--"]
+    else:
+        raise TestFailure("neither setpriv nor runuser is installed")
+    rc, out, err, took = run_cli(suite, pre + [exe, "--json", "-i", INTERVAL], timeout=10,
+                                 cwd=d)
+    if rc != 1:
+        raise TestFailure("as nobody: exit %d, want 1; stderr:\n%s" % (rc, indent(err)))
+    if not re.search(r"root|CAP_BPF", err):
+        raise TestFailure("as nobody: the message does not mention root or CAP_BPF:\n%s" %
+                          indent(err))
+    ctx.record("cli_not_root", True, "exit 1: %s" % err.strip().splitlines()[0])
+
+
+def stop_and_check_teardown(suite, ctx, name, sig):
+    tool = Tool(ctx, name)
+    tool.wait_ready()
+    progs, maps = set(tool.prog_ids), set(tool.map_ids)
+    if not progs or not maps or tool.stats_id not in maps:
+        raise TestFailure("could not find the tool's own BPF objects (progs %s, maps %s)" %
+                          (sorted(progs), sorted(maps)))
+    rc = tool.stop(sig)
+    if rc != 0:
+        raise TestFailure("after %s: exit %s, want 0; stderr:\n%s" %
+                          (signal.Signals(sig).name, rc, indent(tool.stderr_text())))
+    took = check_summary_and_teardown(tool, progs, maps, signal.Signals(sig).name)
+    return len(progs), len(maps), took
+
+
+def t_cli_sigint(suite, ctx):
+    np, nm, took = stop_and_check_teardown(suite, ctx, "sigint", signal.SIGINT)
+    ctx.record("cli_sigint_teardown", True,
+               "exit 0, its %d programs and %d maps gone %.2f s after the exit" %
+               (np, nm, took))
+
+
+def t_cli_sigterm(suite, ctx):
+    np, nm, took = stop_and_check_teardown(suite, ctx, "sigterm", signal.SIGTERM)
+    ctx.record("cli_sigterm_teardown", True,
+               "exit 0, its %d programs and %d maps gone %.2f s after the exit" %
+               (np, nm, took))
+
+
+def t_cli_duration(suite, ctx):
+    tool = Tool(ctx, "duration", extra=["--duration", "3s"])
+    tool.wait_ready()
+    progs, maps = set(tool.prog_ids), set(tool.map_ids)
+    try:
+        rc = tool.proc.wait(timeout=8)
+    except subprocess.TimeoutExpired:
+        raise TestFailure("--duration 3s: still running after %.0f s" %
+                          (mono() - tool.t_start))
+    took = mono() - tool.t_start
+    if rc != 0:
+        raise TestFailure("--duration 3s: exit %d, want 0; stderr:\n%s" %
+                          (rc, indent(tool.stderr_text())))
+    if took < 2.5:
+        raise TestFailure("--duration 3s: stopped after only %.1f s" % took)
+    check_summary_and_teardown(tool, progs, maps, "--duration")
+    ctx.record("cli_duration", True, "stopped by itself after %.1f s" % took)
+
+
+TESTS = [
+    # name, function, hard timeout (s)
+    ("cli_help", t_cli_help, 15),
+    ("cli_version", t_cli_version, 15),
+    ("cli_config_roundtrip", t_cli_config_roundtrip, 15),
+    ("cli_bad_config", t_cli_bad_config, 60),
+    ("cli_usage_errors", t_cli_usage_errors, 30),
+    ("cli_not_root", t_cli_not_root, 15),
+    ("cli_sigint_teardown", t_cli_sigint, 30),
+    ("cli_sigterm_teardown", t_cli_sigterm, 30),
+    ("cli_duration", t_cli_duration, 30),
+]

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""CPU: quotas, and more busy loops than CPUs.
+
+- a busy loop held back by its own cgroup's CPU quota (20 % of a CPU),
+  sharing its CPU with a hog outside the cgroup: Throttled, and the hog is
+  no Noisy neighbor (on cgroup v1, and v2 where the host has it);
+- four busy loops on two CPUs each run half the time and wait the other
+  half: each wants a whole CPU, CPU-bound; four more make eight, each now
+  runs a quarter and waits three: Starved, and nobody is a Noisy neighbor.
+"""
+
+import os
+
+from hk_e2e import cgroups
+from hk_e2e.checks import check_history, dflt, evidence, expect_enter, history
+from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS
+from hk_e2e.procs import TestFailure, fmt_events, workload_alive
+from hk_e2e.tool import Tool
+
+
+def throttled(suite, ctx, version):
+    cg = cgroups.make(ctx, "cpu", version)
+    if cg is None:
+        return False
+    cgroups.cpu_quota(cg, 20000)
+    cpu = str(max(os.sched_getaffinity(0)))
+    tool = Tool(ctx, "throttled_v%d" % version)
+    tool.wait_ready()
+    w0 = tool.windows()
+    q = ctx.workload("quota", cgroups.run_in(cg, ["taskset", "-c", cpu, ctx.hkload, "spin"]))
+    hog = ctx.workload("hog", ["taskset", "-c", cpu, ctx.hkload, "spin"])
+    t, o = expect_enter(suite, tool, "throttled", q, "throttled", ENTER_WINDOWS, w0,
+                        extra=lambda o: evidence(
+                            o.get("throttled_pct", 0) >= dflt("throttled.min_throttled") and
+                            o.get("cgroup") == cgroups.path_of(cg),
+                            "want throttled_pct >= %g and cgroup %s" %
+                            (dflt("throttled.min_throttled"), cgroups.path_of(cg))))
+    wd = tool.windows() - w0
+    tool.wait_windows(HOLD_WINDOWS)
+    workload_alive(ctx, q)
+    workload_alive(ctx, hog)
+    check_history(tool, q.pid, "quota'd loop", {("ok", "throttled")})
+    # its quota holds it back, not its neighbour
+    check_history(tool, hog.pid, "hog", {("ok", "cpu_bound")})
+    ctx.detected("throttled_v%d" % version, t - q.hk_started, wd)
+    return True
+
+
+def t_throttled(suite, ctx):
+    if not throttled(suite, ctx, 1):
+        raise TestFailure("this host has no cgroup v1 cpu controller")
+    ctx.record("throttled_v1", True)
+
+
+def t_throttled_v2(suite, ctx):
+    if cgroups.v2_root("cpu") is None:
+        ctx.note("this host has no cgroup v2 cpu controller (it is bound to v1): "
+                 "the v2 quota (cpu.max) is not tested here")
+        return
+    if not throttled(suite, ctx, 2):
+        raise TestFailure("could not make a cgroup v2 with the cpu controller")
+    ctx.record("throttled_v2", True)
+
+
+def t_oversubscribed(suite, ctx):
+    tool = Tool(ctx, "oversub")
+    tool.wait_ready()
+    w0 = tool.windows()
+    four = [ctx.workload("loop%d" % i, [ctx.hkload, "spin"]) for i in range(4)]
+    for p in four:
+        expect_enter(suite, tool, "oversubscribed_4", p, "cpu_bound", ENTER_WINDOWS, w0,
+                     extra=lambda o: evidence(
+                         o.get("thread_queued_pct", 0) >= 20,
+                         "want it waiting for a CPU (thread_queued_pct >= 20)"))
+    w1 = tool.windows()
+    eight = four + [ctx.workload("loop%d" % i, [ctx.hkload, "spin"]) for i in range(4, 8)]
+    for p in eight:
+        expect_enter(suite, tool, "oversubscribed_8", p, "starved", ENTER_WINDOWS, w1)
+    tool.wait_windows(HOLD_WINDOWS)
+    for p in eight:
+        workload_alive(ctx, p)
+    noisy = [o for p in eight for o in history(tool, p.pid) if o.get("to") == "noisy_neighbor"]
+    if noisy:
+        raise TestFailure("a loop at a quarter of a CPU called a Noisy neighbor:\n%s" %
+                          fmt_events(noisy))
+    for p in four:
+        check_history(tool, p.pid, p.hk_name, {("ok", "cpu_bound"), ("cpu_bound", "starved")})
+    for p in eight[4:]:
+        check_history(tool, p.pid, p.hk_name, {("ok", "starved")})
+    ctx.record("oversubscribed", True, "4 loops on %d CPUs: CPU-bound; 8: Starved, "
+               "nobody noisy" % os.cpu_count())
+
+
+TESTS = [
+    # name, function, hard timeout (s), rerun once when the machine was disturbed
+    ("throttled_v1", t_throttled, 60, True),
+    ("throttled_v2", t_throttled_v2, 60, True),
+    ("oversubscribed", t_oversubscribed, 90, True),
+]
