@@ -52,22 +52,26 @@ int BPF_PROG(hk_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	struct hk_task *ts;
-	__u32 pid, aggressor;
+	__u32 bit, aggressor;
 
 	/* the kernel's own rule for an involuntary switch (__schedule) */
 	if (!preempt && prev_state != TASK_RUNNING)
 		return 0;
-	/* only threads the last walk saw waiting for a CPU: the idle task
-	 * (leaving idle is "involuntary"), kernel threads and every thread
-	 * that could not be Starved stop at this one hot cache line */
-	pid = prev->pid;
-	if (!(hk_watch[(pid / 64) & (HK_WATCH_WORDS - 1)] & (1ULL << (pid & 63))) || !pid)
+	/* the idle task (leaving idle is "involuntary") and kernel threads
+	 * are not diagnosed: their flags sit in the cache line the scheduler
+	 * has just written, the TID 19 lines further */
+	if (prev->flags & HK_PF_KTHREAD)
+		return 0;
+	/* only threads the last walk saw waiting for a CPU: every thread
+	 * that could not be Starved stops at this one bit */
+	bit = hk_watch_bit(prev);
+	if (!(hk_watch[(bit / 64) & (HK_WATCH_WORDS - 1)] & (1ULL << (bit & 63))))
 		return 0;
 	aggressor = next->tgid;
 	if (aggressor == prev->tgid || !aggressor)
 		return 0;
-	/* kernel threads are not diagnosed: they cannot be named */
-	if ((next->flags | prev->flags) & HK_PF_KTHREAD)
+	/* kernel threads are not named as aggressors either */
+	if (next->flags & HK_PF_KTHREAD)
 		return 0;
 	/* the walk that set the watch bit made the storage */
 	ts = bpf_task_storage_get(&hk_tasks, prev, NULL, 0);

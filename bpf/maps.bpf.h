@@ -88,10 +88,16 @@ struct {
 /*
  * Threads whose involuntary switches the hook records: those the last walk
  * saw wait for a CPU a good part of the window, the only ones that can be
- * Starved. The hook reads it on every involuntary switch (a hot, shared
- * cache line); only the walk writes it.
+ * Starved. The hook reads it on every involuntary switch of a user thread;
+ * only the walk writes it. Indexed by TID; collisions only cost a
+ * recorded switch.
  */
 __u64 hk_watch[HK_WATCH_WORDS];
+
+static __always_inline __u32 hk_watch_bit(struct task_struct *t)
+{
+	return t->pid & (HK_WATCH_BITS - 1);
+}
 
 /* Processes to close even when none of their threads ran (a label or a
  * candidate to settle): the walk reads the half the previous walk wrote

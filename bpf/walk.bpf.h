@@ -71,9 +71,11 @@ static __u64 hk_stale_dropped;
 static __u32 hk_acc_ns_pid;		/* PID in its own namespace */
 static __u64 hk_acc_ns_ino;		/* that namespace, 0: ours */
 
-static __always_inline void hk_watch_set(__u32 tid)
+static __always_inline void hk_watch_set(struct task_struct *t)
 {
-	hk_watch[(tid / 64) & (HK_WATCH_WORDS - 1)] |= 1ULL << (tid & 63);
+	__u32 bit = hk_watch_bit(t);
+
+	hk_watch[(bit / 64) & (HK_WATCH_WORDS - 1)] |= 1ULL << (bit & 63);
 }
 
 static __always_inline void hk_rq_raise(__u64 t_ns)
@@ -214,7 +216,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 	}
 	if (c->hook && window &&
 	    dwait * 10000 >= (__u64)c->watch_wait_pct_x100 * window)
-		hk_watch_set(t->pid);
+		hk_watch_set(t);
 
 	hk_walk_switches += ts->invol;
 	ts->invol = 0;

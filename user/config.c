@@ -349,9 +349,10 @@ static const struct hk_key keys[] = {
 	    "samples are spread out over it."),
 	KEY("oom_risk", "min_trend", HK_KIND_DURATION_NS, oom_min_trend_ns,
 	    10 * NS_PER_S, NS_PER_S, NS_PER_H,
-	    "Time the trend must already cover before it can say anything: a\n"
-	    "warm-up (a JVM sizing its heap, a cache filling) that levels off\n"
-	    "sooner is never a risk. At most trend_span."),
+	    "Time the trend must already cover (less a quarter of an interval,\n"
+	    "for the walk's jitter) before it can say anything: a warm-up (a JVM\n"
+	    "sizing its heap, a cache filling) that levels off sooner is never a\n"
+	    "risk. At most trend_span."),
 	KEY("oom_risk", "min_growth", HK_KIND_BYTES, oom_min_growth_bytes,
 	    64 * MIB, 1, TIB,
 	    "Net growth over the trend below which a process is not considered\n"
@@ -832,9 +833,11 @@ void hk_config__derive(struct hk_config *c)
 	if (stride < c->interval_ns)
 		stride = c->interval_ns;
 	c->trend_stride_ns = stride - c->interval_ns / 2;
-	/* a thread that waited half of what Starved takes may be Starved in
-	 * the next window: the hook names who preempts it from then on */
-	c->watch_wait_pct_x100 = c->starved_wait_pct_x100 / 2;
+	/* a thread that waited what Starved takes: the hook names who
+	 * preempts it from the next window on, the one in which it can enter
+	 * Starved (a fair share of a busy CPU is never watched: on some hosts
+	 * every recorded switch costs ~100 ns) */
+	c->watch_wait_pct_x100 = c->starved_wait_pct_x100;
 }
 
 /* --- --generate-config ------------------------------------------------ */

@@ -185,17 +185,20 @@ static inline __u64 hk_eta_s(__u64 headroom_bytes, __s64 slope_bytes_per_s)
 
 /*
  * OOM risk is decided on the present: RSS (anon + shmem) grew in this very
- * window, steadily over a trend that covers min_trend at least (a warm-up
- * or a process born big is not a leak), and at this slope it reaches its
- * limit within the horizon. Size alone is not a risk: a database warming
+ * window, steadily over a trend that covers min_trend at least, give or
+ * take a quarter of an interval (a warm-up or a process born big is not a
+ * leak), and at this slope it reaches its limit within the horizon. Size alone is not a risk: a database warming
  * its buffer pool grows for long, but its ETA is days.
  */
 static inline int hk_oom_risk(const struct hk_config *c,
 			      const struct hk_evidence *ev)
 {
+	/* walks are not exactly periodic: two 5 s windows may cover 9.997 s */
+	__u64 slack_ms = c->interval_ns / 4 / HK_NSEC_PER_MSEC;
+
 	return ev->rss_growth_bytes_per_s > 0 &&
 	       ev->trend_samples >= HK_TREND_MIN_SAMPLES &&
-	       ev->rss_trend_ms >= c->oom_min_trend_ns / HK_NSEC_PER_MSEC &&
+	       ev->rss_trend_ms + slack_ms >= c->oom_min_trend_ns / HK_NSEC_PER_MSEC &&
 	       ev->trend_grow_pct_x100 >= c->oom_steady_pct_x100 &&
 	       ev->rss_slope_bytes_per_s > 0 &&
 	       ev->rss_net_growth_bytes >= (__s64)c->oom_min_growth_bytes &&

@@ -6,9 +6,11 @@ each must be detected, hold, and end with `exited`."""
 import os
 import sys
 
-from hk_e2e.checks import check_history, dflt, evidence, expect_enter, expect_exited
+from hk_e2e import bpf
+from hk_e2e.checks import (check_history, dflt, evidence, expect_enter, expect_exited,
+                           history)
 from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS, LEAK_MAX_S, LEAK_WINDOWS
-from hk_e2e.procs import TestFailure, pin_harness, workload_alive
+from hk_e2e.procs import TestFailure, fmt_events, pin_harness, workload_alive
 from hk_e2e.tool import Tool
 
 # --- the workloads of hotspot-bpf's "Testing scenarios", verbatim ---------
@@ -132,6 +134,59 @@ def starved_noisy(suite, ctx):
     ctx.detected("starved_noisy_exited", lat, wx)
 
 
+def pair_variant(suite, ctx, name, flag):
+    """The seed's pair under a flag; returns the tool and the two members."""
+    others = os.sched_getaffinity(0) - {0}
+    saved = pin_harness(others) if others else None
+    try:
+        tool = Tool(ctx, name, extra=[flag])
+        tool.wait_ready()
+        w0 = tool.windows()
+        aggr, vict = ctx.workload_pair("pair", PAIR_SH, ["aggressor", "victim"], PAIR_ARGS)
+        expect_enter(suite, tool, name, vict, "starved", ENTER_WINDOWS, w0)
+        tool.wait_windows(HOLD_WINDOWS)
+        workload_alive(ctx, aggr)
+        workload_alive(ctx, vict)
+        return tool, aggr, vict
+    finally:
+        if saved:
+            pin_harness(saved)
+
+
+def t_no_hook(suite, ctx):
+    """--no-hook: no sched_switch program; Starved from run delay alone,
+    nobody named, nobody a Noisy neighbor."""
+    tool, aggr, vict = pair_variant(suite, ctx, "no_hook", "--no-hook")
+    names = {p.get("name") for p in bpf.bpftool("prog", "show", "-j") or []
+             if p.get("id") in tool.prog_ids}
+    if "hk_switch" in names or not names:
+        raise TestFailure("--no-hook: the tool's programs are %s" % sorted(names))
+    st = [o for o in history(tool, vict.pid) if o.get("to") == "starved"][0]
+    if st.get("aggressor_pid") is not None:
+        raise TestFailure("--no-hook named an aggressor:\n%s" % fmt_events([st]))
+    check_history(tool, aggr.pid, "aggressor", {("ok", "cpu_bound")})
+    rc = tool.stop()
+    if rc != 0 or "no hook" not in tool.stderr_text():
+        raise TestFailure("--no-hook: exit %s, summary:\n%s" % (rc, tool.stderr_text()))
+    ctx.record("no_hook", True, "programs %s; victim Starved, no aggressor, no Noisy "
+               "neighbor" % ", ".join(sorted(names)))
+
+
+def t_timer_walk(suite, ctx):
+    """--timer-walk (kernels without bpf_wq walk in the timer's softirq, with
+    the run-queue clock estimated): the pair is diagnosed as in a kworker."""
+    tool, aggr, vict = pair_variant(suite, ctx, "timer_walk", "--timer-walk")
+    found = tool.wait_event(lambda o: o.get("pid") == aggr.pid and
+                            o.get("to") == "noisy_neighbor", ENTER_WINDOWS, tool.windows())
+    if not found or found[1].get("victim_pid") != vict.pid:
+        raise TestFailure("--timer-walk: the aggressor never became the victim's Noisy "
+                          "neighbor:\n%s" % fmt_events(history(tool, aggr.pid)))
+    rc = tool.stop()
+    if rc != 0 or "(softirq)" not in tool.stderr_text():
+        raise TestFailure("--timer-walk: exit %s, summary:\n%s" % (rc, tool.stderr_text()))
+    ctx.record("timer_walk", True, "Starved and Noisy neighbor with the walk in softirq")
+
+
 def t_mem_thrashing(suite, ctx):
     tool = Tool(ctx, "thrash")
     tool.wait_ready()
@@ -205,6 +260,8 @@ TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("cpu_bound", t_cpu_bound, 60, True),
     ("starved_noisy_neighbor", t_starved_noisy, 60, True),
+    ("no_hook", t_no_hook, 60, True),
+    ("timer_walk", t_timer_walk, 60, True),
     ("mem_thrashing", t_mem_thrashing, 60, True),
     ("oom_risk", t_oom_risk, 100, True),
 ]

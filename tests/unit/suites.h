@@ -25,5 +25,6 @@ int hk_add_format_suite(void);
 int hk_add_format_json_suite(void);
 int hk_add_format_hostile_suite(void);
 int hk_add_classify_suite(void);
+int hk_add_window_step_suite(void);
 
 #endif

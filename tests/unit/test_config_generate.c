@@ -96,9 +96,10 @@ static void test_generate_defaults(void)
 	CHECK_HAS(text,
 		  "trend_span = 30s\n"
 		  "\n"
-		  "# Time the trend must already cover before it can say anything: a\n"
-		  "# warm-up (a JVM sizing its heap, a cache filling) that levels off\n"
-		  "# sooner is never a risk. At most trend_span.\n"
+		  "# Time the trend must already cover (less a quarter of an interval,\n"
+		  "# for the walk's jitter) before it can say anything: a warm-up (a JVM\n"
+		  "# sizing its heap, a cache filling) that levels off sooner is never a\n"
+		  "# risk. At most trend_span.\n"
 		  "# Duration, 1s..1h. Default: 10s.\n"
 		  "min_trend = 10s\n"
 		  "\n"
@@ -470,11 +471,11 @@ static void test_derive(void)
 	struct hk_config c, before;
 
 	/* 30s / 7 is less than an interval of 5s: a point every window,
-	 * taken half an interval early; the hook watches from 70 % / 2 */
+	 * taken half an interval early; the hook watches from Starved's 70 % */
 	hk_config__defaults(&c);
 	hk_config__derive(&c);
 	CHECK_U64(c.trend_stride_ns, 2500000000ULL);
-	CHECK_U64(c.watch_wait_pct_x100, 3500);
+	CHECK_U64(c.watch_wait_pct_x100, 7000);
 
 	/* 30s / 7 = 4285714285 ns, less 500 ms */
 	hk_config__defaults(&c);
@@ -484,9 +485,9 @@ static void test_derive(void)
 	before = c;
 	hk_config__derive(&c);
 	CHECK_U64(c.trend_stride_ns, 3785714285ULL);
-	CHECK_U64(c.watch_wait_pct_x100, 3500);
+	CHECK_U64(c.watch_wait_pct_x100, 7000);
 	before.trend_stride_ns = 3785714285ULL;
-	before.watch_wait_pct_x100 = 3500;
+	before.watch_wait_pct_x100 = 7000;
 	check_true(!memcmp(&c, &before, sizeof(c)),
 		   "derive changes only the derived fields", __LINE__);
 	/* and twice is once */
@@ -535,19 +536,16 @@ static void test_derive(void)
 	hk_config__derive(&c);
 	CHECK_U64(c.trend_stride_ns, 4285714285ULL);
 
-	/* the watch threshold: half of Starved's, rounded down */
+	/* the watch threshold: Starved's own */
 	c.starved_wait_pct_x100 = 7001;
 	hk_config__derive(&c);
-	CHECK_U64(c.watch_wait_pct_x100, 3500);
+	CHECK_U64(c.watch_wait_pct_x100, 7001);
 	c.starved_wait_pct_x100 = 100;
 	hk_config__derive(&c);
-	CHECK_U64(c.watch_wait_pct_x100, 50);
-	c.starved_wait_pct_x100 = 9999;
-	hk_config__derive(&c);
-	CHECK_U64(c.watch_wait_pct_x100, 4999);
+	CHECK_U64(c.watch_wait_pct_x100, 100);
 	c.starved_wait_pct_x100 = 10000;
 	hk_config__derive(&c);
-	CHECK_U64(c.watch_wait_pct_x100, 5000);
+	CHECK_U64(c.watch_wait_pct_x100, 10000);
 }
 
 int hk_add_config_generate_suite(void)

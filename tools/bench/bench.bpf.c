@@ -8,6 +8,11 @@
  *    hotspot-bpf do: a per-CPU switch-in timestamp and a per-TGID hash
  *    update on every switch (on-CPU ns, switches, preemptions), plus the
  *    aggressor's entry on an involuntary switch.
+ *  - bn_filter (tp_btf/sched_switch): hotspot-k's hk_switch up to its
+ *    filter only (the voluntary check, prev's kernel-thread flag, then
+ *    prev's TID tested against a bitmap as big as hk_watch, with no bit
+ *    set), then returns: what hk_switch costs on a switch it does not
+ *    record.
  *  - bn_walk_* (SEC("syscall"), run with BPF_PROG_TEST_RUN): walk every
  *    thread with the open-coded task iterator, as hotspot-k's window does,
  *    and time themselves with bpf_ktime_get_ns. bn_walk_iter only iterates
@@ -20,6 +25,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "bench.h"
+#include "shared/hotspot.h"
 
 #define TASK_RUNNING 0
 #define BN_PF_KTHREAD 0x00200000	/* include/linux/sched.h */
@@ -69,10 +75,36 @@ struct {
 
 static const struct bn_tgid_val bn_tgid_zero;
 
+#define BN_WATCH_WORDS (HK_WATCH_BITS / 64)
+
+/* never written: not static, so that clang keeps the load, as in hk_watch */
+__u64 bn_watch[BN_WATCH_WORDS];
+/* switches past the filter: stays 0, but keeps the test from being folded */
+__u64 bn_filter_passed;
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(bn_empty, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
+	return 0;
+}
+
+/* hk_switch's first lines (bpf/hotspot.bpf.c), the same tests in the same
+ * order; with no bit set every switch returns at one or the other */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(bn_filter, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	__u32 bit;
+
+	if (!preempt && prev_state != TASK_RUNNING)
+		return 0;
+	if (prev->flags & BN_PF_KTHREAD)
+		return 0;
+	bit = prev->pid & (HK_WATCH_BITS - 1);
+	if (!(bn_watch[(bit / 64) & (BN_WATCH_WORDS - 1)] & (1ULL << (bit & 63))))
+		return 0;
+	__sync_fetch_and_add(&bn_filter_passed, 1);
 	return 0;
 }
 

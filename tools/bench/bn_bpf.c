@@ -2,7 +2,7 @@
 /*
  * bn-bpf - the benchmark's BPF side, in one binary:
  *
- *   bn-bpf attach empty|tgid         attach a sched_switch yardstick, print
+ *   bn-bpf attach empty|filter|tgid  attach a sched_switch yardstick, print
  *                                    "ready prog_id=N", wait for SIGTERM
  *   bn-bpf walk [-r REPS] [-l LEVELS] run the bare walks (BPF_PROG_TEST_RUN)
  *   bn-bpf stats -p PID              hk_stats of the hotspot-k with that PID
@@ -69,9 +69,10 @@ static int cmd_attach(const char *which)
 	if (!skel)
 		return 1;
 	want = !strcmp(which, "empty") ? skel->progs.bn_empty :
+	       !strcmp(which, "filter") ? skel->progs.bn_filter :
 	       !strcmp(which, "tgid") ? skel->progs.bn_tgid : NULL;
 	if (!want) {
-		fprintf(stderr, "bn-bpf: attach empty|tgid\n");
+		fprintf(stderr, "bn-bpf: attach empty|filter|tgid\n");
 		bench_bpf__destroy(skel);
 		return 2;
 	}
@@ -428,7 +429,7 @@ static int cmd_walk(int reps, int levels, __u32 max_procs)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: bn-bpf attach empty|tgid\n"
+		"usage: bn-bpf attach empty|filter|tgid\n"
 		"       bn-bpf walk [-r REPS] [-l iter,direct,fields,store,hash|all] [-m MAX_PROCS]\n"
 		"       bn-bpf stats -p PID\n"
 		"       bn-bpf watch -p PID[,PID] -d SECONDS [-n N[,N]] [-b MS] [-l LEVELS]\n"

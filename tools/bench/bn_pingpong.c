@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * bn-pingpong - context-switch storms on one CPU, two processes:
+ * bn-pingpong - context-switch storms, two processes:
  *
- *   bn-pingpong pipe  -c CPU -d SECONDS [-w SECONDS]
+ *   bn-pingpong pipe  -c CPU [-C CPU] -d SECONDS [-w SECONDS]
  *          one byte back and forth over two pipes; an op is a round trip
  *   bn-pingpong yield -c CPU -d SECONDS [-w SECONDS]
  *          both loop on sched_yield(); an op is one yield
  *
+ * Both processes run on the CPU given with -c, unless -C pins the child
+ * elsewhere: a pipe ping-pong across two CPUs, where each side sleeps while
+ * the other runs, so that nearly every switch is to or from the idle task.
  * With -w, the storm first runs that long unmeasured and prints "go" when
  * the measured part starts. Then prints "ops=N secs=S ops_per_s=X nvcsw=V
  * nivcsw=I", nvcsw/nivcsw being the voluntary/involuntary switches of both
@@ -64,7 +67,7 @@ static void pin(int cpu)
 
 int main(int argc, char **argv)
 {
-	int cpu = 0, opt, yield_mode, a[2], b[2];
+	int cpu = 0, kid_cpu = -1, opt, yield_mode, a[2], b[2];
 	double secs = 2, warm = 0, t0, t1, tw;
 	volatile unsigned long *shared;
 	unsigned long ops = 0, kid_ops0 = 0;
@@ -73,14 +76,17 @@ int main(int argc, char **argv)
 	char c = 0;
 
 	if (argc < 2 || (strcmp(argv[1], "pipe") && strcmp(argv[1], "yield"))) {
-		fprintf(stderr, "usage: bn-pingpong pipe|yield [-c CPU] [-d SECONDS]\n");
+		fprintf(stderr, "usage: bn-pingpong pipe|yield [-c CPU] [-C CHILD_CPU] [-d SECONDS]"
+			" [-w SECONDS]\n");
 		return 2;
 	}
 	yield_mode = !strcmp(argv[1], "yield");
 	optind = 2;
-	while ((opt = getopt(argc, argv, "c:d:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:C:d:w:")) != -1) {
 		if (opt == 'c')
 			cpu = atoi(optarg);
+		else if (opt == 'C')
+			kid_cpu = atoi(optarg);
 		else if (opt == 'd')
 			secs = atof(optarg);
 		else if (opt == 'w')
@@ -103,6 +109,8 @@ int main(int argc, char **argv)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(0);
+		if (kid_cpu >= 0)
+			pin(kid_cpu);
 		if (yield_mode) {
 			for (;;) {
 				sched_yield();
@@ -114,6 +122,10 @@ int main(int argc, char **argv)
 				break;
 		_exit(0);
 	}
+	/* the child's ends: a child that died is then an error, not a hang */
+	close(a[0]);
+	close(b[1]);
+	signal(SIGPIPE, SIG_IGN);
 	t0 = now_s();
 	tw = warm > 0 ? t0 + warm : 0;
 	t1 = t0;
@@ -121,10 +133,15 @@ int main(int argc, char **argv)
 		if (yield_mode) {
 			sched_yield();
 		} else if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1) {
-			perror("bn-pingpong: pipe");
-			break;
+			/* EOF (the child is gone) leaves errno alone */
+			perror("bn-pingpong: pipe (or its child died)");
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			return 1;
 		}
-		if (++ops & 1023)
+		/* the clock every 64 ops: a round trip takes ~1 ms when 160
+		 * hackbench processes share the CPU */
+		if (++ops & 63)
 			continue;
 		t1 = now_s();
 		if (tw && t1 >= tw) {
