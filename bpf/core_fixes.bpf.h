@@ -92,12 +92,6 @@ static __always_inline __u32 hk_task_cpu(struct task_struct *t)
 	return o->cpu;
 }
 
-/* signal->stats_lock sequence: odd while an exiting thread folds in. */
-static __always_inline __u32 hk_stats_seq(struct signal_struct *sig)
-{
-	return sig->stats_lock.seqcount.seqcount.sequence;
-}
-
 /*
  * memcg statistics: a pointer since 6.7 (memcg_vmstats moved out of struct
  * mem_cgroup), embedded before. Either way an array of counters, indexed

@@ -283,7 +283,8 @@ struct hk_stats {
 	__u64 switches_recorded;	/* involuntary switches the hook saw */
 	__u64 events_emitted;
 	__u64 events_dropped;		/* ring buffer full: retried next window */
-	__u64 samples_skipped;		/* a thread exited mid-walk */
+	__u64 samples_skipped;		/* no sample: the walk missed a process's
+					 * last thread, or it had no mm */
 	__u64 procs_untracked;		/* process-windows not tracked: hk_procs full */
 	__u64 exits_lost;		/* hk_exits full: swept instead */
 	__u64 defer_overflows;		/* aggressor pass too small */
