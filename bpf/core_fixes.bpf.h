@@ -11,6 +11,7 @@
 #define HK_BPF_CORE_FIXES_H
 
 #include <bpf/bpf_core_read.h>
+#include "loop.bpf.h"
 
 #define HK_PF_EXITING 0x00000004	/* include/linux/sched.h */
 #define HK_PF_KTHREAD 0x00200000	/* include/linux/sched.h */
@@ -48,9 +49,14 @@ static __always_inline __s64 hk_rss_counter(struct mm_struct *mm, int idx)
 
 	/* .count of a percpu_counter misses up to batch x CPUs unfolded
 	 * pages: exact enough for the processes big enough to matter */
+	__s64 pages = 0;
+
 	if (bpf_core_field_exists(m->rss_stat[0].count))
 		return m->rss_stat[idx].count;
-	return o->rss_stat.count[idx].counter;
+	/* a probe read: 6.1's verifier cannot walk a direct load through
+	 * the atomic_long_t typedef ("Type 'atomic_long_t' is not a struct") */
+	bpf_core_read(&pages, sizeof(pages), &o->rss_stat.count[idx].counter);
+	return pages;
 }
 
 /* Resident pages: all of them, and the anon + shmem part the kernel
@@ -205,7 +211,7 @@ static __always_inline int hk_memcg_limit(struct task_struct *t, __u64 page_size
 	*memcg_id = BPF_CORE_READ(css, cgroup, kn, id);
 	w.css = (__u64)css;
 	w.unset = 0x7fffffffffffffffULL / page_size;
-	bpf_loop(HK_MEMCG_DEPTH, hk_memcg_level_cb, &w, 0);
+	hk_loop(HK_MEMCG_DEPTH, HK_MEMCG_DEPTH, hk_memcg_level_cb, &w);
 	if (!w.best_limit)
 		return 0;
 	*limit_bytes = w.best_limit * page_size;
@@ -245,7 +251,7 @@ static __always_inline __u64 hk_throttled_ns(struct task_struct *t)
 	    !bpf_core_field_exists(struct task_group, cfs_bandwidth))
 		return 0;
 	w.tg = (__u64)BPF_CORE_READ(t, sched_task_group);
-	bpf_loop(HK_TG_DEPTH, hk_tg_level_cb, &w, 0);
+	hk_loop(HK_TG_DEPTH, HK_TG_DEPTH, hk_tg_level_cb, &w);
 	return w.throttled_ns;
 }
 

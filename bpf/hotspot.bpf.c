@@ -13,18 +13,27 @@
  *    since the walk last saw it to its process's sums, and queues a
  *    tracked process whose last thread exits; it never deletes (only the
  *    walk does).
- *  - hk_arm (SEC("syscall"), run once through BPF_PROG_TEST_RUN) arms a
- *    bpf_timer. Each tick re-arms it and kicks a bpf_wq work item, so the
- *    walk over every thread runs in a kworker, preemptible, rather than in
- *    softirq. hk_arm_nowq is the variant for kernels without bpf_wq
- *    (< 6.10): the tick walks itself.
- *  - The walk (walk.bpf.h) sums the kernel's per-thread counters per TGID
+ *  - The walk over every thread has three drivers, one per kernel
+ *    generation, all calling the same walk body (walk.bpf.h):
+ *    - hk_arm (SEC("syscall"), run once through BPF_PROG_TEST_RUN) arms a
+ *      bpf_timer; each tick re-arms it and kicks a bpf_wq work item, so
+ *      the walk runs in a kworker rather than in softirq (>= 6.10);
+ *    - hk_arm_nowq: the tick walks itself (6.7 - 6.9: no bpf_wq);
+ *    - hk_iter, an iter/task program: the tool read()s it once per window
+ *      (>= 5.15: no open-coded task iterator before 6.7). It returns from
+ *      read() every chunk_ns, so that the walk never holds a CPU long; the
+ *      tool makes the first walk (every thread's baseline) this way under
+ *      every driver, and the whole walk on hosts with many threads.
+ *  - The walk sums the kernel's per-thread counters per TGID
  *    and runs the window step (window.bpf.h + include/shared/classify.h):
  *    rates, RSS trend, diagnosis, hysteresis; a ring-buffer event goes out
  *    only when a label changes. Threads and processes that did nothing
  *    since the previous walk cost little more than the iteration.
- *  - hk_test_win (SEC("syscall")) runs the same window step on synthetic
- *    samples, for the in-kernel tests.
+ *  - hk_test_win (SEC("raw_tp"), run by BPF_PROG_TEST_RUN) runs the same
+ *    window step on synthetic samples, for the in-kernel tests.
+ *  - Older kernels: hk_switch_noarg stands in for hk_switch before 5.18
+ *    (no prev_state argument), bounded loops for bpf_loop() before 5.17
+ *    (loop.bpf.h); core_fixes.bpf.h reads the fields that moved.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -47,9 +56,8 @@ extern int bpf_wq_set_callback_impl(struct bpf_wq *wq,
 				    int (callback_fn)(void *map, int *key, void *value),
 				    unsigned int flags, void *aux) __weak __ksym;
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(hk_switch, bool preempt, struct task_struct *prev,
-	     struct task_struct *next, unsigned int prev_state)
+static __always_inline int hk_on_switch(bool preempt, struct task_struct *prev,
+					struct task_struct *next, unsigned int prev_state)
 {
 	struct hk_task *ts;
 	__u32 bit, aggressor;
@@ -89,6 +97,23 @@ int BPF_PROG(hk_switch, bool preempt, struct task_struct *prev,
 	return 0;
 }
 
+SEC("tp_btf/sched_switch")
+int BPF_PROG(hk_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	return hk_on_switch(preempt, prev, next, prev_state);
+}
+
+/* Before 5.18 the tracepoint had no prev_state: the state is read from
+ * prev, in the cache line that holds its flags. Loaded instead of
+ * hk_switch there. */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(hk_switch_noarg, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	return hk_on_switch(preempt, prev, next, hk_task_state(prev));
+}
+
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(hk_exit, struct task_struct *t)
 {
@@ -104,7 +129,7 @@ int BPF_PROG(hk_exit, struct task_struct *t)
 
 static int hk_work(void *map, int *key, void *value)
 {
-	hk_walk(1);
+	hk_walk(HK_DRIVER_WQ);
 	return 0;
 }
 
@@ -132,11 +157,12 @@ static int hk_tick(void *map, int *key, struct hk_timer_val *v)
 static int hk_tick_walk(void *map, int *key, struct hk_timer_val *v)
 {
 	hk_rearm(v);
-	hk_walk(0);
+	hk_walk(HK_DRIVER_TIMER);
 	return 0;
 }
 
-/* The timer (and the work item, when there is one), first fire at once. */
+/* The timer (and the work item, when there is one), first fire at once,
+ * or an interval after the walk the tool made at start. */
 static __always_inline int hk_arm_timer(int (*tick)(void *, int *, struct hk_timer_val *),
 					int with_wq)
 {
@@ -148,12 +174,14 @@ static __always_inline int hk_arm_timer(int (*tick)(void *, int *, struct hk_tim
 	v = bpf_map_lookup_elem(&hk_timer, &zero);
 	if (!v || !c || !c->interval_ns)
 		return -22;	/* EINVAL: hk_config not written */
+	/* -EBUSY: initialised by an earlier attempt (the loader retries
+	 * on -ENOMEM, which the kernel's atomic allocation may return) */
 	err = bpf_timer_init(&v->timer, &hk_timer, CLOCK_MONOTONIC);
-	if (err)
+	if (err && err != -16)
 		return err;
 	if (with_wq) {
 		err = bpf_wq_init(&v->wq, &hk_timer, 0);
-		if (err)
+		if (err && err != -16)
 			return err;
 		err = bpf_wq_set_callback_impl(&v->wq, hk_work, 0, NULL);
 		if (err)
@@ -162,7 +190,7 @@ static __always_inline int hk_arm_timer(int (*tick)(void *, int *, struct hk_tim
 	err = bpf_timer_set_callback(&v->timer, tick);
 	if (err)
 		return err;
-	return bpf_timer_start(&v->timer, HK_FIRST_WALK_NS, 0);
+	return bpf_timer_start(&v->timer, hk_prev_walk_ns ? c->interval_ns : HK_FIRST_WALK_NS, 0);
 }
 
 SEC("syscall")
@@ -179,14 +207,84 @@ int hk_arm_nowq(void *ctx)
 }
 
 /*
+ * The iter/task driver. The tool creates an iterator from this program's
+ * link once per window and read()s it: the kernel then runs it for every
+ * thread, by TID, and once more with no task at the end. The first thread
+ * begins a walk, the end ends it. Every chunk_ns it writes one byte: the
+ * tool's read() of one byte returns, a preemption point, and the next
+ * read() goes on from the next thread.
+ */
+/* not static: clang would shrink a static flag to one byte, which the
+ * kernel's BTF check of .bss then rejects */
+__u32 hk_iter_open;			/* a walk begun here, not ended */
+__u32 hk_iter_yielded;			/* the last read() ended on a chunk */
+static __u32 hk_chunk_threads;
+static __u64 hk_chunk_start_ns;
+/* threads between two looks at the clock */
+#define HK_CHUNK_CHECK_THREADS 32
+
+SEC("iter/task")
+int hk_iter(struct bpf_iter__task *ctx)
+{
+	struct task_struct *t = ctx->task;
+	struct hk_config *c = hk_cfg();
+	struct hk_stats *st = hk_st();
+	char yield_byte = '.';
+	__u64 now_ns;
+
+	if (!c || !st)
+		return 0;
+	if (!t) {
+		if (hk_iter_open) {
+			hk_iter_open = 0;
+			hk_walk_end(HK_DRIVER_ITER);
+			hk_stretch_end(bpf_ktime_get_ns() - hk_chunk_start_ns);
+		}
+		return 0;
+	}
+	if (ctx->meta->seq_num == 0) {
+		if (hk_walk_begin(1))
+			return 0;
+		hk_iter_open = 1;
+		hk_iter_yielded = 0;
+		hk_chunk_threads = 0;
+		hk_chunk_start_ns = hk_walk_start_ns;
+	} else if (hk_iter_yielded) {
+		hk_iter_yielded = 0;
+		hk_chunk_start_ns = bpf_ktime_get_ns();
+	}
+	if (!hk_iter_open)
+		return 0;
+	hk_walk_task(t);
+	if (++hk_chunk_threads % HK_CHUNK_CHECK_THREADS)
+		return 0;
+	now_ns = bpf_ktime_get_ns();
+	if (now_ns - hk_chunk_start_ns < c->chunk_ns)
+		return 0;
+	hk_stretch_end(now_ns - hk_chunk_start_ns);
+	if (!bpf_seq_write(ctx->meta->seq, &yield_byte, 1)) {
+		hk_iter_yielded = 1;
+		st->chunks++;
+	}
+	return 0;
+}
+
+/*
  * One synthetic window for the in-kernel tests: the same window step,
  * aggressor pass, hysteresis, events, exit handling and sweep as the walk,
  * on samples from ctx instead of task counters (the processes in ctx are
  * the ones this window meets).
  */
-SEC("syscall")
-int hk_test_win(struct hk_test_window *ctx)
+struct hk_test_window hk_test_io;	/* in and out, through the skeleton */
+
+/*
+ * A raw_tp program, not SEC("syscall"): syscall programs are sleepable and
+ * 6.1 lets those use no queue map (hk_exits).
+ */
+SEC("raw_tp")
+int hk_test_win(void *unused)
 {
+	struct hk_test_window *ctx = &hk_test_io;
 	struct hk_proc *p;
 	__u32 tgid, i, created, sweep;
 
@@ -199,19 +297,16 @@ int hk_test_win(struct hk_test_window *ctx)
 		hk_queue_exit(ctx->exit_tgid);
 	if (ctx->exit_tgid2)
 		hk_queue_exit(ctx->exit_tgid2);
-	/* unrolled: the verifier takes only constant offsets into ctx */
-#pragma clang loop unroll(full)
 	for (i = 0; i < HK_TEST_PROCS; i++) {
 		if (i >= ctx->nr_procs)
 			break;
 		tgid = ctx->tgid[i];
-		__builtin_memcpy(&hk_acc, &ctx->sample[i], sizeof(hk_acc));
-		p = hk_proc_get(tgid, hk_acc.start_time_ns, &created);
+		__builtin_memcpy(&hk_cur.s, &ctx->sample[i], sizeof(hk_cur.s));
+		p = hk_proc_get(tgid, hk_cur.s.start_time_ns, &created);
 		if (p)
-			hk_proc_window(p, tgid, &hk_acc);
+			hk_proc_window(p, tgid, &hk_cur.s);
 	}
 	hk_window_end(sweep);
-#pragma clang loop unroll(full)
 	for (i = 0; i < HK_TEST_PROCS; i++) {
 		if (i >= ctx->nr_procs)
 			break;

@@ -82,6 +82,30 @@ struct {
 	__type(value, struct hk_task);
 } hk_tasks SEC(".maps");
 
+/*
+ * A process being summed: its sample so far and what its threads did since
+ * each was last seen. The walk sums one process at a time; the iter/task
+ * driver meets a process's threads in TID order, interleaved with other
+ * processes' when they were born apart, and parks a process here until its
+ * next thread comes. Only the walk touches it; it is empty between walks.
+ */
+struct hk_accum {
+	struct hk_sample s;
+	struct hk_counters did;		/* its threads since last seen */
+	__u64 sig;			/* its signal struct: which process */
+	__u32 tgid;
+	__u32 active;			/* threads that ran or wait */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	/* allocated as used: a few processes, or none, most windows */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 32768);
+	__type(key, __u32);		/* TGID */
+	__type(value, struct hk_accum);
+} hk_parked SEC(".maps");
+
 #define HK_WATCH_WORDS (HK_WATCH_BITS / 64)
 #define HK_ATTN_WORDS (HK_ATTN_BITS / 64)
 
@@ -103,6 +127,10 @@ static __always_inline __u32 hk_watch_bit(struct task_struct *t)
  * candidate to settle): the walk reads the half the previous walk wrote
  * and writes the other. */
 __u64 hk_attn[2][HK_ATTN_WORDS];
+
+/* TGIDs with an entry in hk_parked, so that the walk looks up only
+ * those (collisions only cost a lookup). */
+__u64 hk_parked_bits[HK_ATTN_WORDS];
 
 /* Stints on a CPU when the walk saw them (by their start, last_arrival):
  * the next walk reads their threads whatever that start. Halves as

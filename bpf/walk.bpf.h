@@ -1,18 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * walk.bpf.h - once per window, visit every thread with the open-coded
- * task iterator and sum the kernel's own counters per process.
+ * walk.bpf.h - once per window, visit every thread and sum the kernel's
+ * own counters per process. The drivers (hotspot.bpf.c) differ only in
+ * how they meet the threads: the open-coded task iterator (timer and
+ * bpf_wq drivers) gives a process's threads together, in the order of its
+ * thread list; an iter/task program (the iter driver) gives every thread
+ * by TID, so a process's threads may be interleaved with others'. Both
+ * call hk_walk_task() per thread, between hk_walk_begin() and
+ * hk_walk_end().
  *
- * Threads of one process come consecutively, leader first, so a process is
- * summed thread by thread and closed on its last thread (the one whose
- * thread_node ends its signal's thread list), while that thread is still
- * at hand. A process's window is the sum of what its threads did since
- * each was last seen (baselines in task storage), plus what the threads
- * that exited since did (the exit hook adds it to its hk_procs entry): a
- * thread that did not run since the previous walk is read no further than
- * its run-queue stamps, one cache line, and a process none of whose
- * threads ran (most of a machine) whose label has nothing to settle
- * touches neither hk_procs nor its signal, mm or cgroups.
+ * A process is summed thread by thread and closed on its newest thread
+ * (the one whose thread_node ends its signal's thread list: the last one
+ * met in list order, and, TIDs growing with creation, in TID order too),
+ * while that thread is still at hand. A process's window is the sum of
+ * what its threads did since each was last seen (baselines in task
+ * storage), plus what the threads that exited since did (the exit hook
+ * adds it to its hk_procs entry): a thread that did not run since the
+ * previous walk is read no further than its run-queue stamps, one cache
+ * line, and a process none of whose threads ran (most of a machine) whose
+ * label has nothing to settle touches neither hk_procs nor its signal, mm
+ * or cgroups.
  */
 #ifndef HK_BPF_WALK_H
 #define HK_BPF_WALK_H
@@ -24,13 +31,23 @@ extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
 			     unsigned int flags) __weak __ksym;
 extern struct task_struct *bpf_iter_task_next(struct bpf_iter_task *it) __weak __ksym;
 extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __weak __ksym;
-extern void bpf_rcu_read_lock(void) __ksym;
-extern void bpf_rcu_read_unlock(void) __ksym;
+/* weak: the iter driver's kernels (< 6.2) have neither; the programs
+ * that call them are then not loaded */
+extern void bpf_rcu_read_lock(void) __weak __ksym;
+extern void bpf_rcu_read_unlock(void) __weak __ksym;
 
-/* the process being summed */
-static struct hk_sample hk_acc;
-static struct hk_counters hk_acc_did;	/* its threads, since last seen */
-static __u32 hk_acc_active;		/* threads that ran or wait */
+/* the process being summed (see struct hk_accum) */
+static struct hk_accum hk_cur;
+enum hk_cur_state {
+	HK_CUR_NONE,		/* nothing open: hk_cur.sig, if set, is a
+				 * kernel thread's */
+	HK_CUR_OPEN,		/* hk_cur is being summed */
+	HK_CUR_CLOSED,		/* hk_cur.sig was closed: a thread of it that
+				 * comes after (born during the walk) waits
+				 * for the next window */
+};
+static __u32 hk_cur_state;
+static __u32 hk_nr_parked;		/* entries in hk_parked */
 
 /*
  * Clocks. CLOCK_MONOTONIC (bpf_ktime_get_ns) for windows and births; the
@@ -52,14 +69,14 @@ static __u64 hk_quiet_before_ns;	/* previous walk's start, run-queue
 static __u64 hk_prev_walk_rq_ns;
 
 /*
- * The walk's cursor lives in globals, so that the loop head carries no
- * scalar that differs between iterations (the verifier then sees few
- * distinct states there).
+ * The walk's cursor and counts live in globals, so that the loop head
+ * carries no scalar that differs between iterations (the verifier then
+ * sees few distinct states there), and so that a walk can span several
+ * runs of the iter/task program.
  */
-static __u64 hk_cur_sig;		/* signal struct of the process summed */
-static __u32 hk_cur_tgid;
-static __u32 hk_cur_open;		/* hk_cur_tgid while summed, 0 once closed */
 static __u32 hk_full_walk;		/* close every process: first walk, sweep */
+static __u32 hk_walk_sweep;		/* this walk sweeps hk_procs after */
+static __u64 hk_walk_rq_start_ns;	/* hk_rq_now_ns when it began */
 static __u64 hk_cur_threads;
 static __u64 hk_cur_procs;
 static __u64 hk_cur_quiet;
@@ -68,8 +85,10 @@ static __u64 hk_cur_window_ns;
 static __u64 hk_walk_switches;
 
 static __u64 hk_stale_dropped;
+static __u64 hk_cur_parked;
 static __u32 hk_acc_ns_pid;		/* PID in its own namespace */
 static __u64 hk_acc_ns_ino;		/* that namespace, 0: ours */
+static struct hk_accum hk_zero_accum;	/* never written */
 
 static __always_inline void hk_watch_set(struct task_struct *t)
 {
@@ -140,7 +159,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 				      __u32 bit)
 {
 	struct hk_config *c = hk_cfg();
-	struct hk_sample *acc = &hk_acc;
+	struct hk_sample *acc = &hk_cur.s;
 	__u64 wait = t->sched_info.run_delay, drun, dwait = 0;
 	__u64 window = hk_cur_window_ns;
 	struct hk_counters now, zero = {};
@@ -167,7 +186,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 	if (ts->walk) {
 		drun = hk_sub_clamp(now.runtime_ns, ts->seen.runtime_ns);
 		dwait = hk_sub_clamp(wait, ts->wait_ns);
-		hk_counters_add_since(&hk_acc_did, &now, &ts->seen);
+		hk_counters_add_since(&hk_cur.did, &now, &ts->seen);
 		/* the stale stamp was consumed since: the kernel credited
 		 * the whole sleep as run delay */
 		if (ts->stale_queued && queued != ts->stale_queued) {
@@ -181,7 +200,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 		drun = now.runtime_ns;
 		dwait = wait;
 		window = hk_sub_clamp(hk_walk_start_ns, t->start_time);
-		hk_counters_add_since(&hk_acc_did, &now, &zero);
+		hk_counters_add_since(&hk_cur.did, &now, &zero);
 	} else {
 		drun = 0;	/* first seen: a baseline only */
 	}
@@ -234,41 +253,39 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 }
 
 /*
- * One thread. It did nothing since the previous walk if it is not queued
- * for a CPU, its last stint on one began (last_arrival, run-queue clock)
- * before the previous walk did, and that stint was not on a CPU when the
- * previous walk saw it (hk_ran: it may have gone on since).
- * That reads one cache line of the task beside those the iterator touches:
- * a quiet thread costs about what iterating it costs. A thread that did
- * something is visited: its counters and task storage.
+ * Did the thread do nothing since the previous walk? Yes if it is not
+ * queued for a CPU, its last stint on one began (last_arrival, run-queue
+ * clock) before the previous walk did, and that stint was not on a CPU
+ * when the previous walk saw it (hk_ran: it may have gone on since).
+ * That reads one cache line of the task beside those the iterator
+ * touches: a quiet thread costs about what iterating it costs. A thread
+ * that did something is visited: its counters and task storage.
  */
-static __always_inline int hk_thread(struct task_struct *t)
+static __always_inline int hk_thread_quiet(struct task_struct *t, __u64 *queued,
+					   __u64 *arrival, __u32 *waiting)
 {
-	__u64 queued = t->sched_info.last_queued;
-	__u64 arrival = t->sched_info.last_arrival;
-	__u32 waiting = 0;
-
-	hk_acc.nr_threads++;
-	if (!queued) {
-		if (arrival < hk_quiet_before_ns && !hk_ran_test(hk_ran_bit(arrival)))
-			return 0;
-		hk_rq_raise(arrival);
-	} else {
-		/* queued and runnable: waiting; queued but asleep: a stale
-		 * stamp (see hk_thread_visit) */
-		hk_rq_raise(queued);
-		waiting = hk_task_state(t) == HK_TASK_RUNNING;
+	*queued = t->sched_info.last_queued;
+	*arrival = t->sched_info.last_arrival;
+	*waiting = 0;
+	if (!*queued) {
+		if (*arrival < hk_quiet_before_ns && !hk_ran_test(hk_ran_bit(*arrival)))
+			return 1;
+		hk_rq_raise(*arrival);
+		return 0;
 	}
-	hk_acc_active++;
-	return hk_thread_visit(t, queued, waiting, hk_ran_bit(arrival));
+	/* queued and runnable: waiting; queued but asleep: a stale stamp
+	 * (see hk_thread_visit) */
+	hk_rq_raise(*queued);
+	*waiting = hk_task_state(t) == HK_TASK_RUNNING;
+	return 0;
 }
 
 /* Nothing ran in the process (or it cannot be sampled now): the baseline
  * stays, the wait its threads showed carries over to its next window. */
 static __always_inline void hk_proc_carry(struct hk_proc *p, __u32 tgid)
 {
-	p->carry_wait_ns += hk_acc.wait_delta_ns;
-	p->carry_thread_wait_ns += hk_acc.thread_wait_delta_ns;
+	p->carry_wait_ns += hk_cur.s.wait_delta_ns;
+	p->carry_thread_wait_ns += hk_cur.s.thread_wait_delta_ns;
 	p->seen_walk = hk_walk_no;
 	hk_attn_set(tgid);
 }
@@ -277,20 +294,20 @@ static __always_inline void hk_proc_carry(struct hk_proc *p, __u32 tgid)
  * running totals. */
 static __always_inline void hk_proc_count(struct hk_proc *p)
 {
-	struct hk_counters *tot = &p->total;
+	struct hk_counters *did = &hk_cur.did, *tot = &p->total;
 
-	tot->runtime_ns += hk_acc_did.runtime_ns +
+	tot->runtime_ns += did->runtime_ns +
 			   __sync_lock_test_and_set(&p->exited.runtime_ns, 0);
-	tot->minor_faults += hk_acc_did.minor_faults +
+	tot->minor_faults += did->minor_faults +
 			     __sync_lock_test_and_set(&p->exited.minor_faults, 0);
-	tot->major_faults += hk_acc_did.major_faults +
+	tot->major_faults += did->major_faults +
 			     __sync_lock_test_and_set(&p->exited.major_faults, 0);
-	tot->nvcsw += hk_acc_did.nvcsw + __sync_lock_test_and_set(&p->exited.nvcsw, 0);
-	tot->nivcsw += hk_acc_did.nivcsw + __sync_lock_test_and_set(&p->exited.nivcsw, 0);
+	tot->nvcsw += did->nvcsw + __sync_lock_test_and_set(&p->exited.nvcsw, 0);
+	tot->nivcsw += did->nivcsw + __sync_lock_test_and_set(&p->exited.nivcsw, 0);
 }
 
 /*
- * The process's window, once hk_acc holds its sample. A global function:
+ * The process's window, once hk_cur holds its sample. A global function:
  * the verifier checks it once, not once per path of its caller. Its
  * totals move by what its threads did since each was last seen, and by
  * what its exited threads did (taken from the exit hook's sums, atomically:
@@ -299,39 +316,44 @@ static __always_inline void hk_proc_count(struct hk_proc *p)
  */
 __noinline int hk_proc_finish(__u32 tgid, __u32 no_mm)
 {
+	struct hk_sample *acc = &hk_cur.s;
 	struct hk_stats *st = hk_st();
 	struct hk_proc *p;
 	__u32 created = 0;
 
 	if (!st)
 		return 0;
-	p = hk_proc_get(tgid, hk_acc.start_time_ns, &created);
+	p = hk_proc_get(tgid, acc->start_time_ns, &created);
 	if (!p)
 		return 0;
 	if (created)
 		__sync_fetch_and_add(&st->entries_created, 1);
 	hk_proc_count(p);
+	/* closed once already in this walk: the iter driver met a thread
+	 * born after the close; what it did goes into the next window */
+	if (p->windows && p->seen_walk == hk_walk_no)
+		no_mm = 1;
 	if (no_mm) {
 		hk_proc_carry(p, tgid);
 		__sync_fetch_and_add(&st->samples_skipped, 1);
 		return created;
 	}
-	hk_acc.runtime_ns = p->total.runtime_ns;
-	hk_acc.minor_faults = p->total.minor_faults;
-	hk_acc.major_faults = p->total.major_faults;
-	hk_acc.nvcsw = p->total.nvcsw;
-	hk_acc.nivcsw = p->total.nivcsw;
+	acc->runtime_ns = p->total.runtime_ns;
+	acc->minor_faults = p->total.minor_faults;
+	acc->major_faults = p->total.major_faults;
+	acc->nvcsw = p->total.nvcsw;
+	acc->nivcsw = p->total.nivcsw;
 	/* not closed in the previous walk: quiet until it began */
 	if (p->windows && p->seen_walk + 1 < hk_walk_no)
-		hk_acc.quiet_until_ns = hk_prev_walk_ns;
-	if (!p->windows || p->start_time_ns != hk_acc.start_time_ns) {
-		hk_acc.ns_pid = hk_acc_ns_pid;
-		hk_acc.ns_ino = hk_acc_ns_ino;
+		acc->quiet_until_ns = hk_prev_walk_ns;
+	if (!p->windows || p->start_time_ns != acc->start_time_ns) {
+		acc->ns_pid = hk_acc_ns_pid;
+		acc->ns_ino = hk_acc_ns_ino;
 	} else {
-		hk_acc.ns_pid = p->ns_pid;
-		hk_acc.ns_ino = p->ns_ino;
+		acc->ns_pid = p->ns_pid;
+		acc->ns_ino = p->ns_ino;
 	}
-	hk_proc_window(p, tgid, &hk_acc);
+	hk_proc_window(p, tgid, acc);
 	return created;
 }
 
@@ -345,13 +367,13 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	struct task_struct *leader = t->group_leader;
 	struct signal_struct *sig = t->signal;
 	struct hk_config *c = hk_cfg();
-	struct hk_sample *acc = &hk_acc;
+	struct hk_sample *acc = &hk_cur.s;
 	struct mm_struct *mm;
 	__u32 no_mm;
 
 	if (!c)
 		return 0;
-	if (!hk_acc_active && !hk_full_walk && !hk_attn_test(tgid)) {
+	if (!hk_cur.active && !hk_full_walk && !hk_attn_test(tgid)) {
 		hk_cur_quiet++;
 		return 0;
 	}
@@ -364,6 +386,7 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 		mm = leader->mm;
 	no_mm = !hk_rss_pages(mm, &acc->rss_pages, &acc->anon_pages);
 	acc->now_ns = bpf_ktime_get_ns();
+	acc->nr_threads = sig->nr_threads;
 	acc->start_time_ns = leader->start_time;
 	acc->fresh = hk_prev_walk_ns && acc->start_time_ns > hk_prev_walk_ns;
 	/* two 8-byte loads: cheaper than a string copy helper */
@@ -385,7 +408,8 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 }
 
 /* A process whose last thread the walk did not meet (it exited between
- * two steps of the iterator): no sample this window. */
+ * two steps of the iterator): no sample this window; what its threads did
+ * counts in the next. */
 static __noinline int hk_proc_unclosed(__u32 tgid)
 {
 	struct hk_proc *p = bpf_map_lookup_elem(&hk_procs, &tgid);
@@ -441,38 +465,137 @@ static __always_inline int hk_last_thread(struct task_struct *t)
 	return (__u64)t->thread_node.next == head;
 }
 
+static __always_inline void hk_parked_mark(__u32 tgid, int set)
+{
+	__u64 bit = 1ULL << (tgid & 63);
+	__u64 *w = &hk_parked_bits[(tgid / 64) & (HK_ATTN_WORDS - 1)];
+
+	if (set)
+		*w |= bit;
+	else
+		*w &= ~bit;
+}
+
+static __always_inline int hk_parked_test(__u32 tgid)
+{
+	return !!(hk_parked_bits[(tgid / 64) & (HK_ATTN_WORDS - 1)] & (1ULL << (tgid & 63)));
+}
+
+/* Park the process being summed until its next thread comes. No room:
+ * no sample this window, and nothing lost (see hk_proc_unclosed). */
+static __noinline int hk_cur_park(void)
+{
+	__u32 tgid = hk_cur.tgid;
+
+	hk_cur_state = HK_CUR_NONE;
+	if (bpf_map_update_elem(&hk_parked, &tgid, &hk_cur, BPF_ANY)) {
+		hk_proc_unclosed(tgid);
+		return 0;
+	}
+	hk_parked_mark(tgid, 1);
+	hk_nr_parked++;
+	hk_cur_parked++;
+	return 0;
+}
+
+/* Make sig's process the one summed: parked, or new. */
+static __noinline int hk_cur_take(__u64 sig, __u32 tgid)
+{
+	struct hk_accum *a = NULL;
+
+	if (hk_nr_parked && hk_parked_test(tgid))
+		a = bpf_map_lookup_elem(&hk_parked, &tgid);
+	if (a) {
+		__builtin_memcpy(&hk_cur, a, sizeof(hk_cur));
+		bpf_map_delete_elem(&hk_parked, &tgid);
+		hk_parked_mark(tgid, 0);
+		hk_nr_parked--;
+		if (hk_cur.sig == sig)
+			return 0;
+		/* its TGID's previous process, gone during the walk */
+		hk_proc_unclosed(tgid);
+	}
+	__builtin_memcpy(&hk_cur, &hk_zero_accum, sizeof(hk_cur));
+	hk_cur.sig = sig;
+	hk_cur.tgid = tgid;
+	return 0;
+}
+
 /*
- * Every thread: a new process (a new signal struct: the iterator reads it
- * anyway) opens, its last thread closes it. Its TGID and flags are read
- * once, on its first thread.
+ * The process of t is the one summed, unless t should be skipped: a kernel
+ * thread (not diagnosed), or a thread of a process already closed in this
+ * walk. Its flags and TGID are read once per process met.
  */
-static __always_inline int hk_walk_task(struct task_struct *t)
+static __always_inline int hk_cur_select(struct task_struct *t)
 {
 	__u64 sig = (__u64)t->signal;
 
+	if (sig == hk_cur.sig)
+		return hk_cur_state == HK_CUR_OPEN;
+	if (hk_cur_state == HK_CUR_OPEN)
+		hk_cur_park();
+	hk_cur_state = HK_CUR_NONE;
+	hk_cur.sig = sig;
+	if (t->flags & HK_PF_KTHREAD)
+		return 0;
+	hk_cur_take(sig, t->tgid);
+	hk_cur_state = HK_CUR_OPEN;
+	return 1;
+}
+
+/*
+ * Every thread, under every driver. A thread that did nothing and does
+ * not end its process's thread list costs the quiet test only; any other
+ * makes its process the one summed, adds to it, and the last one closes
+ * it.
+ */
+static __always_inline int hk_walk_task(struct task_struct *t)
+{
+	__u64 queued, arrival;
+	__u32 waiting, quiet, last;
+
 	hk_cur_threads++;
-	if (sig != hk_cur_sig) {
-		if (hk_cur_open)
-			hk_proc_unclosed(hk_cur_tgid);
-		hk_cur_sig = sig;
-		hk_cur_tgid = t->tgid;
-		hk_cur_procs++;
-		/* kernel threads are not diagnosed */
-		hk_cur_open = t->flags & HK_PF_KTHREAD ? 0 : hk_cur_tgid;
-		if (!hk_cur_open)
-			return 0;
-		__builtin_memset(&hk_acc, 0, sizeof(hk_acc));
-		__builtin_memset(&hk_acc_did, 0, sizeof(hk_acc_did));
-		hk_acc_active = 0;
-	} else if (!hk_cur_open) {
-		return 0;	/* a kernel thread, or joined after the close */
+	quiet = hk_thread_quiet(t, &queued, &arrival, &waiting);
+	last = hk_last_thread(t);
+	if (quiet && !last)
+		return 0;
+	if (!hk_cur_select(t))
+		return 0;
+	if (!quiet) {
+		hk_cur.active++;
+		hk_thread_visit(t, queued, waiting, hk_ran_bit(arrival));
 	}
-	hk_thread(t);
-	if (hk_last_thread(t)) {
-		hk_cur_open = 0;
-		hk_proc_close(t, hk_cur_tgid);
+	if (last) {
+		hk_cur_state = HK_CUR_CLOSED;
+		hk_cur_procs++;
+		hk_proc_close(t, hk_cur.tgid);
 	}
 	return 0;
+}
+
+/* Parked processes whose last thread the walk did not meet: as
+ * hk_proc_unclosed. */
+static long hk_flush_cb(struct bpf_map *map, __u32 *key, struct hk_accum *a, void *ctx)
+{
+	__u32 tgid = *key;
+
+	__builtin_memcpy(&hk_cur, a, sizeof(hk_cur));
+	hk_proc_unclosed(tgid);
+	hk_parked_mark(tgid, 0);
+	bpf_map_delete_elem(&hk_parked, &tgid);
+	return 0;
+}
+
+/* What the walk still holds: the process summed, the parked ones. */
+static __always_inline void hk_walk_flush(void)
+{
+	if (hk_cur_state == HK_CUR_OPEN)
+		hk_proc_unclosed(hk_cur.tgid);
+	hk_cur_state = HK_CUR_NONE;
+	hk_cur.sig = 0;
+	if (hk_nr_parked)
+		bpf_for_each_map_elem(&hk_parked, hk_flush_cb, NULL, 0);
+	hk_nr_parked = 0;
 }
 
 static long hk_clear_attn_cb(__u64 i, __u32 *half)
@@ -501,10 +624,12 @@ static long hk_clear_watch_cb(__u64 i, void *ctx)
 
 /*
  * The run-queue clock at the start of the walk, a lower bound (see
- * hk_rq_now_ns). In the work item current is the kworker that just got
- * the CPU: its last_arrival is about now. In softirq (the timer walk,
- * kernels without bpf_wq) current is whatever was interrupted: only the
- * previous walk's bound, advanced by the monotonic time since, is known.
+ * hk_rq_now_ns). In a task of its own (the kworker of the bpf_wq driver,
+ * the tool's thread in read() under the iter driver) current has just
+ * got the CPU, or is still on it: its last_arrival is a recent run-queue
+ * time. In softirq (the timer driver) current is whatever was
+ * interrupted: only the previous walk's bound, advanced by the monotonic
+ * time since, is known.
  */
 static __always_inline void hk_clock_start(__u64 now_ns, int in_worker)
 {
@@ -518,78 +643,118 @@ static __always_inline void hk_clock_start(__u64 now_ns, int in_worker)
 	hk_quiet_before_ns = hk_full_walk ? 0 : hk_prev_walk_rq_ns;
 }
 
-static __noinline int hk_walk(int in_worker)
+/*
+ * A walk begins: the window's clocks, scratch and bitmaps. in_worker: the
+ * walk runs in a task of its own (a kworker, or the tool's read() of the
+ * iter/task driver), not in softirq.
+ */
+static __noinline int hk_walk_begin(__u32 in_worker)
 {
-	struct hk_stats *st = hk_st();
+	__u64 start_ns = bpf_ktime_get_ns();
 	struct hk_config *c = hk_cfg();
-	struct task_struct *t;
-	struct bpf_iter_task it;
-	__u64 start_ns, end_ns, took_ns, rq_start_ns;
-	__u32 sweep, next_half;
+	__u32 next_half;
 
-	if (!st || !c)
-		return 0;
-	start_ns = bpf_ktime_get_ns();
+	if (!c)
+		return -1;
+	/* an iter/task walk the tool abandoned half-way */
+	hk_walk_flush();
 	hk_walk_start_ns = start_ns;
 	hk_window_begin();
 	/* exits were lost: close every process, then drop entries whose
 	 * process the walk did not meet */
-	sweep = hk_sweep_needed;
+	hk_walk_sweep = hk_sweep_needed;
 	hk_sweep_needed = 0;
-	hk_full_walk = sweep || !hk_prev_walk_ns;
+	hk_full_walk = hk_walk_sweep || !hk_prev_walk_ns;
 	hk_clock_start(start_ns, in_worker);
-	rq_start_ns = hk_rq_now_ns;
+	hk_walk_rq_start_ns = hk_rq_now_ns;
 	hk_cur_window_ns = hk_prev_walk_ns ? start_ns - hk_prev_walk_ns : 0;
-	hk_cur_sig = 0;
-	hk_cur_tgid = 0;
-	hk_cur_open = 0;
 	hk_cur_threads = 0;
 	hk_cur_procs = 0;
 	hk_cur_quiet = 0;
 	hk_cur_visited = 0;
 	hk_walk_switches = 0;
 	hk_stale_dropped = 0;
+	hk_cur_parked = 0;
 	next_half = (hk_walk_no & 1) ^ 1;
-	bpf_loop(HK_ATTN_WORDS, hk_clear_attn_cb, &next_half, 0);
-	bpf_loop(HK_WATCH_WORDS, hk_clear_ran_cb, &next_half, 0);
+	hk_loop(HK_ATTN_WORDS, HK_ATTN_WORDS, hk_clear_attn_cb, &next_half);
+	hk_loop(HK_WATCH_WORDS, HK_WATCH_WORDS, hk_clear_ran_cb, &next_half);
 	if (c->hook)
-		bpf_loop(HK_WATCH_WORDS, hk_clear_watch_cb, NULL, 0);
+		hk_loop(HK_WATCH_WORDS, HK_WATCH_WORDS, hk_clear_watch_cb, NULL);
+	return 0;
+}
 
-	bpf_rcu_read_lock();
-	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
-	while ((t = bpf_iter_task_next(&it)))
-		hk_walk_task(t);
-	bpf_iter_task_destroy(&it);
-	bpf_rcu_read_unlock();
-	if (hk_cur_open)
-		hk_proc_unclosed(hk_cur_tgid);
+/* The walk met every thread: close what is open, the window's end, the
+ * clocks for the next, the counts. Returns how long the walk took. */
+static __noinline __u64 hk_walk_end(__u32 driver)
+{
+	struct hk_stats *st = hk_st();
+	__u64 end_ns, took_ns;
 
-	hk_window_end(sweep);
+	hk_walk_flush();
+	hk_window_end(hk_walk_sweep);
 	end_ns = bpf_ktime_get_ns();
-	took_ns = end_ns - start_ns;
-	hk_prev_walk_ns = start_ns;
+	took_ns = end_ns - hk_walk_start_ns;
+	hk_prev_walk_ns = hk_walk_start_ns;
 	/* where the run-queue clock was when this walk began, at least:
 	 * the bound taken then, or the latest time seen since, less the
 	 * walk's duration */
 	hk_prev_walk_rq_ns = hk_rq_now_ns > took_ns ? hk_rq_now_ns - took_ns : 0;
-	if (rq_start_ns > hk_prev_walk_rq_ns)
-		hk_prev_walk_rq_ns = rq_start_ns;
+	if (hk_walk_rq_start_ns > hk_prev_walk_rq_ns)
+		hk_prev_walk_rq_ns = hk_walk_rq_start_ns;
 	hk_rq_seen_ns = hk_rq_now_ns;
 	hk_rq_seen_at_ns = end_ns;
-
+	if (!st)
+		return took_ns;
 	st->windows++;
 	st->threads_walked += hk_cur_threads;
 	st->procs_walked += hk_cur_procs;
 	st->procs_quiet += hk_cur_quiet;
 	st->threads_visited += hk_cur_visited;
 	st->stale_waits += hk_stale_dropped;
-	st->sweeps += sweep;
+	st->procs_parked += hk_cur_parked;
+	st->sweeps += hk_walk_sweep;
 	st->walk_ns_total += took_ns;
 	st->last_walk_ns = took_ns;
 	if (took_ns > st->walk_ns_max)
 		st->walk_ns_max = took_ns;
 	st->switches_recorded += hk_walk_switches;
-	st->walk_in_timer = !in_worker;
+	st->driver = driver;
+	return took_ns;
+}
+
+/* A stretch on a CPU with no preemption point ends. */
+static __always_inline void hk_stretch_end(__u64 took_ns)
+{
+	struct hk_stats *st = hk_st();
+
+	if (!st)
+		return;
+	st->walk_cpu_ns_total += took_ns;
+	st->stretches++;
+	if (took_ns > 2000000)
+		st->stretches_over_2ms++;
+	if (took_ns > st->stretch_ns_max)
+		st->stretch_ns_max = took_ns;
+}
+
+/*
+ * The timer drivers' walk: the open-coded task iterator, every thread in
+ * one go (>= 6.7). The whole walk is one stretch on the CPU.
+ */
+static __noinline int hk_walk(__u32 driver)
+{
+	struct task_struct *t;
+	struct bpf_iter_task it;
+
+	if (hk_walk_begin(driver == HK_DRIVER_WQ))
+		return 0;
+	bpf_rcu_read_lock();
+	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
+	while ((t = bpf_iter_task_next(&it)))
+		hk_walk_task(t);
+	bpf_iter_task_destroy(&it);
+	bpf_rcu_read_unlock();
+	hk_stretch_end(hk_walk_end(driver));
 	return 0;
 }
 

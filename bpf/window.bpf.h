@@ -164,6 +164,20 @@ static __always_inline struct hk_proc *hk_proc_get(__u32 tgid, __u64 start_time_
 }
 
 /*
+ * The window step in a frame of its own. Inlined into hk_proc_window, its
+ * ~200 bytes of locals lay under hk_commit's and hk_emit's frames too, and
+ * the call chain from hk_iter needed 544 bytes of stack: 6.1's verifier
+ * stops at 512 (tools/vmtest).
+ */
+static __noinline int hk_window_step_frame(const struct hk_config *c, struct hk_proc *p,
+					   const struct hk_sample *s, __u32 *match)
+{
+	if (!c || !p || !s)
+		return 0;
+	return hk_window_step(c, p, s, match);
+}
+
+/*
  * One window of one process. A process that could still turn out to be a
  * Noisy neighbor waits for hk_window_end, when every Starved victim of the
  * window is known: both sides of a pair are labelled from the same facts.
@@ -180,7 +194,7 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 		return 0;
 	__builtin_memcpy(p->comm, s->comm, HK_COMM_LEN);
 	p->seen_walk = hk_walk_no;
-	if (!hk_window_step(c, p, s, &match))
+	if (!hk_window_step_frame(c, p, s, &match))
 		goto out;
 	p->hyst.match = match;
 
@@ -325,9 +339,15 @@ static __always_inline void hk_window_begin(void)
 
 static __noinline int hk_window_end(__u32 sweep)
 {
-	bpf_loop(hk_nr_victims, hk_victim_cb, NULL, 0);
-	bpf_loop(hk_nr_defer, hk_defer_cb, NULL, 0);
-	bpf_loop(1 << 16, hk_exit_cb, NULL, 0);
+	struct hk_stats *st = hk_st();
+	__u32 left;
+
+	left = hk_loop(hk_nr_victims, HK_LOOP_TURNS_PAIRS, hk_victim_cb, NULL);
+	left += hk_loop(hk_nr_defer, HK_LOOP_TURNS_PAIRS, hk_defer_cb, NULL);
+	if (left && st)
+		__sync_fetch_and_add(&st->defer_overflows, left);
+	/* without bpf_loop, exits past the cap wait in the queue */
+	hk_loop(1 << 16, HK_LOOP_TURNS_EXITS, hk_exit_cb, NULL);
 	if (sweep)
 		bpf_for_each_map_elem(&hk_procs, hk_sweep_cb, NULL, 0);
 	return 0;

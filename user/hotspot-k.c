@@ -28,6 +28,7 @@ enum {
 	OPT_CHECK,
 	OPT_MAX_PROCS,
 	OPT_TIMER_WALK,
+	OPT_DRIVER,
 	OPT_DURATION,
 	OPT_UTC,
 	OPT_NO_HOOK,
@@ -50,7 +51,11 @@ static const char usage_text[] =
 "      --duration DUR       stop by itself after DUR (e.g. 60s)\n"
 "      --max-procs N        processes tracked at once (default: 4 x the\n"
 "                           processes running at start, 4096..65536)\n"
-"      --timer-walk         walk in the timer callback even if bpf_wq exists\n"
+"      --driver NAME        how the walk over all threads runs: wq (a kworker,\n"
+"                           Linux >= 6.10), timer (the timer's softirq, >= 6.7),\n"
+"                           iter (read here each window, in 1 ms chunks,\n"
+"                           >= 5.15); default: by kernel, iter above 2000 threads\n"
+"      --timer-walk         the same as --driver timer\n"
 "      --no-hook            nothing on the scheduler's hot path (no sched_switch\n"
 "                           program): Starved still works, but nobody is named\n"
 "                           as its aggressor and nobody is a Noisy neighbor\n"
@@ -77,6 +82,7 @@ static const struct option long_opts[] = {
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "max-procs", required_argument, NULL, OPT_MAX_PROCS },
 	{ "timer-walk", no_argument, NULL, OPT_TIMER_WALK },
+	{ "driver", required_argument, NULL, OPT_DRIVER },
 	{ "no-hook", no_argument, NULL, OPT_NO_HOOK },
 	{ "generate-config", no_argument, NULL, OPT_GENERATE },
 	{ "check-config", required_argument, NULL, OPT_CHECK },
@@ -154,19 +160,43 @@ static void print_summary(struct hk_loader *l, const struct printer *pr)
 			 (unsigned long long)(run_ns / run_cnt));
 	fprintf(stderr,
 		"hotspot-k: %llu windows, %llu events (%llu dropped, retried), "
-		"walk %llu ns/thread avg, longest walk %llu us (%s), %s, "
+		"driver %s, walk %llu ns/thread avg, longest walk %llu us, "
+		"longest stretch on a CPU %llu us (%llu of %llu over 2 ms), %s, "
 		"%llu of %llu process-windows quiet, %llu samples skipped, "
 		"%llu process-windows untracked (hk_procs full), "
 		"%llu stale run delays dropped\n",
 		(unsigned long long)st.windows, (unsigned long long)st.events_emitted,
 		(unsigned long long)st.events_dropped,
-		(unsigned long long)(st.threads_walked ? st.walk_ns_total / st.threads_walked : 0),
+		hk_driver_name(hk_loader__driver(l, NULL)),
+		(unsigned long long)(st.threads_walked ? st.walk_cpu_ns_total / st.threads_walked : 0),
 		(unsigned long long)(st.walk_ns_max / 1000),
-		hk_loader__uses_wq(l) ? "kworker" : "softirq", hook,
+		(unsigned long long)(st.stretch_ns_max / 1000),
+		(unsigned long long)st.stretches_over_2ms, (unsigned long long)st.stretches, hook,
 		(unsigned long long)st.procs_quiet, (unsigned long long)st.procs_walked,
 		(unsigned long long)st.samples_skipped,
 		(unsigned long long)st.procs_untracked,
 		(unsigned long long)st.stale_waits);
+}
+
+/* Which driver walks, why, and what that costs this process per window. */
+static void print_start(struct hk_loader *l, __u64 interval_ns)
+{
+	struct hk_walk_cost first;
+	const char *why;
+	enum hk_driver d = hk_loader__driver(l, &why);
+	char cost[160];
+
+	hk_loader__walk_cost(l, &first, NULL);
+	if (d == HK_DRIVER_ITER)
+		snprintf(cost, sizeof(cost),
+			 "walked from here each window; the first walk took %u system calls, %llu us",
+			 first.syscalls, (unsigned long long)(first.wall_ns / 1000));
+	else
+		snprintf(cost, sizeof(cost), "walked by the kernel's timer, %s; no system calls",
+			 d == HK_DRIVER_WQ ? "in a kworker" : "in softirq");
+	fprintf(stderr, "hotspot-k: diagnosing every %llu ms; driver %s (%s): %s%s; Ctrl-C to stop\n",
+		(unsigned long long)(interval_ns / 1000000), hk_driver_name(d), why, cost,
+		hk_loader__bounded_loops(l) ? "; bounded loops (no bpf_loop before 5.17)" : "");
 }
 
 int main(int argc, char **argv)
@@ -214,7 +244,19 @@ int main(int argc, char **argv)
 			opts.max_procs = (__u32)max_procs;
 			break;
 		case OPT_TIMER_WALK:
-			opts.force_timer_walk = 1;
+			opts.driver = HK_DRIVER_TIMER;
+			break;
+		case OPT_DRIVER:
+			if (!strcmp(optarg, "wq"))
+				opts.driver = HK_DRIVER_WQ;
+			else if (!strcmp(optarg, "timer"))
+				opts.driver = HK_DRIVER_TIMER;
+			else if (!strcmp(optarg, "iter"))
+				opts.driver = HK_DRIVER_ITER;
+			else {
+				usage_error("bad --driver '%s' (wq, timer or iter)", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case OPT_NO_HOOK:
 			opts.no_hook = 1;
@@ -289,16 +331,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hotspot-k: %s\n", err);
 		return EXIT_RUNTIME;
 	}
-	if (!pr.json)
-		fprintf(stderr, "hotspot-k: diagnosing every %llu ms (%s); Ctrl-C to stop\n",
-			(unsigned long long)(opts.cfg.interval_ns / 1000000),
-			hk_loader__uses_wq(l) ? "walk in a kworker" : "walk in the timer");
+	/* on stderr in --json mode too: which driver runs is worth a line */
+	print_start(l, opts.cfg.interval_ns);
 	if (duration_ns)
 		alarm((unsigned int)((duration_ns + 999999999ULL) / 1000000000ULL));
 
 	while (!exiting) {
-		/* blocks until an event or a signal: no periodic wake-up */
-		int n = hk_loader__poll(l, -1);
+		/* blocks until an event, a signal or, under the iter driver,
+		 * the next walk: a timer driver has no periodic wake-up */
+		int n = hk_loader__poll(l, hk_loader__timeout_ms(l));
 
 		/* a signal that is not ours to stop on (SIGCONT after Ctrl-Z,
 		 * a debugger attaching) interrupts the poll too */
@@ -306,6 +347,13 @@ int main(int argc, char **argv)
 			continue;
 		if (n < 0) {
 			fprintf(stderr, "hotspot-k: reading the ring buffer: %s\n", strerror(-n));
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		n = hk_loader__walk_if_due(l);
+		if (n < 0) {
+			fprintf(stderr, "hotspot-k: walking: reading the task iterator: %s\n",
+				strerror(-n));
 			ret = EXIT_RUNTIME;
 			break;
 		}

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -17,7 +19,14 @@
 struct hk_loader {
 	struct hotspot_bpf *skel;
 	struct ring_buffer *rb;
-	int uses_wq;
+	struct bpf_link *iter_link;
+	enum hk_driver driver;
+	const char *why;		/* why that driver */
+	__u64 interval_ns;
+	__u64 next_walk_ns;		/* iter driver: CLOCK_MONOTONIC */
+	struct hk_walk_cost first;	/* the walk made at start */
+	struct hk_walk_cost last;
+	int bounded_loops;		/* no bpf_loop(), or forced (tests) */
 };
 
 /* libbpf's output: all of it with -v, else only the verifier's last words */
@@ -91,6 +100,115 @@ static int kernel_has_func(const struct btf *vmlinux, const char *name)
 	return vmlinux && btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
 }
 
+/* A BPF helper by its enum bpf_func_id name, e.g. BPF_FUNC_loop: what the
+ * kernel has, backports included, rather than what its version suggests. */
+static int kernel_has_helper(const struct btf *vmlinux, const char *name)
+{
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	int id, i;
+
+	id = btf__find_by_name_kind(vmlinux, "bpf_func_id", BTF_KIND_ENUM);
+	t = id > 0 ? btf__type_by_id(vmlinux, id) : NULL;
+	if (!t)
+		return 0;
+	e = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++, e++) {
+		const char *n = btf__name_by_offset(vmlinux, e->name_off);
+
+		if (n && !strcmp(n, name))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Arguments of the sched_switch tracepoint, the context included: 5 since
+ * 5.18 (prev_state), 4 before. From btf_trace_sched_switch, a typedef of a
+ * pointer to the tracepoint's function prototype.
+ */
+static int sched_switch_args(const struct btf *vmlinux)
+{
+	const struct btf_type *t;
+	int id;
+
+	id = btf__find_by_name_kind(vmlinux, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(vmlinux, id);
+	t = t ? btf__type_by_id(vmlinux, t->type) : NULL;
+	if (!t || !btf_is_ptr(t))
+		return -1;
+	t = btf__type_by_id(vmlinux, t->type);
+	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
+}
+
+const char *hk_driver_name(enum hk_driver d)
+{
+	switch (d) {
+	case HK_DRIVER_WQ:
+		return "wq";
+	case HK_DRIVER_TIMER:
+		return "timer";
+	case HK_DRIVER_ITER:
+		return "iter";
+	default:
+		return "none";
+	}
+}
+
+/*
+ * The driver for this kernel and this machine, or the one asked for if the
+ * kernel has what it needs. Above HK_ITER_ABOVE_THREADS threads the chunked
+ * iter driver is chosen even where a timer driver would work: a timer
+ * driver's walk is one stretch on a CPU, which grows with the threads.
+ */
+static int choose_driver(struct hk_loader *l, const struct btf *vmlinux,
+			 const struct hk_loader_opts *o, char *err, size_t err_len)
+{
+	int open_coded = kernel_has_func(vmlinux, "bpf_iter_task_new");
+	int wq = open_coded && kernel_has_func(vmlinux, "bpf_wq_start");
+	__u32 threads = hk_sys__nr_threads();
+
+	switch (o->driver) {
+	case HK_DRIVER_WQ:
+		if (!wq) {
+			snprintf(err, err_len, "--driver wq: the kernel has no bpf_wq (Linux >= 6.10)");
+			return -1;
+		}
+		l->why = "asked for";
+		break;
+	case HK_DRIVER_TIMER:
+		if (!open_coded) {
+			snprintf(err, err_len,
+				 "--driver timer: the kernel has no open-coded task iterator (Linux >= 6.7)");
+			return -1;
+		}
+		l->why = "asked for";
+		break;
+	case HK_DRIVER_ITER:
+		l->why = "asked for";
+		break;
+	default:
+		if (!open_coded) {
+			l->driver = HK_DRIVER_ITER;
+			l->why = "no open-coded task iterator before Linux 6.7";
+		} else if (threads > HK_ITER_ABOVE_THREADS) {
+			l->driver = HK_DRIVER_ITER;
+			l->why = "many threads: a walk in chunks";
+		} else if (wq) {
+			l->driver = HK_DRIVER_WQ;
+			l->why = "Linux >= 6.10";
+		} else {
+			l->driver = HK_DRIVER_TIMER;
+			l->why = "no bpf_wq before Linux 6.10";
+		}
+		return 0;
+	}
+	l->driver = o->driver;
+	return 0;
+}
+
 static int run_syscall_prog(struct bpf_program *prog)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
@@ -102,30 +220,62 @@ static int run_syscall_prog(struct bpf_program *prog)
 	return (int)opts.retval;
 }
 
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+}
+
+/*
+ * One walk by the iter/task program: a new iterator, read() one byte at a
+ * time (the program writes one at the end of each chunk) until the end.
+ */
+static int iter_walk(struct hk_loader *l)
+{
+	__u64 start_ns = mono_ns();
+	unsigned int syscalls = 1;
+	ssize_t n;
+	char byte;
+	int fd, e = 0;
+
+	fd = bpf_iter_create(bpf_link__fd(l->iter_link));
+	if (fd < 0)
+		return -errno;
+	do {
+		n = read(fd, &byte, 1);
+		syscalls++;
+		if (n < 0 && errno != EINTR && errno != EAGAIN) {
+			e = -errno;
+			break;
+		}
+	} while (n != 0);
+	close(fd);
+	l->last.syscalls = syscalls + 1;
+	l->last.wall_ns = mono_ns() - start_ns;
+	return e;
+}
+
 int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		     char *err, size_t err_len)
 {
 	struct btf *vmlinux = NULL;
 	struct hk_config cfg;
 	struct hk_loader *l;
+	int e, args, timer, i, as_old;
 	__u32 zero = 0;
-	int e;
 
 	*out = NULL;
 	log_verbose = o->verbose;
 	libbpf_set_print(libbpf_print);
-	if (hk_sys__check_privileges(err, err_len) || hk_sys__check_btf(err, err_len))
+	if (hk_sys__check_privileges(err, err_len) || hk_sys__check_kernel(err, err_len) ||
+	    hk_sys__check_btf(err, err_len))
 		return -1;
 
 	vmlinux = btf__load_vmlinux_btf();
 	if (!vmlinux) {
 		snprintf(err, err_len, "cannot read the kernel's BTF: %s", strerror(errno));
-		return -1;
-	}
-	if (!kernel_has_func(vmlinux, "bpf_iter_task_new")) {
-		btf__free(vmlinux);
-		snprintf(err, err_len,
-			 "kernel lacks the open-coded task iterator (bpf_iter_task_new, Linux >= 6.7)");
 		return -1;
 	}
 	l = calloc(1, sizeof(*l));
@@ -134,9 +284,20 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		snprintf(err, err_len, "out of memory");
 		return -1;
 	}
-	/* bpf_wq (>= 6.10) lets the walk run in a kworker, not in softirq */
-	l->uses_wq = kernel_has_func(vmlinux, "bpf_wq_start") && !o->force_timer_walk;
+	l->interval_ns = o->cfg.interval_ns;
+	/*
+	 * 5.15, 5.16: bounded loops instead of bpf_loop() (bpf/loop.bpf.h);
+	 * before 5.18: the 4-argument sched_switch program. For tests,
+	 * HOTSPOT_K_AS_5_15=1 takes both paths on any kernel.
+	 */
+	as_old = getenv("HOTSPOT_K_AS_5_15") && !strcmp(getenv("HOTSPOT_K_AS_5_15"), "1");
+	l->bounded_loops = as_old || !kernel_has_helper(vmlinux, "BPF_FUNC_loop");
+	args = as_old ? 4 : sched_switch_args(vmlinux);
+	e = choose_driver(l, vmlinux, o, err, err_len);
 	btf__free(vmlinux);
+	if (e)
+		goto cleanup;
+	timer = l->driver != HK_DRIVER_ITER;
 
 	l->skel = hotspot_bpf__open();
 	if (!l->skel) {
@@ -146,13 +307,16 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	if (o->max_procs) {
 		bpf_map__set_max_entries(l->skel->maps.hk_procs, o->max_procs);
 		bpf_map__set_max_entries(l->skel->maps.hk_exits, o->max_procs);
+		bpf_map__set_max_entries(l->skel->maps.hk_parked, o->max_procs);
 	}
+	l->skel->rodata->hk_bounded_loops = l->bounded_loops;
 	/* the test entry is for the in-kernel tests only */
 	bpf_program__set_autoload(l->skel->progs.hk_test_win, false);
-	bpf_program__set_autoload(l->skel->progs.hk_arm, l->uses_wq);
-	bpf_program__set_autoload(l->skel->progs.hk_arm_nowq, !l->uses_wq);
+	bpf_program__set_autoload(l->skel->progs.hk_arm, l->driver == HK_DRIVER_WQ);
+	bpf_program__set_autoload(l->skel->progs.hk_arm_nowq, l->driver == HK_DRIVER_TIMER);
 	/* --no-hook: nothing on the scheduler's hot path at all */
-	bpf_program__set_autoload(l->skel->progs.hk_switch, !o->no_hook);
+	bpf_program__set_autoload(l->skel->progs.hk_switch, !o->no_hook && args != 4);
+	bpf_program__set_autoload(l->skel->progs.hk_switch_noarg, !o->no_hook && args == 4);
 
 	e = hotspot_bpf__load(l->skel);
 	if (e) {
@@ -161,6 +325,8 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	}
 	cfg = o->cfg;
 	cfg.hook = !o->no_hook;
+	if (!cfg.chunk_ns)
+		cfg.chunk_ns = HK_CHUNK_NS;
 	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.hk_config), &zero, &cfg, BPF_ANY)) {
 		snprintf(err, err_len, "cannot write hk_config: %s", strerror(errno));
 		goto cleanup;
@@ -171,22 +337,79 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 			 strerror(-e));
 		goto cleanup;
 	}
+	l->iter_link = bpf_program__attach_iter(l->skel->progs.hk_iter, NULL);
+	if (!l->iter_link) {
+		snprintf(err, err_len, "cannot attach the iter/task program: %s", strerror(errno));
+		goto cleanup;
+	}
 	l->rb = ring_buffer__new(bpf_map__fd(l->skel->maps.hk_events), o->on_event,
 				 o->ctx, NULL);
 	if (!l->rb) {
 		snprintf(err, err_len, "cannot open the ring buffer: %s", strerror(errno));
 		goto cleanup;
 	}
-	e = run_syscall_prog(l->uses_wq ? l->skel->progs.hk_arm : l->skel->progs.hk_arm_nowq);
+	/* the first walk takes every thread's baseline, the costliest: in
+	 * chunks, whatever the driver */
+	e = iter_walk(l);
 	if (e) {
-		snprintf(err, err_len, "cannot arm the window timer: %s", strerror(-e));
+		snprintf(err, err_len, "the first walk failed: reading the task iterator: %s",
+			 strerror(-e));
 		goto cleanup;
+	}
+	l->first = l->last;
+	l->next_walk_ns = mono_ns() - l->first.wall_ns + l->interval_ns;
+	if (timer) {
+		/* the timer's and the work item's memory come from an atomic
+		 * allocation that can fail for a moment (seen: ENOMEM next to
+		 * 10 k new processes): try again for up to 1 s */
+		for (i = 0; i < 50; i++) {
+			e = run_syscall_prog(l->driver == HK_DRIVER_WQ ? l->skel->progs.hk_arm :
+					     l->skel->progs.hk_arm_nowq);
+			if (e != -ENOMEM)
+				break;
+			usleep(20000);
+		}
+		if (e) {
+			snprintf(err, err_len, "cannot arm the window timer: %s", strerror(-e));
+			goto cleanup;
+		}
 	}
 	*out = l;
 	return 0;
 cleanup:
 	hk_loader__destroy(l);
 	return -1;
+}
+
+int hk_loader__timeout_ms(const struct hk_loader *l)
+{
+	__u64 now_ns;
+
+	if (l->driver != HK_DRIVER_ITER)
+		return -1;	/* the kernel's timer walks: nothing to do here */
+	now_ns = mono_ns();
+	if (now_ns >= l->next_walk_ns)
+		return 0;
+	return (int)((l->next_walk_ns - now_ns + 999999) / 1000000);
+}
+
+int hk_loader__walk_if_due(struct hk_loader *l)
+{
+	__u64 now_ns;
+	int e;
+
+	if (l->driver != HK_DRIVER_ITER)
+		return 0;
+	now_ns = mono_ns();
+	if (now_ns < l->next_walk_ns)
+		return 0;
+	e = iter_walk(l);
+	/* on the interval's grid; a late walk (the tool was stopped) does
+	 * not make the next ones come in a burst */
+	l->next_walk_ns += l->interval_ns;
+	if (l->next_walk_ns <= now_ns)
+		l->next_walk_ns = now_ns + l->interval_ns;
+	return e;
 }
 
 int hk_loader__poll(struct hk_loader *l, int timeout_ms)
@@ -208,18 +431,33 @@ int hk_loader__hook_cost(struct hk_loader *l, __u64 *run_ns, __u64 *run_cnt)
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 
-	if (bpf_program__fd(l->skel->progs.hk_switch) < 0)
+	int fd = bpf_program__fd(l->skel->progs.hk_switch);
+
+	if (fd < 0)
+		fd = bpf_program__fd(l->skel->progs.hk_switch_noarg);
+	if (fd < 0)
 		return -ENOENT;	/* --no-hook */
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(l->skel->progs.hk_switch), &info, &len))
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
 		return -errno;
 	*run_ns = info.run_time_ns;
 	*run_cnt = info.run_cnt;
 	return 0;
 }
 
-int hk_loader__uses_wq(const struct hk_loader *l)
+enum hk_driver hk_loader__driver(const struct hk_loader *l, const char **why)
 {
-	return l->uses_wq;
+	if (why)
+		*why = l->why;
+	return l->driver;
+}
+
+void hk_loader__walk_cost(const struct hk_loader *l, struct hk_walk_cost *first,
+			  struct hk_walk_cost *last)
+{
+	if (first)
+		*first = l->first;
+	if (last)
+		*last = l->last;
 }
 
 void hk_loader__destroy(struct hk_loader *l)
@@ -227,7 +465,13 @@ void hk_loader__destroy(struct hk_loader *l)
 	if (!l)
 		return;
 	ring_buffer__free(l->rb);
+	bpf_link__destroy(l->iter_link);
 	/* freeing hk_timer cancels the timer; links go with the skeleton */
 	hotspot_bpf__destroy(l->skel);
 	free(l);
+}
+
+int hk_loader__bounded_loops(const struct hk_loader *l)
+{
+	return l->bounded_loops;
 }

@@ -10,11 +10,17 @@
 #include <bpf/libbpf.h>
 #include "shared/hotspot.h"
 
+/* Above this many threads at start, the chunked iter driver walks (a
+ * timer driver's walk holds a CPU ~0.3 us per thread in one stretch). */
+#define HK_ITER_ABOVE_THREADS 2000
+/* The iter driver returns to userspace (a preemption point) this often. */
+#define HK_CHUNK_NS 1000000ULL
+
 struct hk_loader_opts {
 	struct hk_config cfg;		/* complete: thresholds + environment */
 	__u32 max_procs;		/* hk_procs capacity */
 	int verbose;			/* libbpf debug output */
-	int force_timer_walk;		/* walk in the timer even with bpf_wq */
+	enum hk_driver driver;		/* HK_DRIVER_NONE: choose */
 	int no_hook;			/* leave sched_switch alone */
 	ring_buffer_sample_fn on_event;
 	void *ctx;
@@ -22,15 +28,32 @@ struct hk_loader_opts {
 
 struct hk_loader;
 
+/* What a walk driven from userspace (the iter driver) cost here. */
+struct hk_walk_cost {
+	unsigned int syscalls;
+	__u64 wall_ns;
+};
+
 /* 0, or -1 with one line in err; exit code 1 material. */
 int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		     char *err, size_t err_len);
-/* Block until events arrive or a signal; returns ring_buffer__poll's. */
+/* Block until events arrive, a signal, or timeout_ms; ring_buffer__poll's. */
 int hk_loader__poll(struct hk_loader *l, int timeout_ms);
+/* ms until the next walk is due from userspace; -1: never (a timer walks). */
+int hk_loader__timeout_ms(const struct hk_loader *l);
+/* Walk if one is due (iter driver); 0 or -errno. */
+int hk_loader__walk_if_due(struct hk_loader *l);
 int hk_loader__stats(struct hk_loader *l, struct hk_stats *out);
 /* Average ns per run of the sched_switch hook, if kernel.bpf_stats_enabled. */
 int hk_loader__hook_cost(struct hk_loader *l, __u64 *run_ns, __u64 *run_cnt);
-int hk_loader__uses_wq(const struct hk_loader *l);
+enum hk_driver hk_loader__driver(const struct hk_loader *l, const char **why);
+const char *hk_driver_name(enum hk_driver d);
+void hk_loader__walk_cost(const struct hk_loader *l, struct hk_walk_cost *first,
+			  struct hk_walk_cost *last);
 void hk_loader__destroy(struct hk_loader *l);
+
+/* 1: bounded loops stand in for bpf_loop() (before 5.17, or forced by
+ * HOTSPOT_K_AS_5_15=1 for tests). */
+int hk_loader__bounded_loops(const struct hk_loader *l);
 
 #endif /* HK_USER_LOADER_H */

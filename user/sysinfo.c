@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <linux/capability.h>
 #include "sysinfo.h"
 
@@ -68,6 +69,35 @@ int hk_sys__check_btf(char *err, size_t err_len)
 		 "kernel has no BTF (/sys/kernel/btf/vmlinux: %s): needs CONFIG_DEBUG_INFO_BTF=y",
 		 strerror(errno));
 	return -1;
+}
+
+int hk_sys__check_kernel(char *err, size_t err_len)
+{
+	unsigned int major = 0, minor = 0;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return 0;	/* unknown: let the load say what is missing */
+	if (major > HK_MIN_KERNEL_MAJOR ||
+	    (major == HK_MIN_KERNEL_MAJOR && minor >= HK_MIN_KERNEL_MINOR))
+		return 0;
+	snprintf(err, err_len, "kernel %s is too old: needs Linux >= %u.%u",
+		 u.release, HK_MIN_KERNEL_MAJOR, HK_MIN_KERNEL_MINOR);
+	return -1;
+}
+
+__u32 hk_sys__nr_threads(void)
+{
+	unsigned int running = 0, threads = 0;
+	FILE *f = fopen("/proc/loadavg", "re");
+
+	/* "0.00 0.01 0.05 1/123 4567": runnable/all tasks, kernel's included */
+	if (f) {
+		if (fscanf(f, "%*s %*s %*s %u/%u", &running, &threads) != 2)
+			threads = 0;
+		fclose(f);
+	}
+	return threads;
 }
 
 /* Does a /proc/PID/cgroup controller list ("cpu,cpuacct") name ctrl? */

@@ -16,6 +16,16 @@ int hk_sys__fill_env(struct hk_config *c);
 /* 0 when we may load BPF programs; else -1 with a reason in err. */
 int hk_sys__check_privileges(char *err, size_t err_len);
 
+/* The oldest kernel hotspot-k loads on (the iter/task driver's). */
+#define HK_MIN_KERNEL_MAJOR 5
+#define HK_MIN_KERNEL_MINOR 15
+
+/* 0 when the running kernel is new enough (or unknown); else -1. */
+int hk_sys__check_kernel(char *err, size_t err_len);
+
+/* Tasks (threads, kernel threads included) on the machine now; 0: unknown. */
+__u32 hk_sys__nr_threads(void);
+
 /* 0 when the kernel has BTF; else -1 with a reason in err. */
 int hk_sys__check_btf(char *err, size_t err_len);
 

@@ -92,10 +92,18 @@ static inline __u32 hk_trend_first(const struct hk_proc *p, __u64 now_ms,
 	__u32 nr = p->trend_nr < HK_TREND_SLOTS ? p->trend_nr : HK_TREND_SLOTS;
 	__u32 i;
 
-	for (i = HK_TREND_SLOTS - nr; i < HK_TREND_SLOTS; i++)
+	/*
+	 * A constant start: 6.1's verifier loses the bounds of an index
+	 * that starts at HK_TREND_SLOTS - nr and walks such a loop until
+	 * "the sequence of 8193 jumps is too complex" (tools/vmtest).
+	 */
+	for (i = 0; i < HK_TREND_SLOTS; i++) {
+		if (i + nr < HK_TREND_SLOTS)
+			continue;	/* no sample there yet */
 		if (p->trend_ms[(p->trend_head + i) & (HK_TREND_SLOTS - 1)] + span_ms >= now_ms)
-			break;
-	return i;
+			return i;
+	}
+	return HK_TREND_SLOTS;
 }
 
 static inline void hk_trend_at(const struct hk_proc *p, __u32 i, __u64 now_ms,
@@ -139,7 +147,9 @@ static inline void hk_trend_fit(const struct hk_proc *p, __u64 now_ms,
 
 	prev_ms = x0;
 	prev_pages = y0;
-	for (i = first; i <= last && i <= HK_TREND_SLOTS; i++) {
+	for (i = 0; i <= HK_TREND_SLOTS; i++) {
+		if (i < first || i > last)
+			continue;	/* constant start, as in hk_trend_first */
 		hk_trend_at(p, i, now_ms, now_pages, &ms, &pages);
 		x = (__s64)(ms - x0);
 		sx += x;

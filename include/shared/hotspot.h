@@ -62,6 +62,18 @@ enum hk_consts {
 };
 
 /*
+ * What drives the walk, chosen by the loader from the kernel's BTF (and
+ * the number of threads): the same walk body and window step under each.
+ */
+enum hk_driver {
+	HK_DRIVER_NONE = 0,
+	HK_DRIVER_WQ = 1,	/* bpf_timer -> bpf_wq: a kworker walks (>= 6.10) */
+	HK_DRIVER_TIMER = 2,	/* the bpf_timer callback walks, softirq (>= 6.7) */
+	HK_DRIVER_ITER = 3,	/* an iter/task program, read() by userspace each
+				 * window, in chunks of chunk_ns (>= 5.15) */
+};
+
+/*
  * Thresholds and environment, one entry in the hk_config array map.
  * Userspace writes it before arming the timer; the walk reads it each window.
  * Rates are per second, shares are of the window, so that no diagnosis
@@ -110,6 +122,8 @@ struct hk_config {
 	__u32 page_size_bytes;
 	__u32 hook;			/* 0: --no-hook, no aggressor naming */
 	__u64 pidns_ino;		/* the tool's own PID namespace */
+	__u64 chunk_ns;			/* iter/task driver: a read() returns
+					 * (a preemption point) after this */
 };
 
 /*
@@ -278,7 +292,7 @@ struct hk_stats {
 	__u64 windows;			/* walks completed */
 	__u64 threads_walked;
 	__u64 procs_walked;
-	__u64 walk_ns_total;
+	__u64 walk_ns_total;		/* first stretch to last, yields included */
 	__u64 walk_ns_max;		/* longest single walk */
 	__u64 switches_recorded;	/* involuntary switches the hook saw */
 	__u64 events_emitted;
@@ -290,7 +304,7 @@ struct hk_stats {
 	__u64 defer_overflows;		/* aggressor pass too small */
 	__u64 timer_rearm_failures;
 	__u64 wq_start_failures;
-	__u64 walk_in_timer;		/* 1: no bpf_wq, walks in softirq */
+	__u64 driver;			/* enum hk_driver of the last walk */
 	__u64 last_walk_ns;
 	__u64 procs_quiet;		/* process-windows skipped: nothing ran */
 	__u64 threads_visited;		/* threads whose task storage was read */
@@ -298,9 +312,20 @@ struct hk_stats {
 					 * stale queue time, dropped */
 	__u64 entries_created;
 	__u64 sweeps;			/* full walks to drop lost exits */
+	__u64 stretch_ns_max;		/* longest time the walk held a CPU with
+					 * no preemption point: a whole walk, or
+					 * one read() of the iter/task driver */
+	__u64 chunks;			/* read()s of the iter/task driver */
+	__u64 procs_parked;		/* a process set aside until its next
+					 * thread (iter driver: TIDs interleave) */
+	__u64 walk_cpu_ns_total;	/* the walks' stretches on a CPU: the
+					 * walk's own time, without the iter
+					 * driver's yields between read()s */
+	__u64 stretches;		/* stretches on a CPU, all walks */
+	__u64 stretches_over_2ms;	/* ... of which longer than 2 ms */
 };
 
-/* Context of the hk_test_win syscall program: one synthetic window. */
+/* In and out of the hk_test_win program (its .bss): one synthetic window. */
 struct hk_test_window {
 	__u32 nr_procs;
 	__u32 exit_tgid;		/* non-zero: that process exits first */

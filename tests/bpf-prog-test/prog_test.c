@@ -6,15 +6,16 @@
  * Opens and loads the skeleton without arming the timer or attaching
  * anything (the walk never runs), writes the vectors' config into
  * hk_config, and feeds every window of tests/vectors/window_vectors.h to
- * the hk_test_win syscall program with BPF_PROG_TEST_RUN. After each
- * window: the labels and matches the program writes back into its ctx,
+ * the hk_test_win raw_tp program with BPF_PROG_TEST_RUN. After each
+ * window: the labels and matches the program writes back into hk_test_io,
  * the transitions in the ring buffer (each exactly once, none while a
  * label holds), hk_procs entries against the same window step run in
  * userspace from include/shared/classify.h, and the hand-computed
  * evidence of the vectors. One line per check group; the last line is
  * "N passed, N failed"; the exit status is 1 on any failure.
  *
- *   sudo build/prog-test [-v]	(-v: libbpf's debug output)
+ *   sudo build/prog-test [-v] [-b]	(-v: libbpf's debug output; -b: bounded
+ *					 loops instead of bpf_loop, as on 5.15)
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -34,6 +35,7 @@
 #define SHADOW_PROCS	16
 
 static int verbose;
+static int bounded_loops;
 static int nr_passed, nr_failed;
 
 /* --- check groups ------------------------------------------------------- */
@@ -202,15 +204,15 @@ static int reset_state(struct env *env, struct group *g)
 static int run_window(struct env *env, struct hk_test_window *tw, struct group *g,
 		      const char *vec, __u32 w)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts,
-		.ctx_in = tw,
-		.ctx_size_in = sizeof(*tw),
-	);
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	int err;
 
+	/* in and out through the program's .bss (a raw_tp has no ctx out) */
+	memcpy(&env->skel->bss->hk_test_io, tw, sizeof(*tw));
 	err = bpf_prog_test_run_opts(env->prog_fd, &opts);
 	if (err)
 		err = -errno;
+	memcpy(tw, &env->skel->bss->hk_test_io, sizeof(*tw));
 	if (!check(g, !err, "%s window %u: BPF_PROG_TEST_RUN: %s (err %d, expected 0)",
 		   vec, w, strerror(-err), err))
 		return -1;
@@ -578,7 +580,16 @@ int main(int argc, char **argv)
 	size_t i;
 	int err;
 
-	verbose = argc > 1 && !strcmp(argv[1], "-v");
+	for (i = 1; i < (size_t)argc; i++) {
+		if (!strcmp(argv[i], "-v")) {
+			verbose = 1;
+		} else if (!strcmp(argv[i], "-b")) {
+			bounded_loops = 1;
+		} else {
+			fprintf(stderr, "usage: prog-test [-v] [-b]\n");
+			return 2;
+		}
+	}
 	libbpf_set_print(libbpf_print);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	hkv_config(&env.cfg);
@@ -590,6 +601,8 @@ int main(int argc, char **argv)
 	env.skel = hotspot_bpf__open();
 	if (!check(&g, env.skel != NULL, "hotspot_bpf__open: %s", strerror(errno)))
 		goto setup_done;
+	/* -b: the bounded loops of kernels without bpf_loop (5.15, 5.16) */
+	env.skel->rodata->hk_bounded_loops = bounded_loops;
 	/* the walk must not run: neither arming program is even loaded */
 	bpf_program__set_autoload(env.skel->progs.hk_arm, false);
 	bpf_program__set_autoload(env.skel->progs.hk_arm_nowq, false);

@@ -68,6 +68,10 @@ static const char usage_text[] =
 "      fill PATH to --size (512M), map it, read a byte per 4 KiB at --rate/s (30M)\n"
 "  spin [--threads N]                 N busy threads (1), main included\n"
 "  sleepers --procs N --threads M     N processes of M sleeping threads\n"
+"  interleaved --procs N --threads M [--sleep]\n"
+"      N processes of M busy (or sleeping) threads, made in turn, one thread\n"
+"      of each process after the other, so that their TIDs interleave; prints\n"
+"      each process's PID on a line of its own before \"ready\"\n"
 "SIZE: bytes, or with K, M, G (1M = 1048576). DUR: 250ms, 1.5s.\n"
 "Examples:\n"
 "  hkload grow --step 10M --every 250ms      # a 40 MiB/s leak\n"
@@ -581,6 +585,91 @@ static int cmd_sleepers(int argc, char **argv)
 	hold_forever();
 }
 
+/*
+ * Child of `interleaved`: one more thread each time the parent sends a
+ * byte, answered with 0 or the pthread error; the main thread then does
+ * what its threads do.
+ */
+static void __attribute__((noreturn))
+interleaved_child(int token_fd, int reply_fd, int threads, bool sleeping, pid_t parent)
+{
+	void *(*body)(void *) = sleeping ? sleep_loop : spin_loop;
+	unsigned char token, status;
+	pthread_t t;
+	int i, err;
+
+	die_with_parent(parent);
+	for (i = 1; i < threads; i++) {
+		if (read(token_fd, &token, 1) != 1)
+			_exit(1);
+		err = pthread_create(&t, NULL, body, NULL);
+		status = (unsigned char)err;
+		if (write(reply_fd, &status, 1) != 1 || err)
+			_exit(1);
+	}
+	body(NULL);
+	_exit(0);
+}
+
+static int cmd_interleaved(int argc, char **argv)
+{
+	int procs = 0, threads = 0, reply[2], i, r;
+	bool sleeping = false;
+	const struct opt_spec spec[] = {
+		{ "procs", OPT_COUNT, &procs }, { "threads", OPT_COUNT, &threads },
+		{ "sleep", OPT_FLAG, &sleeping },
+	};
+	pid_t self = getpid(), *pids;
+	int *tokens;
+
+	parse_opts(argc, argv, spec, ARRAY_SIZE(spec));
+	if (!procs || !threads)
+		usage_error("--procs and --threads are required");
+	pids = calloc((size_t)procs, sizeof(*pids));
+	tokens = calloc((size_t)procs, sizeof(*tokens));
+	if (!pids || !tokens)
+		die("calloc: %s", strerror(errno));
+	if (pipe(reply))
+		die("pipe: %s", strerror(errno));
+	for (i = 0; i < procs; i++) {
+		int tok[2];
+
+		if (pipe(tok))
+			kill_and_die(pids, i, "pipe", errno);
+		pids[i] = fork();
+		if (pids[i] < 0)
+			kill_and_die(pids, i, "fork", errno);
+		if (pids[i] == 0) {
+			close(tok[1]);
+			interleaved_child(tok[0], reply[1], threads, sleeping, self);
+		}
+		close(tok[0]);
+		tokens[i] = tok[1];
+	}
+	close(reply[1]);
+	/* round by round: thread r of process 0, of process 1, ... */
+	for (r = 1; r < threads; r++) {
+		for (i = 0; i < procs; i++) {
+			unsigned char token = 1, status;
+			ssize_t n;
+
+			if (write(tokens[i], &token, 1) != 1)
+				kill_and_die(pids, procs, "write to a child", errno);
+			do
+				n = read(reply[0], &status, 1);
+			while (n < 0 && errno == EINTR);
+			if (n != 1)
+				kill_and_die(pids, procs, "a child died making its threads", 0);
+			if (status)
+				kill_and_die(pids, procs, "pthread_create in a child", status);
+		}
+	}
+	for (i = 0; i < procs; i++)
+		printf("%d\n", (int)pids[i]);
+	say_ready();
+	hold_forever();
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -589,7 +678,7 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "grow", cmd_grow }, { "write", cmd_write },
 		{ "mmapread", cmd_mmapread }, { "spin", cmd_spin },
-		{ "sleepers", cmd_sleepers },
+		{ "sleepers", cmd_sleepers }, { "interleaved", cmd_interleaved },
 	};
 	pid_t parent = getppid();
 	int i;

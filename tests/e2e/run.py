@@ -4,7 +4,8 @@
 End-to-end tests of hotspot-k: the real tool, loaded into the running
 kernel, against real workloads.
 
-  python3 tests/e2e/run.py --tool ./hotspot-k [--only NAME,...] [--keep]
+  python3 tests/e2e/run.py --tool ./hotspot-k [--only NAME,...] [--skip NAME,...]
+      [--tool-args "--driver iter"] [--keep]
 
 Needs root (the tool loads BPF programs), bpftool, taskset, nice and setpriv
 or runuser. Python 3 standard library only.
@@ -61,7 +62,12 @@ def main():
     ap.add_argument("--hkload", default="build/hkload",
                     help="the workload generator (make build/hkload)")
     ap.add_argument("--only", default="", help="comma-separated substrings of test names")
+    ap.add_argument("--skip", default="",
+                    help="comma-separated test names to leave out")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    ap.add_argument("--tool-args", default="",
+                    help="flags given to every hotspot-k the suite starts, "
+                         "e.g. \"--driver iter\" (a test's own flags come after)")
     ap.add_argument("--suite-timeout", type=float, default=SUITE_TIMEOUT_S,
                     help="global watchdog in seconds (default %(default)s)")
     args = ap.parse_args()
@@ -87,7 +93,8 @@ def main():
         print("0 passed, 1 failed")
         return 1
 
-    suite = Suite(tool, [o for o in args.only.split(",") if o], args.keep)
+    suite = Suite(tool, [o for o in args.only.split(",") if o], args.keep,
+                  args.tool_args.split())
     # a snapshot: others may rebuild ./hotspot-k while the suite runs
     os.chmod(suite.workdir, 0o755)
     snap = os.path.join(suite.workdir, "hotspot-k")
@@ -126,10 +133,18 @@ def main():
     wd.daemon = True
     wd.start()
 
-    print("hotspot-k e2e: %s (run from a copy), interval %s, work dir %s" %
-          (tool, INTERVAL, suite.workdir), flush=True)
+    print("hotspot-k e2e: %s%s (run from a copy), interval %s, work dir %s" %
+          (tool, " " + args.tool_args if args.tool_args else "", INTERVAL,
+           suite.workdir), flush=True)
     try:
+        skip = set(o for o in args.skip.split(",") if o)
+        unknown = skip - set(t[0] for t in TESTS)
+        if unknown:
+            suite.record("setup", False, "--skip: no test named %s" %
+                         ", ".join(sorted(unknown)))
         for name, fn, timeout_s, *retry in TESTS:
+            if name in skip:
+                continue
             suite.run_test(name, fn, timeout_s, retry=bool(retry and retry[0]))
     finally:
         finished.set()

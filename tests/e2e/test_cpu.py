@@ -6,15 +6,19 @@
   no Noisy neighbor (on cgroup v1, and v2 where the host has it);
 - four busy loops on two CPUs each run half the time and wait the other
   half: each wants a whole CPU, CPU-bound; four more make eight, each now
-  runs a quarter and waits three: Starved, and nobody is a Noisy neighbor.
+  runs a quarter and waits three: Starved, and nobody is a Noisy neighbor;
+- the iter driver meets threads by TID: two processes of two busy threads
+  each, made in turn so that their TIDs interleave, are each summed whole
+  (two threads, a whole CPU's worth), not split into halves.
 """
 
 import os
+import subprocess
 
 from hk_e2e import cgroups
 from hk_e2e.checks import check_history, dflt, evidence, expect_enter, history
 from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS
-from hk_e2e.procs import TestFailure, fmt_events, workload_alive
+from hk_e2e.procs import Member, TestFailure, fmt_events, read_line, workload_alive
 from hk_e2e.tool import Tool
 
 
@@ -91,9 +95,51 @@ def t_oversubscribed(suite, ctx):
                "nobody noisy" % os.cpu_count())
 
 
+def t_interleaved(suite, ctx):
+    tool = Tool(ctx, "interleaved", extra=["--driver", "iter"])
+    tool.wait_ready()
+    w0 = tool.windows()
+    launcher = ctx.workload("interleaved", [ctx.hkload, "interleaved", "--procs", "2",
+                                            "--threads", "2"], stdout=subprocess.PIPE)
+    procs = []
+    for i in range(2):
+        line = read_line(launcher, 10)
+        if not line or not line.isdigit():
+            workload_alive(ctx, launcher)
+            raise TestFailure("interleaved: no PID from hkload (got %r)" % line)
+        procs.append(Member(int(line), "proc%d" % i, launcher))
+        ctx.meter.track(int(line))
+    if read_line(launcher, 10) != "ready":
+        workload_alive(ctx, launcher)
+        raise TestFailure("interleaved: hkload never said ready")
+    tids = {p.pid: sorted(int(t) for t in os.listdir("/proc/%d/task" % p.pid)) for p in procs}
+    a, b = (tids[p.pid] for p in procs)
+    if not (a[0] < b[0] < a[1] < b[1]):
+        raise TestFailure("the workload's TIDs do not interleave: %s" % tids)
+    # four busy threads share the CPUs evenly: each process gets half of them
+    want = 100.0 * min(2.0, os.cpu_count() / 2.0)
+    for p in procs:
+        expect_enter(suite, tool, "interleaved", p, "cpu_bound", ENTER_WINDOWS, w0,
+                     extra=lambda o: evidence(
+                         o.get("nr_threads") == 2 and
+                         0.7 * want <= o.get("cpu_pct", 0) <= 1.3 * want,
+                         "want nr_threads 2 and cpu_pct %.0f +- 30 %%" % want))
+    tool.wait_windows(HOLD_WINDOWS)
+    for p in procs:
+        workload_alive(ctx, p)
+        check_history(tool, p.pid, p.hk_name, {("ok", "cpu_bound")})
+    parked = int(tool.stats().get("procs_parked", 0))
+    if parked == 0:
+        raise TestFailure("the iter driver never set a process aside (procs_parked 0): "
+                          "the threads did not come interleaved")
+    ctx.record("interleaved", True, "TIDs %s: each process whole, 2 threads, %.0f %% of "
+               "a CPU; %d process-windows parked" % (tids, want, parked))
+
+
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("throttled_v1", t_throttled, 60, True),
     ("throttled_v2", t_throttled_v2, 60, True),
     ("oversubscribed", t_oversubscribed, 90, True),
+    ("interleaved", t_interleaved, 60, True),
 ]

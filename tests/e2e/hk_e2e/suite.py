@@ -79,6 +79,7 @@ class Ctx:
         self.suite = suite
         self.name = name
         self.tool = suite.tool
+        self.tool_args = suite.tool_args
         self.hkload = suite.hkload
         self.workdir = suite.workdir
         self.tools = []
@@ -145,8 +146,9 @@ class Ctx:
 
 
 class Suite:
-    def __init__(self, tool, only, keep):
+    def __init__(self, tool, only, keep, tool_args=()):
         self.tool = tool
+        self.tool_args = list(tool_args)   # before each test's own flags
         self.hkload = None          # the workload generator (tests/e2e/hkload.c)
         self.only = only
         self.keep = keep

@@ -30,7 +30,7 @@ class Tool:
         self.ctx = ctx
         self.name = name
         self.stderr_path = os.path.join(ctx.workdir, "%s.tool.stderr" % name)
-        self.argv = [ctx.tool, "--json", "-i", INTERVAL, *extra]
+        self.argv = [ctx.tool, "--json", "-i", INTERVAL, *ctx.tool_args, *extra]
         self.lines = []             # (arrival monotonic, raw text, obj or None, error)
         self.cond = threading.Condition()
         self.stats_id = None
