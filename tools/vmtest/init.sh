@@ -1,0 +1,388 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# /init of the vmtest guest (busybox sh as PID 1). Mounts what hotspot-k
+# needs, runs the checks and prints for each
+#     HKVM RESULT <check> PASS|FAIL|SKIP <seconds>s <detail>
+# then "HKVM DONE <failures>", and leaves qemu through isa-debug-exit.
+# tools/vmtest/vmtest.sh parses these lines from the serial console.
+#
+# Every process started here runs under busybox timeout (which execs the
+# program in place, so $! is the program's PID) and is killed by that PID
+# when its check ends. Limits are for TCG, measured in README.md.
+#
+# Kernel command line: hkvm.cgroup=v1 skips cgroup v2 (to test the v1 path).
+
+export PATH=/bin
+
+mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t tmpfs tmpfs /tmp
+mount -t bpf bpf /sys/fs/bpf
+
+read -r up _ </proc/uptime
+echo "HKVM BOOT $up"
+
+MEM_LIMIT=419430400	# 400 MiB: the leak below stops at 368 MiB
+fails=0
+tool=
+OUT=/tmp/tool.out
+ERR=/tmp/tool.err
+
+# NOW: centiseconds since boot (/proc/uptime always has two decimals)
+now()
+{
+	read -r up _ </proc/uptime
+	frac=${up#*.}
+	NOW=$((${up%.*} * 100 + ${frac#0}))
+}
+
+secs()
+{
+	printf '%d.%02d' $(($1 / 100)) $(($1 % 100))
+}
+
+# result CHECK PASS|FAIL|SKIP START_CS DETAIL...
+result()
+{
+	r_check=$1
+	r_status=$2
+	r_start=$3
+	shift 3
+	now
+	echo "HKVM RESULT $r_check $r_status $(secs $((NOW - r_start)))s $*"
+	if [ "$r_status" = FAIL ]; then
+		fails=$((fails + 1))
+	fi
+}
+
+# alive PID: running and not a zombie (PID 1 reaps only in `wait`)
+alive()
+{
+	[ -r "/proc/$1/stat" ] || return 1
+	read -r _ _ a_state _ <"/proc/$1/stat" 2>/dev/null || return 1
+	[ "$a_state" != Z ]
+}
+
+dead()
+{
+	! alive "$1"
+}
+
+# until_true LIMIT_CS CMD...: poll CMD every 0.2 s; 0 iff it succeeded in time
+until_true()
+{
+	u_limit=$1
+	shift
+	now
+	u_end=$((NOW + u_limit))
+	while ! "$@"; do
+		now
+		[ "$NOW" -lt "$u_end" ] || return 1
+		sleep 0.2
+	done
+}
+
+# stop PID: SIGKILL and reap
+stop()
+{
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# event PID LABEL: hotspot-k printed PID's transition to LABEL
+event()
+{
+	grep -q "\"pid\":$1,.*\"to\":\"$2\"" "$OUT"
+}
+
+# started PID: PID exited, or its first window is closed
+started()
+{
+	dead "$1" || [ "$(hkvm windows 2>/dev/null)" -ge 1 ] 2>/dev/null
+}
+
+# with_tool CHECK: the check starts (t0), if hotspot-k runs; else it is
+# skipped
+with_tool()
+{
+	now
+	t0=$NOW
+	[ -n "$tool" ] && return 0
+	result "$1" SKIP "$t0" "hotspot-k is not running"
+	return 1
+}
+
+# awaited LABEL PID LIMIT_CS: PID's transition to LABEL came in time; else
+# the check named LABEL fails (t0: its start)
+awaited()
+{
+	until_true "$3" event "$2" "$1" && return 0
+	result "$1" FAIL "$t0" "no $1 event for pid $2 in $(($3 / 100)) s"
+	show events "$OUT" 5
+	return 1
+}
+
+hk_progs_gone()
+{
+	# shellcheck disable=SC2046 # split "COUNT NAME..." into words
+	set -- $(hkvm progs hk_)
+	[ "${1:-x}" = 0 ]
+}
+
+# indent the last lines of FILE under a label, for the host's failure tail
+show()
+{
+	tail -n "$3" "$2" | sed "s/^/  $1: /"
+}
+
+echo "HKVM INFO kernel $(uname -r)"
+if [ -e /sys/kernel/btf/vmlinux ]; then
+	echo "HKVM INFO btf yes"
+else
+	echo "HKVM INFO btf no"
+fi
+echo "HKVM INFO cpus $(nproc) mem $(sed -n 's/^MemTotal: *//p' /proc/meminfo)"
+
+# --- memory cgroup: v2 if it can be had, else the v1 controller ------------
+memcg=
+limit_file=
+if ! grep -q 'hkvm.cgroup=v1' /proc/cmdline &&
+	mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null; then
+	if echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null &&
+		mkdir /sys/fs/cgroup/hkvm; then
+		memcg=/sys/fs/cgroup/hkvm
+		limit_file=memory.max
+		echo "HKVM INFO cgroup v2"
+	else
+		rmdir /sys/fs/cgroup/hkvm 2>/dev/null
+		umount /sys/fs/cgroup
+	fi
+fi
+if [ -z "$memcg" ] &&
+	mount -t tmpfs cgroup /sys/fs/cgroup &&
+	mkdir /sys/fs/cgroup/memory &&
+	mount -t cgroup -o memory memory /sys/fs/cgroup/memory 2>/dev/null &&
+	mkdir /sys/fs/cgroup/memory/hkvm; then
+	memcg=/sys/fs/cgroup/memory/hkvm
+	limit_file=memory.limit_in_bytes
+	echo "HKVM INFO cgroup v1"
+fi
+if [ -n "$memcg" ] && ! echo "$MEM_LIMIT" >"$memcg/$limit_file"; then
+	memcg=
+fi
+[ -n "$memcg" ] || echo "HKVM INFO cgroup none"
+
+# --- prog-test: the in-kernel test runner ----------------------------------
+now
+t0=$NOW
+timeout -s KILL 120 prog-test >/tmp/prog-test.out 2>&1
+st=$?
+last=$(grep -v '^[[:space:]]*$' /tmp/prog-test.out | tail -n 1)
+if [ "$st" = 0 ]; then
+	result prog-test PASS "$t0" "$last"
+else
+	result prog-test FAIL "$t0" "exit $st: $last"
+	show prog-test /tmp/prog-test.out 20
+fi
+
+# --- load: hotspot-k loads, attaches and closes its first window -----------
+now
+t0=$NOW
+# --verbose: libbpf's CO-RE log for the core check (and the verifier's on
+# failure); it says nothing more once loaded
+timeout -s KILL 300 hotspot-k --verbose --json -i 1s >"$OUT" 2>"$ERR" &
+tool=$!
+# the verifier runs ~15x slower under TCG: ~13 s to load here (0.8 s natively)
+until_true 6000 started "$tool"
+if dead "$tool"; then
+	wait "$tool"
+	st=$?
+	result load FAIL "$t0" "exit $st: $(grep '^hotspot-k:' "$ERR" | head -n 1)"
+	# the verifier's last steps say why
+	grep -v '^libbpf: elf:\|^libbpf: sec\|^libbpf: map' "$ERR" |
+		grep -B 60 -m 1 'too complex\|END PROG LOAD LOG\|processed [0-9]* insns' |
+		sed 's/^/  verbose: /'
+	show hotspot-k "$ERR" 5
+	tool=
+elif [ "$(hkvm windows 2>/dev/null)" -ge 1 ] 2>/dev/null; then
+	# shellcheck disable=SC2046 # split "COUNT NAME..." into words
+	set -- $(hkvm progs hk_)
+	n=${1:-?}
+	shift
+	driver=$(grep -o 'driver [a-z]* ([^)]*)' "$ERR" | head -n 1)
+	echo "HKVM INFO ${driver:-driver ?}"
+	result load PASS "$t0" "first window closed; ${driver:-driver ?}; $n programs hk_*: $*"
+else
+	result load FAIL "$t0" "running, but no window closed in 60 s ($(hkvm windows 2>&1))"
+	show hotspot-k "$ERR" 5
+fi
+
+# --- core: CO-RE relocations against this kernel's BTF ----------------------
+# Every relocation libbpf applied, and the fields it found absent here. An
+# absent field is fine only where the program guards it (field_exists or a
+# ___flavor twin): an unguarded one leaves a poisoned call that the
+# verifier reaches, and the load fails ("unknown#195896080").
+now
+t0=$NOW
+core=$(awk '
+	/relo #[0-9]+: <[a-z_]+> \[[0-9]+\] / && !/candidate/ {
+		spec = $0
+		sub(/.*relo #[0-9]+: /, "", spec)
+		sub(/ \(.*/, "", spec)
+		sub(/\[[0-9]+\] /, "", spec)
+		n++
+		next
+	}
+	/no matching targets found/ {
+		if (!(spec in gone)) {
+			gone[spec] = 1
+			k++
+			list = list (k > 1 ? ", " : "") spec
+		}
+	}
+	END { printf "%d relocations, %d absent here: %s\n", n, k, (k ? list : "none") }
+' "$ERR")
+if grep -q 'unknown#195896080\|failed to resolve CO-RE' "$ERR"; then
+	result core FAIL "$t0" "an unguarded relocation: $(grep -m 1 'unknown#195896080\|failed to resolve CO-RE' "$ERR")"
+elif [ -z "$tool" ]; then
+	result core FAIL "$t0" "not loaded; $core"
+else
+	result core PASS "$t0" "$core"
+fi
+
+# --- cpu_bound: a busy loop is diagnosed --------------------------------------
+if ! with_tool cpu_bound; then
+	:
+else
+	timeout -s KILL 60 hkload spin >/dev/null &
+	spin=$!
+	if awaited cpu_bound "$spin" 2000; then
+		result cpu_bound PASS "$t0" "pid $spin"
+	fi
+	stop "$spin"
+fi
+
+# --- oom_risk: a steady leak inside a memory cgroup with a limit -------------
+if ! with_tool oom_risk; then
+	:
+elif [ -z "$memcg" ]; then
+	result oom_risk FAIL "$t0" "no memory cgroup"
+else
+	# 16 MiB/s: oom_risk needs >= 10 s of trend and 64 MiB of growth;
+	# --max keeps it under the limit if the kill comes late
+	# shellcheck disable=SC2016 # $$ and $1 are the inner shell's
+	timeout -s KILL 60 sh -c 'echo $$ >"$1/cgroup.procs" &&
+		exec hkload grow --step 4M --every 250ms --max 368M' \
+		sh "$memcg" >/dev/null &
+	grow=$!
+	if awaited oom_risk "$grow" 2500; then
+		limit=$(grep "\"pid\":$grow,.*\"to\":\"oom_risk\"" "$OUT" | head -n 1 |
+			sed -n 's/.*"limit_kind":"\([a-z]*\)","limit_bytes":\([0-9]*\).*/\1 \2/p')
+		if [ "$limit" = "memcg $MEM_LIMIT" ]; then
+			result oom_risk PASS "$t0" "pid $grow, limit $limit"
+		else
+			result oom_risk FAIL "$t0" "pid $grow: limit '$limit', want 'memcg $MEM_LIMIT'"
+		fi
+	fi
+	stop "$grow"
+fi
+
+# --- sigint: a clean stop with the exit summary -------------------------------
+if ! with_tool sigint; then
+	:
+else
+	kill -INT "$tool"
+	if until_true 1000 dead "$tool"; then
+		wait "$tool"
+		st=$?
+		summary=$(grep -m 1 '^hotspot-k: [0-9]* windows' "$ERR" | cut -d, -f1-2)
+		if [ "$st" = 0 ] && [ -n "$summary" ]; then
+			result sigint PASS "$t0" "exit 0: $summary"
+		elif [ "$st" = 0 ]; then
+			result sigint FAIL "$t0" "exit 0 but no exit summary on stderr"
+			show hotspot-k "$ERR" 5
+		else
+			result sigint FAIL "$t0" "exit $st"
+			show hotspot-k "$ERR" 5
+		fi
+	else
+		stop "$tool"
+		result sigint FAIL "$t0" "still running 10 s after SIGINT"
+	fi
+	tool=
+fi
+
+# the whole story, for the log
+if [ -s "$OUT" ]; then
+	show event "$OUT" 30
+fi
+
+# --- no_bpf_left: nothing of hotspot-k stays loaded ---------------------------
+now
+t0=$NOW
+# freeing the timer's map is deferred to a workqueue: allow it a moment
+if until_true 500 hk_progs_gone; then
+	result no_bpf_left PASS "$t0" "no hk_* program loaded"
+else
+	result no_bpf_left FAIL "$t0" "still loaded: $(hkvm progs hk_ 2>&1)"
+fi
+
+# --- drivers: every other driver this kernel has runs windows -------------
+# Refused drivers must be refused by name ("--driver X: the kernel has no").
+now
+t0=$NOW
+d_ok=
+d_fail=
+for d in wq timer iter; do
+	case $driver in "driver $d "*) continue ;; esac
+	timeout -s KILL 120 hotspot-k --driver "$d" -i 1s --duration 3s \
+		>/dev/null 2>/tmp/driver.err
+	st=$?
+	w=$(sed -n 's/^hotspot-k: \([0-9]*\) windows.*/\1/p' /tmp/driver.err | head -n 1)
+	if [ "$st" = 0 ] && [ "${w:-0}" -ge 2 ]; then
+		d_ok="$d_ok $d:${w}w"
+	elif [ "$st" = 1 ] && grep -q "^hotspot-k: --driver $d: the kernel has no" /tmp/driver.err; then
+		d_ok="$d_ok $d:refused"
+	else
+		d_fail="$d_fail $d:exit$st/${w:-0}w"
+		show "driver $d" /tmp/driver.err 5
+	fi
+done
+if [ -z "$d_fail" ]; then
+	result drivers PASS "$t0" "${d_ok# }"
+else
+	result drivers FAIL "$t0" "${d_fail# }; passed:${d_ok:- none}"
+fi
+if until_true 500 hk_progs_gone; then :; else
+	result drivers FAIL "$t0" "left loaded: $(hkvm progs hk_ 2>&1)"
+fi
+
+# --- as_5_15: the paths of kernels older than this one ----------------------
+# Bounded loops for bpf_loop() (5.15, 5.16) and the 4-argument sched_switch
+# program (< 5.18), through this kernel's verifier: the in-kernel tests and
+# 3 s of the tool with the iter driver.
+now
+t0=$NOW
+timeout -s KILL 120 prog-test -b >/tmp/prog-test-b.out 2>&1
+st=$?
+last=$(grep -v '^[[:space:]]*$' /tmp/prog-test-b.out | tail -n 1)
+HOTSPOT_K_AS_5_15=1 timeout -s KILL 120 hotspot-k --driver iter -i 1s --duration 3s \
+	>/dev/null 2>/tmp/as515.err
+st2=$?
+w=$(sed -n 's/^hotspot-k: \([0-9]*\) windows.*/\1/p' /tmp/as515.err | head -n 1)
+if [ "$st" = 0 ] && [ "$st2" = 0 ] && [ "${w:-0}" -ge 2 ] &&
+	grep -q 'bounded loops' /tmp/as515.err; then
+	result as_5_15 PASS "$t0" "prog-test -b: $last; tool: ${w} windows"
+else
+	result as_5_15 FAIL "$t0" "prog-test -b exit $st ($last); tool exit $st2, ${w:-0} windows"
+	show prog-test-b /tmp/prog-test-b.out 10
+	show hotspot-k /tmp/as515.err 10
+fi
+
+echo "HKVM DONE $fails"
+sync
+hkvm exit "$fails"
+poweroff -f

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# make vmtest: boot Debian's 6.1 and 6.12 cloud kernels under qemu (TCG) and
+# run hotspot-k there (tools/vmtest/README.md). Included by the Makefile.
+#   make vmtest VMTEST_KERNELS=6.12     one kernel
+#   make vmtest VMTEST_FLAGS=--keep     keep the initramfs staging directory
+
+VMTEST_KERNELS ?= 6.1 6.12
+VMTEST_FLAGS   ?=
+
+# the guest's helper: isa-debug-exit and a BPF program count, static since
+# the guest has no libc
+$(OUTPUT)/hkvm: tools/vmtest/hkvm.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -static $(LIBBPF_CFLAGS) $< -l:libbpf.a -l:libelf.a -l:libz.a -o $@
+
+# STATIC=1 goes to a sub-make: it relinks hotspot-k, prog-test and hkload
+# static (link stamp); the sub-make never comes back here
+vmtest: deps
+	$(Q)tools/deps.sh vmtest
+	$(Q)$(MAKE) --no-print-directory STATIC=1 hotspot-k $(OUTPUT)/prog-test $(OUTPUT)/hkload
+	$(Q)$(MAKE) --no-print-directory $(OUTPUT)/hkvm
+	$(Q)tools/vmtest/vmtest.sh --kernels "$(VMTEST_KERNELS)" --out $(OUTPUT)/vmtest \
+		--tool ./hotspot-k --prog-test $(OUTPUT)/prog-test --hkload $(OUTPUT)/hkload \
+		--hkvm $(OUTPUT)/hkvm $(VMTEST_FLAGS)

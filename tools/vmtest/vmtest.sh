@@ -1,0 +1,359 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# vmtest.sh - boot Debian's own kernels under qemu (TCG) and run hotspot-k
+# there: the in-kernel tests, a load, a CPU hog, a leak in a memory cgroup,
+# SIGINT, and nothing left loaded. See tools/vmtest/README.md.
+#
+#   tools/vmtest/vmtest.sh [--kernels "6.1 6.12"] --tool PATH
+#       --prog-test PATH --hkload PATH [--hkvm PATH] [--out DIR] [--keep]
+#
+# The binaries must be static (make STATIC=1): the guest has only busybox.
+# Environment: HK_VMTEST_CACHE (kernel packages, default
+# ~/.cache/hotspot-k/vmtest), HK_VMTEST_TIMEOUT (seconds per boot, 240),
+# HK_VMTEST_APPEND (extra kernel command line, e.g. hkvm.cgroup=v1).
+# Exit status: 0 every check passed on every kernel, 1 a check failed, a
+# kernel did not boot or timed out, 2 usage or setup error.
+set -eu
+
+CHECKS="prog-test load core cpu_bound oom_risk sigint no_bpf_left drivers as_5_15"
+
+here=$(cd "$(dirname "$0")" && pwd)
+kernels="6.1 6.12"
+tool=
+prog_test=
+hkload=
+hkvm=
+out=build/vmtest
+keep=0
+cache=${HK_VMTEST_CACHE:-$HOME/.cache/hotspot-k/vmtest}
+boot_timeout=${HK_VMTEST_TIMEOUT:-240}
+append_extra=${HK_VMTEST_APPEND:-}
+
+usage()
+{
+	cat <<EOF
+usage: $0 [--kernels "6.1 6.12"] --tool PATH --prog-test PATH --hkload PATH
+          [--hkvm PATH] [--out DIR] [--keep]
+  --kernels LIST   Debian kernel series to boot: 6.1 (Debian 12's own),
+                   6.12 (bookworm's 6.12 backport); default "6.1 6.12"
+  --tool PATH      static hotspot-k
+  --prog-test PATH static in-kernel test runner
+  --hkload PATH    static workload generator
+  --hkvm PATH      static guest helper (default: next to --prog-test)
+  --out DIR        guest logs and the initramfs (default build/vmtest)
+  --keep           keep the initramfs staging directory in DIR
+EOF
+	exit 2
+}
+
+die()
+{
+	echo "vmtest: $*" >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernels) kernels=${2:?}; shift ;;
+	--tool) tool=${2:?}; shift ;;
+	--prog-test) prog_test=${2:?}; shift ;;
+	--hkload) hkload=${2:?}; shift ;;
+	--hkvm) hkvm=${2:?}; shift ;;
+	--out) out=${2:?}; shift ;;
+	--keep) keep=1 ;;
+	-h | --help) usage ;;
+	*) echo "vmtest: unknown argument '$1'" >&2; usage ;;
+	esac
+	shift
+done
+if [ -z "$tool" ] || [ -z "$prog_test" ] || [ -z "$hkload" ]; then
+	usage
+fi
+[ -n "$hkvm" ] || hkvm=$(dirname "$prog_test")/hkvm
+case $boot_timeout in
+'' | *[!0-9]*) die "HK_VMTEST_TIMEOUT must be whole seconds" ;;
+esac
+
+# --- the qemu child, killed by PID on every way out ------------------------
+qemu_pid=
+stage=
+
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup()
+{
+	if [ -n "$qemu_pid" ]; then
+		kill -KILL "$qemu_pid" 2>/dev/null || true
+		wait "$qemu_pid" 2>/dev/null || true
+		qemu_pid=
+	fi
+	if [ -n "$stage" ] && [ "$keep" = 0 ]; then
+		rm -rf "$stage"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# milliseconds, from bash's microsecond clock
+now_ms()
+{
+	local t=${EPOCHREALTIME/./}
+	echo $((10#$t / 1000))
+}
+
+# seconds with one decimal from milliseconds
+fmt_s()
+{
+	printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100))
+}
+
+# --- host packages: qemu and a static busybox, only if missing -------------
+install_missing()
+{
+	"$here/../deps.sh" vmtest || die "cannot install qemu-system-x86 and busybox-static"
+}
+
+apt_lists_empty()
+{
+	! compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null
+}
+
+apt_update()
+{
+	[ "$(id -u)" = 0 ] || die "apt lists are missing or stale and only root can update them"
+	echo "vmtest: apt-get update"
+	DEBIAN_FRONTEND=noninteractive apt-get update -qq
+}
+
+# --- kernels ---------------------------------------------------------------
+series_regex()
+{
+	case $1 in
+	6.1) echo '^linux-image-6\.1\.0-[0-9]+-cloud-amd64$' ;;
+	6.12) echo '^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64$' ;;
+	*) return 1 ;;
+	esac
+}
+
+# newest package of a series that apt knows, else the newest cached one
+pick_package()
+{
+	local re pkg
+
+	re=$(series_regex "$1")
+	pkg=$(apt-cache pkgnames linux-image-6. 2>/dev/null | grep -E "$re" |
+		sort -V | tail -n 1) || true
+	if [ -z "$pkg" ]; then
+		pkg=$(find "$cache" -maxdepth 1 -name 'linux-image-*.deb' -printf '%f\n' |
+			sed 's/_.*//' | grep -E "$re" | sort -V | tail -n 1) || true
+	fi
+	echo "$pkg"
+}
+
+cached_deb()
+{
+	find "$cache" -maxdepth 1 -name "$1_*.deb" | sort -V | tail -n 1
+}
+
+# fetch_kernel SERIES: sets kernel_pkg, kernel_image, kernel_note
+fetch_kernel()
+{
+	local series=$1 deb t0 x sandbox=() old
+
+	kernel_pkg=$(pick_package "$series")
+	[ -n "$kernel_pkg" ] || die "$series: no package matches $(series_regex "$series") (apt-cache)"
+	deb=$(cached_deb "$kernel_pkg")
+	t0=$(now_ms)
+	if [ -n "$deb" ]; then
+		kernel_note="cached"
+	else
+		[ "$(id -u)" = 0 ] && sandbox=(-o APT::Sandbox::User=root)
+		if ! (cd "$cache" && apt-get -qq "${sandbox[@]}" download "$kernel_pkg"); then
+			# lists older than the mirror: the file is gone, update once
+			apt_update
+			(cd "$cache" && apt-get -qq "${sandbox[@]}" download "$kernel_pkg") ||
+				die "$series: apt-get download $kernel_pkg failed"
+		fi
+		deb=$(cached_deb "$kernel_pkg")
+		[ -n "$deb" ] || die "$series: apt-get download left no ${kernel_pkg}_*.deb"
+		kernel_note="downloaded $(($(stat -c %s "$deb") / 1048576)) MiB in $(fmt_s $(($(now_ms) - t0))) s"
+		# older kernels of the same series only fill the cache
+		while read -r old; do
+			[ "$old" = "$deb" ] || rm -f "$old" "${old%.deb}.vmlinuz"
+		done < <(find "$cache" -maxdepth 1 -name 'linux-image-*.deb' |
+			grep -E "/$(series_regex "$series" | sed 's/^\^//; s/\$$//')_")
+	fi
+	kernel_image=${deb%.deb}.vmlinuz
+	if [ ! -s "$kernel_image" ]; then
+		x=$(mktemp -d "$cache/x.XXXXXX")
+		dpkg -x "$deb" "$x"
+		set -- "$x"/boot/vmlinuz-*
+		[ -f "$1" ] || { rm -rf "$x"; die "$series: no boot/vmlinuz-* in $deb"; }
+		cp "$1" "$kernel_image.tmp" && mv "$kernel_image.tmp" "$kernel_image"
+		rm -rf "$x"
+	fi
+}
+
+# --- initramfs: busybox, the static binaries, /init --------------------------
+build_initramfs()
+{
+	local f a
+
+	for f in "$tool" "$prog_test" "$hkload" "$hkvm"; do
+		if [ ! -f "$f" ] || [ ! -x "$f" ]; then
+			die "$f: no such executable"
+		fi
+		# the guest has no libc: a dynamic binary would fail to exec there
+		! ldd "$f" >/dev/null 2>&1 || die "$f is dynamically linked (build with make STATIC=1)"
+	done
+	command -v busybox >/dev/null || die "busybox not found"
+	! ldd "$(command -v busybox)" >/dev/null 2>&1 || die "busybox is not the static one (busybox-static)"
+
+	mkdir -p "$out"
+	stage=$(mktemp -d "$out/initramfs.XXXXXX")
+	mkdir -p "$stage"/{bin,dev,proc,sys,tmp}
+	cp "$(command -v busybox)" "$stage/bin/busybox"
+	for a in $("$stage/bin/busybox" --list); do
+		[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
+	done
+	cp "$tool" "$stage/bin/hotspot-k"
+	cp "$prog_test" "$stage/bin/prog-test"
+	cp "$hkload" "$stage/bin/hkload"
+	cp "$hkvm" "$stage/bin/hkvm"
+	cp "$here/init.sh" "$stage/init"
+	chmod 755 "$stage/init"
+	(cd "$stage" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$out/initramfs.cpio.gz"
+	if [ "$keep" = 0 ]; then
+		rm -rf "$stage"
+		stage=
+	fi
+}
+
+# --- one boot ----------------------------------------------------------------
+declare -A res	# res[series:check] = "PASS 3.1"; detail[...] = text
+declare -A detail
+declare -A info	# info[series:kernel|boot|total|verdict|note]
+
+# boot SERIES: run the guest under a hard timeout; 0 iff every check passed
+boot()
+{
+	local series=$1 log=$out/$1.log raw t0 status timed_out=0 c s t d
+	local failed=0 done_line
+
+	raw=$log.raw
+	t0=$(now_ms)
+	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 2G -smp 2 \
+		-nographic -no-reboot -nic none \
+		-kernel "$kernel_image" -initrd "$out/initramfs.cpio.gz" \
+		-append "console=ttyS0 panic=-1 quiet $append_extra" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		</dev/null >"$raw" 2>&1 &
+	qemu_pid=$!
+	while kill -0 "$qemu_pid" 2>/dev/null; do
+		if [ $(($(now_ms) - t0)) -ge $((boot_timeout * 1000)) ]; then
+			timed_out=1
+			kill -KILL "$qemu_pid" 2>/dev/null || true
+			break
+		fi
+		sleep 0.2
+	done
+	status=0
+	wait "$qemu_pid" || status=$?
+	qemu_pid=
+	info[$series:total]=$(fmt_s $(($(now_ms) - t0)))
+	# the serial console as text: no CRs, no firmware's terminal escapes
+	sed 's/\r$//; s/\x1b\[[0-9;?]*[A-Za-z]//g' "$raw" >"$log"
+	rm -f "$raw"
+
+	info[$series:kernel]=$(sed -n 's/.*HKVM INFO kernel //p' "$log" | head -n 1)
+	info[$series:boot]=$(sed -n 's/.*HKVM BOOT \([0-9.]*\).*/\1/p' "$log" | head -n 1)
+	info[$series:cgroup]=$(sed -n 's/.*HKVM INFO cgroup //p' "$log" | head -n 1)
+	info[$series:btf]=$(sed -n 's/.*HKVM INFO btf //p' "$log" | head -n 1)
+	info[$series:driver]=$(sed -n 's/.*HKVM INFO driver \([a-z]*\).*/\1/p' "$log" | head -n 1)
+	while read -r c s t d; do
+		res[$series:$c]="$s ${t%s}"
+		detail[$series:$c]=$d
+	done < <(grep -o 'HKVM RESULT .*' "$log" | cut -d' ' -f3-)
+	done_line=$(grep -o 'HKVM DONE [0-9]*' "$log" | head -n 1) || true
+
+	for c in $CHECKS; do
+		case ${res[$series:$c]:-} in
+		PASS*) ;;
+		*) failed=1 ;;
+		esac
+	done
+	if [ "$timed_out" = 1 ]; then
+		info[$series:verdict]="TIMEOUT"
+		failed=1
+	elif [ -z "${info[$series:boot]}" ]; then
+		info[$series:verdict]="NO BOOT"
+		failed=1
+	elif [ -z "$done_line" ]; then
+		info[$series:verdict]="NO DONE"
+		failed=1
+	elif [ "$failed" = 1 ] || [ "$done_line" != "HKVM DONE 0" ]; then
+		info[$series:verdict]="FAIL"
+		failed=1
+	else
+		info[$series:verdict]="PASS"
+	fi
+
+	echo "vmtest: $series: ${info[$series:kernel]:-?} booted in ${info[$series:boot]:-?} s," \
+		"cgroup ${info[$series:cgroup]:-?}, BTF ${info[$series:btf]:-?}," \
+		"driver ${info[$series:driver]:-?}," \
+		"qemu exit $status, ${info[$series:total]} s"
+	for c in $CHECKS; do
+		printf '  %-12s %-10s %s\n' "$c" "${res[$series:$c]:-MISSING}" \
+			"${detail[$series:$c]:-}"
+	done
+	if [ "$failed" = 1 ]; then
+		echo "vmtest: $series: ${info[$series:verdict]}; last 40 lines of $log:"
+		tail -n 40 "$log" | sed 's/^/  | /'
+	fi
+	return "$failed"
+}
+
+# --- main ----------------------------------------------------------------------
+for k in $kernels; do
+	series_regex "$k" >/dev/null || die "unknown kernel series '$k' (known: 6.1 6.12)"
+done
+install_missing
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found"
+mkdir -p "$cache"
+apt_lists_empty && apt_update
+
+build_initramfs
+rc=0
+for k in $kernels; do
+	fetch_kernel "$k"
+	info[$k:note]="$kernel_pkg, $kernel_note"
+	echo "vmtest: $k: $(basename "$kernel_image" .vmlinuz) ($kernel_note), booting"
+	boot "$k" || rc=1
+done
+
+# one column per kernel: row LABEL ARRAY KEY (ARRAY[series:KEY])
+row()
+{
+	local -n a=$2
+	local k v
+
+	printf '%-14s' "$1"
+	for k in $kernels; do
+		v=${a[$k:$3]:-}
+		[ -n "$v" ] || v=$4
+		printf ' %-28s' "$v"
+	done
+	echo
+}
+
+echo
+row vmtest info kernel "?"
+row "boot (s)" info boot -
+row driver info driver -
+for c in $CHECKS; do
+	row "$c" res "$c" MISSING
+done
+row "total (s)" info total -
+row result info verdict -
+exit "$rc"
