@@ -148,6 +148,8 @@ static int hk_tick(void *map, int *key, struct hk_timer_val *v)
 {
 	struct hk_stats *st = hk_st();
 
+	if (hk_timer_off)
+		return 0;	/* handed over: the timer stops here */
 	hk_rearm(v);
 	if (bpf_wq_start(&v->wq, 0) && st)
 		__sync_fetch_and_add(&st->wq_start_failures, 1);
@@ -156,6 +158,8 @@ static int hk_tick(void *map, int *key, struct hk_timer_val *v)
 
 static int hk_tick_walk(void *map, int *key, struct hk_timer_val *v)
 {
+	if (hk_timer_off)
+		return 0;
 	hk_rearm(v);
 	hk_walk(HK_DRIVER_TIMER);
 	return 0;

@@ -738,15 +738,49 @@ static __always_inline void hk_stretch_end(__u64 took_ns)
 }
 
 /*
+ * Set when a timer driver handed the walk over to the tool (HK_EV_HANDOVER):
+ * the timer is not re-armed and no timer walk starts again. Not static:
+ * clang would keep a 0/1 static in one byte, which the kernel's BTF check
+ * of the datasec rejects.
+ */
+__u32 hk_timer_off;
+
+/*
+ * A timer driver's walk cannot be cut in pieces (the open-coded iterator
+ * cannot resume), so one that held a CPU longer than two chunks stops the
+ * timer and tells the tool, which walks in chunks from then on. If the
+ * ring buffer is full, the next walk tries again.
+ */
+static __noinline int hk_hand_over(__u32 driver, __u64 took_ns)
+{
+	struct hk_event *e;
+
+	e = bpf_ringbuf_reserve(&hk_events, sizeof(*e), 0);
+	if (!e)
+		return 0;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->type = HK_EV_HANDOVER;
+	e->from = driver;
+	e->time_ns = hk_prev_walk_ns;	/* this walk's start */
+	e->ev.window_ns = took_ns;
+	bpf_ringbuf_submit(e, 0);
+	hk_timer_off = 1;
+	return 0;
+}
+
+/*
  * The timer drivers' walk: the open-coded task iterator, every thread in
  * one go (>= 6.7). The whole walk is one stretch on the CPU.
  */
 static __noinline int hk_walk(__u32 driver)
 {
+	struct hk_config *c = hk_cfg();
 	struct task_struct *t;
 	struct bpf_iter_task it;
+	__u64 took_ns;
 
-	if (hk_walk_begin(driver == HK_DRIVER_WQ))
+	/* a walk queued before the hand-over: the tool walks now */
+	if (!c || hk_timer_off || hk_walk_begin(driver == HK_DRIVER_WQ))
 		return 0;
 	bpf_rcu_read_lock();
 	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
@@ -754,7 +788,10 @@ static __noinline int hk_walk(__u32 driver)
 		hk_walk_task(t);
 	bpf_iter_task_destroy(&it);
 	bpf_rcu_read_unlock();
-	hk_stretch_end(hk_walk_end(driver));
+	took_ns = hk_walk_end(driver);
+	hk_stretch_end(took_ns);
+	if (c->chunk_ns && took_ns > 2 * c->chunk_ns)
+		hk_hand_over(driver, took_ns);
 	return 0;
 }
 

@@ -340,6 +340,7 @@ int main(int argc, char **argv)
 		/* blocks until an event, a signal or, under the iter driver,
 		 * the next walk: a timer driver has no periodic wake-up */
 		int n = hk_loader__poll(l, hk_loader__timeout_ms(l));
+		struct hk_handover ho;
 
 		/* a signal that is not ours to stop on (SIGCONT after Ctrl-Z,
 		 * a debugger attaching) interrupts the poll too */
@@ -350,6 +351,12 @@ int main(int argc, char **argv)
 			ret = EXIT_RUNTIME;
 			break;
 		}
+		if (hk_loader__handover(l, &ho))
+			fprintf(stderr, "hotspot-k: a walk by driver %s held a CPU %llu us (over 2 "
+				"chunks of %llu us): from now on driver iter, walked from here in "
+				"chunks\n", hk_driver_name(ho.from),
+				(unsigned long long)(ho.walk_ns / 1000),
+				(unsigned long long)(HK_CHUNK_NS / 1000));
 		n = hk_loader__walk_if_due(l);
 		if (n < 0) {
 			fprintf(stderr, "hotspot-k: walking: reading the task iterator: %s\n",

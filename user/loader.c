@@ -27,6 +27,9 @@ struct hk_loader {
 	struct hk_walk_cost first;	/* the walk made at start */
 	struct hk_walk_cost last;
 	int bounded_loops;		/* no bpf_loop(), or forced (tests) */
+	ring_buffer_sample_fn on_event;	/* the caller's, for transitions */
+	void *ctx;
+	struct hk_handover handover;	/* a timer driver stopped; unread */
 };
 
 /* libbpf's output: all of it with -v, else only the verifier's last words */
@@ -209,6 +212,30 @@ static int choose_driver(struct hk_loader *l, const struct btf *vmlinux,
 	return 0;
 }
 
+/*
+ * The ring buffer's records: transitions go to the caller; a hand-over
+ * (HK_EV_HANDOVER: a timer driver's walk held a CPU too long, the timer
+ * stopped) makes this process walk from now on, an interval after the
+ * start of that last walk, and is kept for hk_loader__handover().
+ */
+static int loader_event(void *ctx, void *data, size_t size)
+{
+	struct hk_loader *l = ctx;
+	const struct hk_event *e = data;
+
+	if (size < sizeof(*e) || e->type != HK_EV_HANDOVER)
+		return l->on_event(l->ctx, data, size);
+	if (l->driver == HK_DRIVER_ITER)
+		return 0;
+	l->handover.from = l->driver;
+	l->handover.walk_ns = e->ev.window_ns;
+	l->handover.pending = 1;
+	l->driver = HK_DRIVER_ITER;
+	l->why = "a timer walk held a CPU over 2 chunks";
+	l->next_walk_ns = e->time_ns + l->interval_ns;
+	return 0;
+}
+
 static int run_syscall_prog(struct bpf_program *prog)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
@@ -342,8 +369,9 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		snprintf(err, err_len, "cannot attach the iter/task program: %s", strerror(errno));
 		goto cleanup;
 	}
-	l->rb = ring_buffer__new(bpf_map__fd(l->skel->maps.hk_events), o->on_event,
-				 o->ctx, NULL);
+	l->on_event = o->on_event;
+	l->ctx = o->ctx;
+	l->rb = ring_buffer__new(bpf_map__fd(l->skel->maps.hk_events), loader_event, l, NULL);
 	if (!l->rb) {
 		snprintf(err, err_len, "cannot open the ring buffer: %s", strerror(errno));
 		goto cleanup;
@@ -474,4 +502,13 @@ void hk_loader__destroy(struct hk_loader *l)
 int hk_loader__bounded_loops(const struct hk_loader *l)
 {
 	return l->bounded_loops;
+}
+
+int hk_loader__handover(struct hk_loader *l, struct hk_handover *out)
+{
+	if (!l->handover.pending)
+		return 0;
+	l->handover.pending = 0;
+	*out = l->handover;
+	return 1;
 }

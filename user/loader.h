@@ -56,4 +56,15 @@ void hk_loader__destroy(struct hk_loader *l);
  * HOTSPOT_K_AS_5_15=1 for tests). */
 int hk_loader__bounded_loops(const struct hk_loader *l);
 
+/* A timer driver that stopped because its walk held a CPU too long. */
+struct hk_handover {
+	enum hk_driver from;
+	__u64 walk_ns;			/* that walk */
+	int pending;
+};
+
+/* 1 once after a hand-over to the iter driver (then *out says from what
+ * and why); 0 otherwise. */
+int hk_loader__handover(struct hk_loader *l, struct hk_handover *out);
+
 #endif /* HK_USER_LOADER_H */

@@ -268,6 +268,13 @@ struct hk_sample {
 
 enum hk_event_type {
 	HK_EV_TRANSITION = 1,
+	/*
+	 * A timer driver's walk held a CPU longer than 2 x chunk_ns (threads
+	 * grew since the start): the timer stopped, and the tool walks from
+	 * now on with the iter driver. from: the driver that stopped;
+	 * time_ns: the start of that walk; ev.window_ns: how long it took.
+	 */
+	HK_EV_HANDOVER = 2,
 };
 
 /* A label change, sent over the hk_events ring buffer. */

@@ -14,6 +14,7 @@
 
 import os
 import subprocess
+import time
 
 from hk_e2e import cgroups
 from hk_e2e.checks import check_history, dflt, evidence, expect_enter, history
@@ -136,10 +137,62 @@ def t_interleaved(suite, ctx):
                "a CPU; %d process-windows parked" % (tids, want, parked))
 
 
+def t_handover(suite, ctx):
+    """Threads born after the start make a timer driver's walk hold a CPU
+    over 2 ms: the timer stops, the tool walks in chunks from then on, one
+    walk per interval (no burst), and SIGINT still stops it cleanly."""
+    tool = Tool(ctx, "handover")
+    tool.wait_ready()
+    start = tool.stderr_text()
+    if "driver iter" in start:
+        ctx.note("handover: the tool chose the iter driver at start (this host has over "
+                 "2000 threads or no timer driver): nothing to hand over here")
+        tool.stop()
+        return
+    # 20 processes x 1000 sleeping threads: ~10 ms per walk here
+    launcher = ctx.workload("handover", [ctx.hkload, "interleaved", "--procs", "20",
+                                         "--threads", "1000", "--sleep"],
+                            stdout=subprocess.PIPE)
+    for i in range(20):
+        line = read_line(launcher, 30)
+        if not line or not line.isdigit():
+            workload_alive(ctx, launcher)
+            raise TestFailure("handover: no PID from hkload (got %r)" % line)
+    if read_line(launcher, 30) != "ready":
+        workload_alive(ctx, launcher)
+        raise TestFailure("handover: hkload never said ready")
+    w0 = tool.windows()
+    deadline = time.monotonic() + 15
+    while "from now on driver iter" not in tool.stderr_text():
+        if time.monotonic() > deadline:
+            raise TestFailure("no hand-over 15 s after 20000 threads were born; stats %s, "
+                              "stderr:\n%s" % (tool.stats(), tool.stderr_text()))
+        tool.check_alive()
+        time.sleep(0.2)
+    # the walks go on at the interval: 5 windows take about 5 intervals
+    w1 = tool.windows()
+    t1 = time.monotonic()
+    tool.wait_windows(5, since=w1)
+    took = time.monotonic() - t1
+    w2 = tool.windows()
+    if not (4.0 <= took <= 8.0) or w2 - w1 > 6:
+        raise TestFailure("after the hand-over, windows %d -> %d in %.1f s (want 5 in about "
+                          "5 s at -i 1s)" % (w1, w2, took))
+    rc = tool.stop()
+    err = tool.stderr_text()
+    if rc != 0 or "driver iter," not in err:
+        raise TestFailure("after the hand-over: exit %s, summary:\n%s" % (rc, err))
+    line = [l for l in err.splitlines() if "from now on driver iter" in l][0]
+    ctx.record("handover", True, "%s; then %d windows in %.1f s; %d windows since "
+               "the threads were born" % (line.split(": ", 1)[1].split(": from")[0], w2 - w1,
+                                          took, w2 - w0))
+
+
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("throttled_v1", t_throttled, 60, True),
     ("throttled_v2", t_throttled_v2, 60, True),
     ("oversubscribed", t_oversubscribed, 90, True),
+    ("handover", t_handover, 90, True),
     ("interleaved", t_interleaved, 60, True),
 ]
