@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include "config.h"
 #include "format.h"
@@ -333,8 +334,15 @@ int main(int argc, char **argv)
 	}
 	/* on stderr in --json mode too: which driver runs is worth a line */
 	print_start(l, opts.cfg.interval_ns);
-	if (duration_ns)
-		alarm((unsigned int)((duration_ns + 999999999ULL) / 1000000000ULL));
+	if (duration_ns) {
+		/* not alarm(): its 32-bit seconds cut 4294967297 s to 1 s */
+		struct itimerval stop_at = {
+			.it_value.tv_sec = (time_t)(duration_ns / 1000000000ULL),
+			.it_value.tv_usec = (suseconds_t)(duration_ns % 1000000000ULL / 1000),
+		};
+
+		setitimer(ITIMER_REAL, &stop_at, NULL);
+	}
 
 	while (!exiting) {
 		/* blocks until an event, a signal or, under the iter driver,

@@ -8,6 +8,7 @@ import re
 import shutil
 import signal
 import subprocess
+import time
 
 from hk_e2e.checks import check_summary_and_teardown, run_cli
 from hk_e2e.common import INTERVAL
@@ -176,6 +177,22 @@ def t_cli_duration(suite, ctx):
     ctx.record("cli_duration", True, "stopped by itself after %.1f s" % took)
 
 
+def t_cli_duration_long(suite, ctx):
+    """A --duration past 2^32 s is not cut to 32 bits (alarm() took
+    4294967297 s as 1 s)."""
+    tool = Tool(ctx, "duration_long", extra=["--duration", "4294967297s"])
+    tool.wait_ready()
+    time.sleep(max(0.0, 3.0 - (mono() - tool.t_start)))
+    if tool.proc.poll() is not None:
+        raise TestFailure("--duration 4294967297s: stopped by itself after %.1f s, exit %s"
+                          % (mono() - tool.t_start, tool.proc.returncode))
+    rc = tool.stop()
+    if rc != 0:
+        raise TestFailure("--duration 4294967297s: exit %s after SIGINT, want 0" % rc)
+    ctx.record("cli_duration_long", True, "still running after %.1f s, exit 0 on SIGINT" %
+               (mono() - tool.t_start))
+
+
 TESTS = [
     # name, function, hard timeout (s)
     ("cli_help", t_cli_help, 15),
@@ -187,4 +204,5 @@ TESTS = [
     ("cli_sigint_teardown", t_cli_sigint, 30),
     ("cli_sigterm_teardown", t_cli_sigterm, 30),
     ("cli_duration", t_cli_duration, 30),
+    ("cli_duration_long", t_cli_duration_long, 30),
 ]
