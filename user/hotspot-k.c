@@ -286,8 +286,14 @@ int main(int argc, char **argv)
 		usage_error("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (generate)
-		return hk_config__generate(&opts.cfg, stdout) ? EXIT_RUNTIME : 0;
+	if (generate) {
+		if (!hk_config__generate(&opts.cfg, stdout))
+			return 0;
+		/* a reader that went away (| head) is not an error to tell */
+		if (errno != EPIPE)
+			fprintf(stderr, "hotspot-k: writing output: %s\n", strerror(errno));
+		return EXIT_RUNTIME;
+	}
 
 	if (check_path || config_path) {
 		const char *path = check_path ? check_path : config_path;

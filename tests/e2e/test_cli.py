@@ -193,6 +193,20 @@ def t_cli_duration_long(suite, ctx):
                (mono() - tool.t_start))
 
 
+def t_cli_write_error(suite, ctx):
+    """--generate-config into a full disk says so and exits 1 (it exited 1
+    without a word)."""
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([suite.tool, "--generate-config"], stdin=subprocess.DEVNULL,
+                           stdout=full, stderr=subprocess.PIPE, timeout=10)
+    err = r.stderr.decode(errors="replace").strip()
+    want = "hotspot-k: writing output: %s" % os.strerror(28)  # ENOSPC
+    if r.returncode != 1 or err != want:
+        raise TestFailure("--generate-config > /dev/full: exit %d, stderr %r; want exit 1 "
+                          "and %r" % (r.returncode, err, want))
+    ctx.record("cli_write_error", True, "exit 1: %s" % err)
+
+
 TESTS = [
     # name, function, hard timeout (s)
     ("cli_help", t_cli_help, 15),
@@ -205,4 +219,5 @@ TESTS = [
     ("cli_sigterm_teardown", t_cli_sigterm, 30),
     ("cli_duration", t_cli_duration, 30),
     ("cli_duration_long", t_cli_duration_long, 30),
+    ("cli_write_error", t_cli_write_error, 15),
 ]
