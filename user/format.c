@@ -765,3 +765,10 @@ int hk_format_json(char *buf, size_t len, const struct hk_event *e,
 	out_str(&o, "}\n");
 	return out_finish(&o);
 }
+
+int hk_use_color(int is_tty, const char *no_color, const char *term)
+{
+	if (!is_tty || (no_color && *no_color))
+		return 0;
+	return !term || strcmp(term, "dumb");
+}

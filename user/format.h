@@ -29,6 +29,13 @@ int hk_format_human(char *buf, size_t len, const struct hk_event *e,
 int hk_format_json(char *buf, size_t len, const struct hk_event *e,
 		   const char *cgroup, const struct hk_format_ctx *ctx);
 
+/*
+ * Whether the human lines get colour: on a terminal, unless NO_COLOR is
+ * set and not empty (no-color.org) or TERM is "dumb". no_color and term
+ * are the variables' values, NULL when unset.
+ */
+int hk_use_color(int is_tty, const char *no_color, const char *term);
+
 /* Human-readable sizes and durations used on the human line. */
 int hk_fmt_bytes(char *buf, size_t len, __u64 bytes);	/* "1.21 GiB" */
 int hk_fmt_duration(char *buf, size_t len, __u64 s);	/* "9m32s" */

@@ -327,7 +327,8 @@ int main(int argc, char **argv)
 	if (!opts.max_procs)
 		opts.max_procs = hk_sys__default_max_procs();
 	pr.fmt.wall_offset_ns = hk_sys__wall_offset_ns();
-	pr.fmt.color = !pr.json && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	pr.fmt.color = !pr.json && hk_use_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"),
+						getenv("TERM"));
 	opts.on_event = on_event;
 	opts.ctx = &pr;
 

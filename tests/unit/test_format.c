@@ -494,6 +494,21 @@ static void test_human_local_time(void)
 	CU_ASSERT_EQUAL(strncmp(human(&e, &c), "23:59:59.999  ", 14), 0);
 }
 
+/* Colour only on a terminal, unless NO_COLOR is set to something
+ * (no-color.org: an empty NO_COLOR does not count) or TERM is "dumb". */
+static void test_use_color(void)
+{
+	CU_ASSERT_EQUAL(hk_use_color(1, NULL, "xterm-256color"), 1);
+	CU_ASSERT_EQUAL(hk_use_color(1, NULL, NULL), 1);
+	CU_ASSERT_EQUAL(hk_use_color(0, NULL, "xterm"), 0);
+	CU_ASSERT_EQUAL(hk_use_color(1, "1", "xterm"), 0);
+	CU_ASSERT_EQUAL(hk_use_color(1, "0", "xterm"), 0);
+	CU_ASSERT_EQUAL(hk_use_color(1, "", "xterm"), 1);
+	CU_ASSERT_EQUAL(hk_use_color(1, NULL, "dumb"), 0);
+	CU_ASSERT_EQUAL(hk_use_color(1, "", "dumb"), 0);
+	CU_ASSERT_EQUAL(hk_use_color(1, NULL, "dumber"), 1);
+}
+
 int hk_add_format_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -511,6 +526,7 @@ int hk_add_format_suite(void)
 		{ "human exited", test_human_exited },
 		{ "human counts and shares", test_human_numbers },
 		{ "human colour", test_human_color },
+		{ "when to colour", test_use_color },
 		{ "human local time", test_human_local_time },
 	};
 
