@@ -51,7 +51,8 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 SHARED_H  := $(wildcard include/shared/*.h)
-USER_LIB  := user/config.c user/format.c user/sysinfo.c
+USER_LIB  := $(wildcard user/*.c)
+USER_LIB  := $(filter-out user/hotspot-k.c user/loader.c,$(USER_LIB))
 USER_LIB_O := $(patsubst user/%.c,$(OUTPUT)/%.o,$(USER_LIB))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
@@ -107,9 +108,9 @@ $(OUTPUT)/prog-test: tests/bpf-prog-test/prog_test.c $(OUTPUT)/hotspot.skel.h $(
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(INCLUDES) -Itests $(LIBBPF_CFLAGS) $< $(USER_LIB_O) $(LIBBPF_LIBS) -o $@
 
-$(OUTPUT)/hkload: tests/e2e/hkload.c $(LINK_STAMP) | $(OUTPUT)
+$(OUTPUT)/hkload: tests/e2e/hkload.c include/shared/units.h $(LINK_STAMP) | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -pthread $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude -pthread $< -o $@
 
 unit: $(OUTPUT)/unit-tests
 	$(Q)$(OUTPUT)/unit-tests

@@ -46,7 +46,7 @@
 #define CLOCK_MONOTONIC 1
 #define TASK_RUNNING 0
 /* the first walk runs at once: it takes the baselines */
-#define HK_FIRST_WALK_NS 1000000ULL
+#define HK_FIRST_WALK_NS HK_NSEC_PER_MSEC
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

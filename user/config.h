@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * config.h - the threshold file: parse, validate, generate.
+ * config.h - the threshold file: parse, validate, generate. The pieces:
+ * config_keys.c (the table of keys), config_parse.c, config_check.c and
+ * config_gen.c; values with units are units.h's.
  *
  * Format: `key = value` lines in [sections] named after the diagnoses
  * ([general], [oom_risk], [mem_thrashing], [starved], [noisy_neighbor],
@@ -39,11 +41,5 @@ void hk_config__derive(struct hk_config *c);
 
 /* Print c as a fully commented config file that parses back to c. */
 int hk_config__generate(const struct hk_config *c, FILE *out);
-
-/* Unit parsers: 0 on success, -1 on a malformed or out-of-range value. */
-int hk_parse_duration_ns(const char *s, __u64 *out);	/* 500ms 5s 2m 1h */
-int hk_parse_bytes(const char *s, __u64 *out);		/* 512KiB 1.5GiB */
-int hk_parse_pct_x100(const char *s, __u32 *out);	/* 12.5% */
-int hk_parse_count(const char *s, __u64 *out);		/* 10000 or 10k */
 
 #endif /* HK_USER_CONFIG_H */

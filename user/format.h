@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * format.h - one transition as a human line or as a JSON object.
+ * format.h - one transition as a human line (format_human.c) or as a JSON
+ * object (format_json.c); the names of the labels (labels.c).
  */
 #ifndef HK_USER_FORMAT_H
 #define HK_USER_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "shared/hotspot.h"
 
@@ -16,28 +18,32 @@ struct hk_format_ctx {
 };
 
 /* Stable machine id ("cpu_bound") and display name ("CPU-bound"). */
-const char *hk_label_id(__u32 label);
-const char *hk_label_name(__u32 label);
+const char *hk_label__id(__u32 label);
+const char *hk_label__name(__u32 label);
+/* The ANSI colour of a label on the human line. */
+const char *hk_label__sgr(__u32 label);
+/* "ram"/"RAM" (human) or "memcg": what limits the memory. */
+const char *hk_limit__name(__u32 kind, bool human);
 
 /*
  * Format e into buf (always NUL-terminated, newline-terminated). cgroup is
  * the path that matters for the diagnosis, or NULL. Returns the length
  * written, or -1 when buf is too small.
  */
-int hk_format_human(char *buf, size_t len, const struct hk_event *e,
-		    const char *cgroup, const struct hk_format_ctx *ctx);
-int hk_format_json(char *buf, size_t len, const struct hk_event *e,
-		   const char *cgroup, const struct hk_format_ctx *ctx);
+int hk_format__human(char *buf, size_t len, const struct hk_event *e,
+		      const char *cgroup, const struct hk_format_ctx *ctx);
+int hk_format__json(char *buf, size_t len, const struct hk_event *e,
+		      const char *cgroup, const struct hk_format_ctx *ctx);
 
 /*
  * Whether the human lines get colour: on a terminal, unless NO_COLOR is
  * set and not empty (no-color.org) or TERM is "dumb". no_color and term
  * are the variables' values, NULL when unset.
  */
-int hk_use_color(int is_tty, const char *no_color, const char *term);
+int hk_format__use_color(int is_tty, const char *no_color, const char *term);
 
 /* Human-readable sizes and durations used on the human line. */
-int hk_fmt_bytes(char *buf, size_t len, __u64 bytes);	/* "1.21 GiB" */
-int hk_fmt_duration(char *buf, size_t len, __u64 s);	/* "9m32s" */
+int hk_format__bytes(char *buf, size_t len, __u64 bytes);	/* "1.21 GiB" */
+int hk_format__duration(char *buf, size_t len, __u64 s);	/* "9m32s" */
 
 #endif /* HK_USER_FORMAT_H */

@@ -15,6 +15,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 #include "config.h"
+#include "units.h"
 #include "format.h"
 #include "loader.h"
 #include "sysinfo.h"
@@ -126,9 +127,9 @@ static int on_event(void *ctx, void *data, size_t size)
 				 "cpu" : "memory", cgroup, sizeof(cgroup)))
 		cg = cgroup;
 	if (pr->json)
-		n = hk_format_json(line, sizeof(line), e, cg, &pr->fmt);
+		n = hk_format__json(line, sizeof(line), e, cg, &pr->fmt);
 	else
-		n = hk_format_human(line, sizeof(line), e, cg, &pr->fmt);
+		n = hk_format__human(line, sizeof(line), e, cg, &pr->fmt);
 	if (n > 0) {
 		fwrite(line, 1, n, stdout);
 		fflush(stdout);
@@ -170,8 +171,8 @@ static void print_summary(struct hk_loader *l, const struct printer *pr)
 		(unsigned long long)st.events_dropped,
 		hk_driver_name(hk_loader__driver(l, NULL)),
 		(unsigned long long)(st.threads_walked ? st.walk_cpu_ns_total / st.threads_walked : 0),
-		(unsigned long long)(st.walk_ns_max / 1000),
-		(unsigned long long)(st.stretch_ns_max / 1000),
+		(unsigned long long)(st.walk_ns_max / HK_NSEC_PER_USEC),
+		(unsigned long long)(st.stretch_ns_max / HK_NSEC_PER_USEC),
 		(unsigned long long)st.stretches_over_2ms, (unsigned long long)st.stretches, hook,
 		(unsigned long long)st.procs_quiet, (unsigned long long)st.procs_walked,
 		(unsigned long long)st.samples_skipped,
@@ -191,12 +192,12 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 	if (d == HK_DRIVER_ITER)
 		snprintf(cost, sizeof(cost),
 			 "walked from here each window; the first walk took %u system calls, %llu us",
-			 first.syscalls, (unsigned long long)(first.wall_ns / 1000));
+			 first.syscalls, (unsigned long long)(first.wall_ns / HK_NSEC_PER_USEC));
 	else
 		snprintf(cost, sizeof(cost), "walked by the kernel's timer, %s; no system calls",
 			 d == HK_DRIVER_WQ ? "in a kworker" : "in softirq");
 	fprintf(stderr, "hotspot-k: diagnosing every %llu ms; driver %s (%s): %s%s; Ctrl-C to stop\n",
-		(unsigned long long)(interval_ns / 1000000), hk_driver_name(d), why, cost,
+		(unsigned long long)(interval_ns / HK_NSEC_PER_MSEC), hk_driver_name(d), why, cost,
 		hk_loader__bounded_loops(l) ? "; bounded loops (no bpf_loop before 5.17)" : "");
 }
 
@@ -217,7 +218,7 @@ int main(int argc, char **argv)
 			config_path = optarg;
 			break;
 		case 'i':
-			if (hk_parse_duration_ns(optarg, &interval_ns)) {
+			if (hk_units__parse_duration_ns(optarg, &interval_ns)) {
 				usage_error("bad --interval '%s' (e.g. 5s, 500ms)", optarg);
 				return EXIT_USAGE;
 			}
@@ -230,14 +231,14 @@ int main(int argc, char **argv)
 			pr.fmt.utc = 1;
 			break;
 		case OPT_DURATION:
-			if (hk_parse_duration_ns(optarg, &duration_ns) ||
-			    duration_ns < 1000000000ULL) {
+			if (hk_units__parse_duration_ns(optarg, &duration_ns) ||
+			    duration_ns < HK_NSEC_PER_SEC) {
 				usage_error("bad --duration '%s' (at least 1s, e.g. 60s)", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case OPT_MAX_PROCS:
-			if (hk_parse_count(optarg, &max_procs) || max_procs < 64 ||
+			if (hk_units__parse_count(optarg, &max_procs) || max_procs < 64 ||
 			    max_procs > 4194304) {
 				usage_error("bad --max-procs '%s' (64..4194304)", optarg);
 				return EXIT_USAGE;
@@ -327,7 +328,7 @@ int main(int argc, char **argv)
 	if (!opts.max_procs)
 		opts.max_procs = hk_sys__default_max_procs();
 	pr.fmt.wall_offset_ns = hk_sys__wall_offset_ns();
-	pr.fmt.color = !pr.json && hk_use_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"),
+	pr.fmt.color = !pr.json && hk_format__use_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"),
 						getenv("TERM"));
 	opts.on_event = on_event;
 	opts.ctx = &pr;
@@ -344,8 +345,8 @@ int main(int argc, char **argv)
 	if (duration_ns) {
 		/* not alarm(): its 32-bit seconds cut 4294967297 s to 1 s */
 		struct itimerval stop_at = {
-			.it_value.tv_sec = (time_t)(duration_ns / 1000000000ULL),
-			.it_value.tv_usec = (suseconds_t)(duration_ns % 1000000000ULL / 1000),
+			.it_value.tv_sec = (time_t)(duration_ns / HK_NSEC_PER_SEC),
+			.it_value.tv_usec = (suseconds_t)(duration_ns % HK_NSEC_PER_SEC / HK_NSEC_PER_USEC),
 		};
 
 		setitimer(ITIMER_REAL, &stop_at, NULL);
@@ -370,8 +371,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "hotspot-k: a walk by driver %s held a CPU %llu us (over 2 "
 				"chunks of %llu us): from now on driver iter, walked from here in "
 				"chunks\n", hk_driver_name(ho.from),
-				(unsigned long long)(ho.walk_ns / 1000),
-				(unsigned long long)(HK_CHUNK_NS / 1000));
+				(unsigned long long)(ho.walk_ns / HK_NSEC_PER_USEC),
+				(unsigned long long)(HK_CHUNK_NS / HK_NSEC_PER_USEC));
 		n = hk_loader__walk_if_due(l);
 		if (n < 0) {
 			fprintf(stderr, "hotspot-k: walking: reading the task iterator: %s\n",

@@ -252,7 +252,7 @@ static __u64 mono_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+	return (__u64)ts.tv_sec * HK_NSEC_PER_SEC + (__u64)ts.tv_nsec;
 }
 
 /*
@@ -418,7 +418,7 @@ int hk_loader__timeout_ms(const struct hk_loader *l)
 	now_ns = mono_ns();
 	if (now_ns >= l->next_walk_ns)
 		return 0;
-	return (int)((l->next_walk_ns - now_ns + 999999) / 1000000);
+	return (int)((l->next_walk_ns - now_ns + HK_NSEC_PER_MSEC - 1) / HK_NSEC_PER_MSEC);
 }
 
 int hk_loader__walk_if_due(struct hk_loader *l)

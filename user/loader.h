@@ -14,7 +14,7 @@
  * timer driver's walk holds a CPU ~0.3 us per thread in one stretch). */
 #define HK_ITER_ABOVE_THREADS 2000
 /* The iter driver returns to userspace (a preemption point) this often. */
-#define HK_CHUNK_NS 1000000ULL
+#define HK_CHUNK_NS HK_NSEC_PER_MSEC
 
 struct hk_loader_opts {
 	struct hk_config cfg;		/* complete: thresholds + environment */

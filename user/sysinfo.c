@@ -176,6 +176,6 @@ __s64 hk_sys__wall_offset_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
-	return ((__s64)rt.tv_sec - mono.tv_sec) * 1000000000LL +
+	return ((__s64)rt.tv_sec - mono.tv_sec) * (__s64)HK_NSEC_PER_SEC +
 	       (rt.tv_nsec - mono.tv_nsec);
 }

@@ -12,8 +12,6 @@
 
 #include "hotspot.h"
 
-#define HK_NSEC_PER_SEC 1000000000ULL
-#define HK_NSEC_PER_MSEC 1000000ULL
 
 /* a / b for a signed numerator, rounding towards zero; b > 0. */
 static inline __s64 hk_sdiv(__s64 a, __u64 b)

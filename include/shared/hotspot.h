@@ -12,6 +12,7 @@
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+#include "units.h"
 
 enum hk_limits {
 	HK_COMM_LEN = 16,

@@ -486,10 +486,10 @@ static void lost_sample(struct hk_test_window *tw, __u32 i, __u32 tgid, __u32 w,
 	struct hk_sample *s = &tw->sample[i];
 
 	tw->tgid[i] = tgid;
-	s->now_ns = HKV_T0_NS + (__u64)(w - 1) * HKV_S;
-	s->start_time_ns = tgid * HKV_S;
-	s->runtime_ns = busy ? (w - 1) * 990 * HKV_MS : (w - 1) * HKV_MS;
-	s->thread_run_delta_ns = busy ? 990 * HKV_MS : HKV_MS;
+	s->now_ns = HKV_T0_NS + (__u64)(w - 1) * HK_NSEC_PER_SEC;
+	s->start_time_ns = tgid * HK_NSEC_PER_SEC;
+	s->runtime_ns = busy ? (w - 1) * 990 * HK_NSEC_PER_MSEC : (w - 1) * HK_NSEC_PER_MSEC;
+	s->thread_run_delta_ns = busy ? 990 * HK_NSEC_PER_MSEC : HK_NSEC_PER_MSEC;
 	s->thread_tid = tgid;
 	s->nr_threads = 1;
 	snprintf(s->comm, sizeof(s->comm), "lost%u", tgid);

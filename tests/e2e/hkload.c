@@ -30,9 +30,8 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include "shared/units.h"
 
-#define NSEC_PER_SEC	1000000000ULL
-#define NSEC_PER_MSEC	1000000ULL
 #define TICKS_PER_S	10		/* write, mmapread: a step every 100 ms */
 #define READ_STRIDE	4096		/* mmapread reads one byte per 4 KiB page */
 #define FILL_CHUNK	(1 << 20)	/* mmapread extends its file 1 MiB a time */
@@ -137,16 +136,16 @@ static bool parse_dur(const char *s, uint64_t *ns)
 		return false;
 	if (*s == '.') {
 		for (s++; isdigit((unsigned char)*s); s++) {
-			if (frac_div == NSEC_PER_SEC)	/* finer than 1 ns */
+			if (frac_div == HK_NSEC_PER_SEC)	/* finer than 1 ns */
 				return false;
 			frac = frac * 10 + (*s - '0');
 			frac_div *= 10;
 		}
 	}
 	if (!strcmp(s, "ms"))
-		unit = NSEC_PER_MSEC;
+		unit = HK_NSEC_PER_MSEC;
 	else if (!strcmp(s, "s") && whole <= DUR_LIMIT_S)
-		unit = NSEC_PER_SEC;
+		unit = HK_NSEC_PER_SEC;
 	else
 		return false;
 	*ns = whole * unit + frac * unit / frac_div;
@@ -255,8 +254,8 @@ static void pacer_wait(struct pacer *p)
 		die("clock_gettime: %s", strerror(errno));
 	p->started = true;
 	ns = (uint64_t)p->next.tv_nsec + p->period_ns;
-	p->next.tv_sec += (time_t)(ns / NSEC_PER_SEC);
-	p->next.tv_nsec = (long)(ns % NSEC_PER_SEC);
+	p->next.tv_sec += (time_t)(ns / HK_NSEC_PER_SEC);
+	p->next.tv_nsec = (long)(ns % HK_NSEC_PER_SEC);
 	do
 		err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &p->next, NULL);
 	while (err == EINTR);
@@ -306,7 +305,7 @@ static int cmd_grow(int argc, char **argv)
 {
 	/* static: the grow thread outlives main's frame with --main-exit */
 	static struct grow_opts o = {
-		.step = 10 << 20, .every_ns = 250 * NSEC_PER_MSEC, .max = UINT64_MAX,
+		.step = 10 << 20, .every_ns = 250 * HK_NSEC_PER_MSEC, .max = UINT64_MAX,
 	};
 	const struct opt_spec spec[] = {
 		{ "start", OPT_SIZE, &o.start }, { "step", OPT_SIZE, &o.step },
@@ -373,7 +372,7 @@ static int cmd_write(int argc, char **argv)
 		{ "file", OPT_PATH, &file }, { "rate", OPT_SIZE, &w.data.per_s },
 		{ "wrap", OPT_SIZE, &w.wrap }, { "leak", OPT_SIZE, &w.leak.per_s },
 	};
-	struct pacer p = { .period_ns = NSEC_PER_SEC / TICKS_PER_S };
+	struct pacer p = { .period_ns = HK_NSEC_PER_SEC / TICKS_PER_S };
 	uint64_t chunk;
 
 	parse_opts(argc, argv, spec, ARRAY_SIZE(spec));
@@ -444,7 +443,7 @@ static int cmd_mmapread(int argc, char **argv)
 		{ "file", OPT_PATH, &file }, { "size", OPT_SIZE, &r.size },
 		{ "rate", OPT_SIZE, &r.rate.per_s },
 	};
-	struct pacer p = { .period_ns = NSEC_PER_SEC / TICKS_PER_S };
+	struct pacer p = { .period_ns = HK_NSEC_PER_SEC / TICKS_PER_S };
 	void *map;
 	int fd;
 

@@ -12,15 +12,10 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 #include "config.h"
+#include "units.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define S_NS	1000000000ULL
-#define MS_NS	1000000ULL
-#define KIB	(1ULL << 10)
-#define MIB	(1ULL << 20)
-#define GIB	(1ULL << 30)
-#define TIB	(1ULL << 40)
 
 /* The thresholds: everything before the derived and environment fields. */
 #define THRESH_LEN offsetof(struct hk_config, trend_stride_ns)
@@ -59,12 +54,12 @@ static inline void check_true(int ok, const char *what, unsigned int line)
 static inline void other_config(struct hk_config *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->interval_ns = 1 * S_NS;
+	c->interval_ns = 1 * HK_NSEC_PER_SEC;
 	c->enter_windows = 5;
 	c->exit_windows = 6;
-	c->oom_trend_span_ns = 60 * S_NS;
-	c->oom_min_trend_ns = 2 * S_NS;
-	c->oom_min_growth_bytes = 1 * MIB;
+	c->oom_trend_span_ns = 60 * HK_NSEC_PER_SEC;
+	c->oom_min_trend_ns = 2 * HK_NSEC_PER_SEC;
+	c->oom_min_growth_bytes = 1 * HK_MIB;
 	c->oom_steady_pct_x100 = 100;
 	c->oom_eta_horizon_s = 1;
 	c->thrash_major_faults_per_s = 1;
@@ -78,7 +73,7 @@ static inline void other_config(struct hk_config *c)
 	c->trend_stride_ns = 7;
 	c->watch_wait_pct_x100 = 8;
 	c->nr_cpus = 64;
-	c->total_ram_bytes = 256 * GIB;
+	c->total_ram_bytes = 256 * HK_GIB;
 	c->page_size_bytes = 4096;
 	c->hook = 1;
 	c->pidns_ino = 4026531836ULL;

@@ -57,11 +57,11 @@ void ev_base(struct hk_event *e, __u32 tgid, const char *comm, __u32 from,
 	e->ev.thread_tid = tgid;
 	e->ev.vcsw_per_s = 5;
 	e->ev.ivcsw_per_s = 2;
-	e->ev.rss_bytes = 10 * MIB;
-	e->ev.rss_anon_bytes = 8 * MIB;
+	e->ev.rss_bytes = 10 * HK_MIB;
+	e->ev.rss_anon_bytes = 8 * HK_MIB;
 	e->ev.limit_kind = HK_LIMIT_RAM;
-	e->ev.limit_bytes = 8 * GIB;
-	e->ev.headroom_bytes = 8 * GIB - 10 * MIB;
+	e->ev.limit_bytes = 8 * HK_GIB;
+	e->ev.headroom_bytes = 8 * HK_GIB - 10 * HK_MIB;
 	e->ev.eta_s = (__u64)HK_ETA_NONE;
 	e->ev.memcg_id = 1;
 }
@@ -84,8 +84,8 @@ void ev_oom(struct hk_event *e)
 	e->ev.rss_bytes = 1300000000;
 	e->ev.rss_anon_bytes = 1200000000;
 	e->ev.rss_growth_bytes_per_s = 40000000;
-	e->ev.rss_slope_bytes_per_s = 41 * MIB;
-	e->ev.rss_net_growth_bytes = 480 * MIB;
+	e->ev.rss_slope_bytes_per_s = 41 * HK_MIB;
+	e->ev.rss_net_growth_bytes = 480 * HK_MIB;
 	e->ev.rss_trend_ms = 12000;
 	e->ev.trend_samples = 7;
 	e->ev.limit_bytes = 25125000000ULL;
@@ -105,8 +105,8 @@ void ev_thrash(struct hk_event *e)
 	e->ev.rss_net_growth_bytes = -65536;
 	e->ev.trend_samples = 3;
 	e->ev.limit_kind = HK_LIMIT_MEMCG;
-	e->ev.limit_bytes = 512 * MIB;
-	e->ev.headroom_bytes = 502 * MIB;
+	e->ev.limit_bytes = 512 * HK_MIB;
+	e->ev.headroom_bytes = 502 * HK_MIB;
 	e->ev.memcg_id = 77;
 }
 
@@ -178,7 +178,7 @@ void ev_exited(struct hk_event *e)
 
 const char *human(const struct hk_event *e, const struct hk_format_ctx *c)
 {
-	int n = hk_format_human(fmt_out, sizeof(fmt_out), e, NULL, c);
+	int n = hk_format__human(fmt_out, sizeof(fmt_out), e, NULL, c);
 
 	CU_ASSERT(n > 0 && (size_t)n == strlen(fmt_out));
 	return fmt_out;
@@ -186,7 +186,7 @@ const char *human(const struct hk_event *e, const struct hk_format_ctx *c)
 
 const char *json(const struct hk_event *e, const char *cgroup)
 {
-	int n = hk_format_json(fmt_out, sizeof(fmt_out), e, cgroup, &ctx_utc);
+	int n = hk_format__json(fmt_out, sizeof(fmt_out), e, cgroup, &ctx_utc);
 
 	CU_ASSERT(n > 0 && (size_t)n == strlen(fmt_out));
 	return fmt_out;

@@ -17,8 +17,6 @@
 #define T_MONO_NS 5000123456789ULL
 #define T_OFFSET_NS ((1795324896LL - 5000LL) * 1000000000LL)
 
-#define GIB (1ULL << 30)
-#define MIB (1ULL << 20)
 
 /* The time column of every human line, and the start of every JSON line. */
 #define H_TIME "05:21:36.123  "

@@ -14,10 +14,6 @@
 #include "check.h"
 
 
-#define S_NS	1000000000ULL
-#define MS_NS	1000000ULL
-#define MIB	(1ULL << 20)
-#define GIB	(1ULL << 30)
 
 /* --- thresholds ------------------------------------------------------------ */
 
@@ -35,7 +31,7 @@ static void oom_base(struct hk_evidence *ev)
 	memset(ev, 0, sizeof(*ev));
 	ev->rss_growth_bytes_per_s = 1;
 	ev->trend_samples = HK_TREND_MIN_SAMPLES;
-	ev->rss_trend_ms = cfg.oom_min_trend_ns / MS_NS;
+	ev->rss_trend_ms = cfg.oom_min_trend_ns / HK_NSEC_PER_MSEC;
 	ev->trend_grow_pct_x100 = cfg.oom_steady_pct_x100;
 	ev->rss_slope_bytes_per_s = 1;
 	ev->rss_net_growth_bytes = (__s64)cfg.oom_min_growth_bytes;
@@ -46,13 +42,13 @@ static void test_config_under_test(void)
 {
 	vec_config();
 	/* the vectors were computed for these: fail loudly if they move */
-	EQ(cfg.interval_ns, 1 * S_NS);
+	EQ(cfg.interval_ns, 1 * HK_NSEC_PER_SEC);
 	EQ(cfg.enter_windows, 2);
 	EQ(cfg.exit_windows, 3);
-	EQ(cfg.oom_trend_span_ns, 30 * S_NS);
-	EQ(cfg.oom_min_trend_ns, 10 * S_NS);
+	EQ(cfg.oom_trend_span_ns, 30 * HK_NSEC_PER_SEC);
+	EQ(cfg.oom_min_trend_ns, 10 * HK_NSEC_PER_SEC);
 	EQ(cfg.trend_stride_ns, 3785714285ULL);
-	EQ(cfg.oom_min_growth_bytes, 64 * MIB);
+	EQ(cfg.oom_min_growth_bytes, 64 * HK_MIB);
 	EQ(cfg.oom_steady_pct_x100, 7500);
 	EQ(cfg.oom_eta_horizon_s, 900);
 	EQ(cfg.thrash_major_faults_per_s, 100);
@@ -93,10 +89,10 @@ static void test_classify_oom(void)
 	/* a quarter of an interval (1 s here) of slack for the walk's jitter */
 	what = "the trend a quarter interval short of min_trend";
 	oom_base(&ev);
-	ev.rss_trend_ms = cfg.oom_min_trend_ns / MS_NS - 250;
+	ev.rss_trend_ms = cfg.oom_min_trend_ns / HK_NSEC_PER_MSEC - 250;
 	CLASSIFY(ev, HK_OOM_RISK);
 	what = "the trend a quarter interval and one ms short of min_trend";
-	ev.rss_trend_ms = cfg.oom_min_trend_ns / MS_NS - 251;
+	ev.rss_trend_ms = cfg.oom_min_trend_ns / HK_NSEC_PER_MSEC - 251;
 	CLASSIFY(ev, HK_OK);
 	what = "grew one hundredth of a percent too little of the time";
 	oom_base(&ev);
@@ -120,8 +116,8 @@ static void test_classify_oom(void)
 	/* big alone is not a risk: 8 GiB, growing, ETA a day away */
 	what = "big, growing, ETA a day away";
 	oom_base(&ev);
-	ev.rss_bytes = 8 * GIB;
-	ev.rss_anon_bytes = 8 * GIB;
+	ev.rss_bytes = 8 * HK_GIB;
+	ev.rss_anon_bytes = 8 * HK_GIB;
 	ev.eta_s = 86400;
 	CLASSIFY(ev, HK_OK);
 	/* OOM risk first: with every other diagnosis matching too */

@@ -13,12 +13,12 @@ static void test_defaults(void)
 {
 	/* every field, so that a new one cannot slip in with a default */
 	const struct hk_config want = {
-		.interval_ns = 5 * S_NS,
+		.interval_ns = 5 * HK_NSEC_PER_SEC,
 		.enter_windows = 2,
 		.exit_windows = 3,
-		.oom_trend_span_ns = 30 * S_NS,
-		.oom_min_trend_ns = 10 * S_NS,
-		.oom_min_growth_bytes = 64 * MIB,
+		.oom_trend_span_ns = 30 * HK_NSEC_PER_SEC,
+		.oom_min_trend_ns = 10 * HK_NSEC_PER_SEC,
+		.oom_min_growth_bytes = 64 * HK_MIB,
 		.oom_steady_pct_x100 = 7500,
 		.pad0 = 0,
 		.oom_eta_horizon_s = 900,
@@ -45,12 +45,12 @@ static void test_defaults(void)
 
 	other_config(&c);
 	hk_config__defaults(&c);
-	CHECK_U64(c.interval_ns, 5 * S_NS);
+	CHECK_U64(c.interval_ns, 5 * HK_NSEC_PER_SEC);
 	CHECK_U64(c.enter_windows, 2);
 	CHECK_U64(c.exit_windows, 3);
-	CHECK_U64(c.oom_trend_span_ns, 30 * S_NS);
-	CHECK_U64(c.oom_min_trend_ns, 10 * S_NS);
-	CHECK_U64(c.oom_min_growth_bytes, 64 * MIB);
+	CHECK_U64(c.oom_trend_span_ns, 30 * HK_NSEC_PER_SEC);
+	CHECK_U64(c.oom_min_trend_ns, 10 * HK_NSEC_PER_SEC);
+	CHECK_U64(c.oom_min_growth_bytes, 64 * HK_MIB);
 	CHECK_U64(c.oom_steady_pct_x100, 7500);
 	CHECK_U64(c.oom_eta_horizon_s, 900);
 	CHECK_U64(c.thrash_major_faults_per_s, 100);
@@ -107,12 +107,12 @@ static void test_every_key(void)
 	c.trend_stride_ns = 5;
 	CHECK_U64(hk_config__parse_string(&c, text, "t.conf", err, sizeof(err)), 0);
 	CHECK_STR(err, "");
-	CHECK_U64(c.interval_ns, 1500 * MS_NS);
+	CHECK_U64(c.interval_ns, 1500 * HK_NSEC_PER_MSEC);
 	CHECK_U64(c.enter_windows, 4);
 	CHECK_U64(c.exit_windows, 100);
-	CHECK_U64(c.oom_trend_span_ns, 120 * S_NS);
-	CHECK_U64(c.oom_min_trend_ns, 90 * S_NS);
-	CHECK_U64(c.oom_min_growth_bytes, 1536 * MIB);
+	CHECK_U64(c.oom_trend_span_ns, 120 * HK_NSEC_PER_SEC);
+	CHECK_U64(c.oom_min_trend_ns, 90 * HK_NSEC_PER_SEC);
+	CHECK_U64(c.oom_min_growth_bytes, 1536 * HK_MIB);
 	CHECK_U64(c.oom_steady_pct_x100, 1250);
 	CHECK_U64(c.oom_eta_horizon_s, 2 * 86400);
 	CHECK_U64(c.thrash_major_faults_per_s, 10000);
@@ -142,21 +142,21 @@ static void test_range_edges(void)
 #define EDGE(text, field, v) \
 	{ text, offsetof(struct hk_config, field), \
 	  sizeof(((struct hk_config *)0)->field), v }
-		EDGE("[general]\ninterval = 100ms", interval_ns, 100 * MS_NS),
-		EDGE("[general]\ninterval = 1h", interval_ns, 3600 * S_NS),
-		EDGE("[general]\ninterval = 0.1s", interval_ns, 100 * MS_NS),
+		EDGE("[general]\ninterval = 100ms", interval_ns, 100 * HK_NSEC_PER_MSEC),
+		EDGE("[general]\ninterval = 1h", interval_ns, 3600 * HK_NSEC_PER_SEC),
+		EDGE("[general]\ninterval = 0.1s", interval_ns, 100 * HK_NSEC_PER_MSEC),
 		EDGE("[general]\nenter_windows = 1", enter_windows, 1),
 		EDGE("[general]\nenter_windows = 100", enter_windows, 100),
 		EDGE("[general]\nexit_windows = 1", exit_windows, 1),
-		EDGE("[oom_risk]\ntrend_span = 1s", oom_trend_span_ns, S_NS),
-		EDGE("[oom_risk]\ntrend_span = 60m", oom_trend_span_ns, 3600 * S_NS),
+		EDGE("[oom_risk]\ntrend_span = 1s", oom_trend_span_ns, HK_NSEC_PER_SEC),
+		EDGE("[oom_risk]\ntrend_span = 60m", oom_trend_span_ns, 3600 * HK_NSEC_PER_SEC),
 		EDGE("[oom_risk]\nmin_growth = 1", oom_min_growth_bytes, 1),
-		EDGE("[oom_risk]\nmin_growth = 1TiB", oom_min_growth_bytes, TIB),
-		EDGE("[oom_risk]\nmin_trend = 1s", oom_min_trend_ns, S_NS),
-		EDGE("[oom_risk]\nmin_trend = 1000ms", oom_min_trend_ns, S_NS),
-		EDGE("[oom_risk]\nmin_trend = 1h", oom_min_trend_ns, 3600 * S_NS),
+		EDGE("[oom_risk]\nmin_growth = 1TiB", oom_min_growth_bytes, HK_TIB),
+		EDGE("[oom_risk]\nmin_trend = 1s", oom_min_trend_ns, HK_NSEC_PER_SEC),
+		EDGE("[oom_risk]\nmin_trend = 1000ms", oom_min_trend_ns, HK_NSEC_PER_SEC),
+		EDGE("[oom_risk]\nmin_trend = 1h", oom_min_trend_ns, 3600 * HK_NSEC_PER_SEC),
 		EDGE("[oom_risk]\nmin_trend = 3599.999999999s", oom_min_trend_ns,
-		     3600 * S_NS - 1),
+		     3600 * HK_NSEC_PER_SEC - 1),
 		EDGE("[oom_risk]\nsteady = 100%", oom_steady_pct_x100, 10000),
 		EDGE("[oom_risk]\nsteady = 1%", oom_steady_pct_x100, 100),
 		EDGE("[oom_risk]\neta_horizon = 1s", oom_eta_horizon_s, 1),
@@ -229,10 +229,10 @@ static void test_comments_and_blanks(void)
 
 	hk_config__defaults(&c);
 	want = c;
-	want.interval_ns = 250 * MS_NS;
+	want.interval_ns = 250 * HK_NSEC_PER_MSEC;
 	want.enter_windows = 7;
 	want.exit_windows = 9;
-	want.oom_min_trend_ns = 20 * S_NS;
+	want.oom_min_trend_ns = 20 * HK_NSEC_PER_SEC;
 	want.throttled_pct_x100 = 5000;
 	want.starved_wait_pct_x100 = 6000;
 	CHECK_U64(hk_config__parse_string(&c, text, "t.conf", err, sizeof(err)), 0);
@@ -246,7 +246,7 @@ static void test_empty_inputs(void)
 	char err[HK_ERR_LEN] = "";
 
 	hk_config__defaults(&c);
-	c.oom_min_trend_ns = 3 * S_NS;	/* not a default: must survive */
+	c.oom_min_trend_ns = 3 * HK_NSEC_PER_SEC;	/* not a default: must survive */
 	c.hook = 1;
 	before = c;
 	CHECK_U64(hk_config__parse_string(&c, "", "t.conf", err, sizeof(err)), 0);

@@ -351,7 +351,7 @@ static void test_parse_file(void)
 	err[0] = '\0';
 	CHECK_U64(hk_config__parse_file(&c, path, err, sizeof(err)), 0);
 	CHECK_STR(err, "");
-	CHECK_U64(c.interval_ns, 2 * S_NS);
+	CHECK_U64(c.interval_ns, 2 * HK_NSEC_PER_SEC);
 	unlink(path);
 
 	/* messages name the file */

@@ -147,14 +147,14 @@ static void test_generate_defaults(void)
 	CHECK_STR(err, "");
 	check_true(!memcmp(&c, &def, THRESH_LEN), "round trip gives the defaults",
 		   __LINE__);
-	CHECK_U64(c.oom_min_trend_ns, 10 * S_NS);
+	CHECK_U64(c.oom_min_trend_ns, 10 * HK_NSEC_PER_SEC);
 	CHECK_U64(c.throttled_pct_x100, 2500);
 	CHECK_U64(c.starved_wait_pct_x100, 7000);
 	/* and leaves the derived values and the environment alone */
 	CHECK_U64(c.trend_stride_ns, 7);
 	CHECK_U64(c.watch_wait_pct_x100, 8);
 	CHECK_U64(c.nr_cpus, 64);
-	CHECK_U64(c.total_ram_bytes, 256 * GIB);
+	CHECK_U64(c.total_ram_bytes, 256 * HK_GIB);
 	CHECK_U64(c.page_size_bytes, 4096);
 	CHECK_U64(c.hook, 1);
 	CHECK_U64(c.pidns_ino, 4026531836ULL);
@@ -174,11 +174,11 @@ static void test_generate_non_default(void)
 	char *text;
 
 	hk_config__defaults(&want);
-	want.interval_ns = 1500 * MS_NS;
+	want.interval_ns = 1500 * HK_NSEC_PER_MSEC;
 	want.enter_windows = 1;
 	want.exit_windows = 100;
-	want.oom_trend_span_ns = 3600 * S_NS;
-	want.oom_min_trend_ns = S_NS + 1;
+	want.oom_trend_span_ns = 3600 * HK_NSEC_PER_SEC;
+	want.oom_min_trend_ns = HK_NSEC_PER_SEC + 1;
 	want.oom_min_growth_bytes = 1610612737ULL;
 	want.oom_steady_pct_x100 = 1250;
 	want.oom_eta_horizon_s = 90;
@@ -225,7 +225,7 @@ static void test_generate_non_default(void)
 	CHECK_STR(err, "");
 	check_true(!memcmp(&c, &want, THRESH_LEN), "round trip of a non-default config",
 		   __LINE__);
-	CHECK_U64(c.oom_min_trend_ns, S_NS + 1);
+	CHECK_U64(c.oom_min_trend_ns, HK_NSEC_PER_SEC + 1);
 	CHECK_U64(c.throttled_pct_x100, 101);
 	CHECK_U64(hk_config__validate(&c, err, sizeof(err)), 0);
 	free(text);
@@ -251,7 +251,7 @@ static __u64 rnd_in(__u64 *seed, __u64 lo, __u64 hi)
 /* A duration in [lo, hi] ns: a whole number of a random unit, or any. */
 static __u64 rnd_duration(__u64 *seed, __u64 lo, __u64 hi)
 {
-	static const __u64 units[] = { MS_NS, S_NS, 60 * S_NS, 3600 * S_NS };
+	static const __u64 units[] = { HK_NSEC_PER_MSEC, HK_NSEC_PER_SEC, 60 * HK_NSEC_PER_SEC, 3600 * HK_NSEC_PER_SEC };
 	__u64 u = units[rnd(seed) % ARRAY_SIZE(units)];
 
 	if (rnd(seed) % 4 == 0 || hi / u < (lo + u - 1) / u)
@@ -270,17 +270,17 @@ static void test_round_trip_random(void)
 
 	for (i = 0; i < 2000; i++) {
 		hk_config__defaults(&want);
-		want.interval_ns = rnd_duration(&seed, 100 * MS_NS, 3600 * S_NS);
+		want.interval_ns = rnd_duration(&seed, 100 * HK_NSEC_PER_MSEC, 3600 * HK_NSEC_PER_SEC);
 		want.enter_windows = rnd_in(&seed, 1, 100);
 		want.exit_windows = rnd_in(&seed, 1, 100);
-		want.oom_trend_span_ns = rnd_duration(&seed, S_NS, 3600 * S_NS);
-		want.oom_min_trend_ns = rnd_duration(&seed, S_NS, 3600 * S_NS);
+		want.oom_trend_span_ns = rnd_duration(&seed, HK_NSEC_PER_SEC, 3600 * HK_NSEC_PER_SEC);
+		want.oom_min_trend_ns = rnd_duration(&seed, HK_NSEC_PER_SEC, 3600 * HK_NSEC_PER_SEC);
 		want.oom_min_growth_bytes = rnd(&seed) & 1 ?
 			rnd_in(&seed, 1, 1024) << (10 * rnd_in(&seed, 0, 3)) :
-			rnd_in(&seed, 1, TIB);
+			rnd_in(&seed, 1, HK_TIB);
 		want.oom_steady_pct_x100 = rnd_in(&seed, 100, 10000);
-		want.oom_eta_horizon_s = rnd_duration(&seed, S_NS, 30 * 86400 * S_NS) /
-					 S_NS;
+		want.oom_eta_horizon_s = rnd_duration(&seed, HK_NSEC_PER_SEC, 30 * 86400 * HK_NSEC_PER_SEC) /
+					 HK_NSEC_PER_SEC;
 		want.thrash_major_faults_per_s = rnd_in(&seed, 1, 1000000);
 		want.thrash_minor_faults_per_s = rnd_in(&seed, 1, UINT64_MAX);
 		want.throttled_pct_x100 = rnd_in(&seed, 100, 10000);
@@ -346,20 +346,20 @@ static void test_validate(void)
 	CHECK_STR(err, "");
 
 	/* the trend span must hold 3 points: 2 intervals */
-	c.oom_trend_span_ns = 9 * S_NS;
+	c.oom_trend_span_ns = 9 * HK_NSEC_PER_SEC;
 	EXPECT_INVALID(&c, "oom_risk.trend_span 9s must cover at least 2 intervals of 5s");
-	c.oom_trend_span_ns = 10 * S_NS - 1;
+	c.oom_trend_span_ns = 10 * HK_NSEC_PER_SEC - 1;
 	EXPECT_INVALID(&c, "oom_risk.trend_span 9999999999ns must cover at least "
 		       "2 intervals of 5s");
 	/* 10 s is also min_trend: equal is not longer */
-	c.oom_trend_span_ns = 10 * S_NS;
+	c.oom_trend_span_ns = 10 * HK_NSEC_PER_SEC;
 	CHECK_U64(hk_config__validate(&c, err, sizeof(err)), 0);
-	c.interval_ns = 1500 * MS_NS;
-	c.oom_trend_span_ns = 2 * S_NS;
+	c.interval_ns = 1500 * HK_NSEC_PER_MSEC;
+	c.oom_trend_span_ns = 2 * HK_NSEC_PER_SEC;
 	EXPECT_INVALID(&c, "oom_risk.trend_span 2s must cover at least 2 intervals of 1500ms");
-	c.oom_trend_span_ns = 3 * S_NS;
+	c.oom_trend_span_ns = 3 * HK_NSEC_PER_SEC;
 	EXPECT_INVALID(&c, "oom_risk.min_trend 10s is longer than oom_risk.trend_span 3s");
-	c.oom_min_trend_ns = 3 * S_NS;
+	c.oom_min_trend_ns = 3 * HK_NSEC_PER_SEC;
 	CHECK_U64(hk_config__validate(&c, err, sizeof(err)), 0);
 
 	/* ranges, for values set behind the parser's back */
@@ -370,13 +370,13 @@ static void test_validate(void)
 	c.exit_windows = 101;
 	EXPECT_INVALID(&c, "general.exit_windows 101 out of range (1..100)");
 	hk_config__defaults(&c);
-	c.interval_ns = 10 * MS_NS;
+	c.interval_ns = 10 * HK_NSEC_PER_MSEC;
 	EXPECT_INVALID(&c, "general.interval 10ms out of range (100ms..1h)");
 	hk_config__defaults(&c);
 	c.interval_ns = 0;
 	EXPECT_INVALID(&c, "general.interval 0s out of range (100ms..1h)");
 	hk_config__defaults(&c);
-	c.oom_min_growth_bytes = 2 * TIB;
+	c.oom_min_growth_bytes = 2 * HK_TIB;
 	EXPECT_INVALID(&c, "oom_risk.min_growth 2TiB out of range (1B..1TiB)");
 	hk_config__defaults(&c);
 	c.oom_steady_pct_x100 = 0;
@@ -416,40 +416,40 @@ static void test_validate_new_keys(void)
 	hk_config__defaults(&c);
 	c.oom_min_trend_ns = 0;
 	EXPECT_INVALID(&c, "oom_risk.min_trend 0s out of range (1s..1h)");
-	c.oom_min_trend_ns = 999 * MS_NS;
+	c.oom_min_trend_ns = 999 * HK_NSEC_PER_MSEC;
 	EXPECT_INVALID(&c, "oom_risk.min_trend 999ms out of range (1s..1h)");
 	/* the range is checked before the trend span */
-	c.oom_min_trend_ns = 3600 * S_NS + 1;
+	c.oom_min_trend_ns = 3600 * HK_NSEC_PER_SEC + 1;
 	EXPECT_INVALID(&c, "oom_risk.min_trend 3600000000001ns out of range (1s..1h)");
-	c.oom_min_trend_ns = S_NS;
+	c.oom_min_trend_ns = HK_NSEC_PER_SEC;
 	CHECK_U64(hk_config__validate(&c, err, sizeof(err)), 0);
 
 	/* longer than the span, by a nanosecond or by far */
-	c.oom_min_trend_ns = 30 * S_NS;
+	c.oom_min_trend_ns = 30 * HK_NSEC_PER_SEC;
 	CHECK_U64(hk_config__validate(&c, err, sizeof(err)), 0);
-	c.oom_min_trend_ns = 30 * S_NS + 1;
+	c.oom_min_trend_ns = 30 * HK_NSEC_PER_SEC + 1;
 	EXPECT_INVALID(&c, "oom_risk.min_trend 30000000001ns is longer than "
 		       "oom_risk.trend_span 30s");
-	c.oom_min_trend_ns = 3600 * S_NS;
+	c.oom_min_trend_ns = 3600 * HK_NSEC_PER_SEC;
 	EXPECT_INVALID(&c, "oom_risk.min_trend 1h is longer than oom_risk.trend_span 30s");
-	c.oom_trend_span_ns = 3600 * S_NS;
+	c.oom_trend_span_ns = 3600 * HK_NSEC_PER_SEC;
 	CHECK_U64(hk_config__validate(&c, err, sizeof(err)), 0);
 	/* at the smallest span and interval */
-	c.interval_ns = 100 * MS_NS;
-	c.oom_trend_span_ns = S_NS;
-	c.oom_min_trend_ns = S_NS;
+	c.interval_ns = 100 * HK_NSEC_PER_MSEC;
+	c.oom_trend_span_ns = HK_NSEC_PER_SEC;
+	c.oom_min_trend_ns = HK_NSEC_PER_SEC;
 	CHECK_U64(hk_config__validate(&c, err, sizeof(err)), 0);
 
 	/* the parser takes each key alone; validate sees the pair */
 	hk_config__defaults(&c);
 	CHECK_U64(hk_config__parse_string(&c, "[oom_risk]\nmin_trend = 1m\n", "t.conf",
 					  err, sizeof(err)), 0);
-	CHECK_U64(c.oom_min_trend_ns, 60 * S_NS);
+	CHECK_U64(c.oom_min_trend_ns, 60 * HK_NSEC_PER_SEC);
 	EXPECT_INVALID(&c, "oom_risk.min_trend 1m is longer than oom_risk.trend_span 30s");
 	CHECK_U64(hk_config__parse_string(&c, "[oom_risk]\ntrend_span = 61s\n", "t.conf",
 					  err, sizeof(err)), 0);
 	CHECK_U64(hk_config__validate(&c, err, sizeof(err)), 0);
-	c.oom_min_trend_ns = 61 * S_NS + 500 * MS_NS;
+	c.oom_min_trend_ns = 61 * HK_NSEC_PER_SEC + 500 * HK_NSEC_PER_MSEC;
 	EXPECT_INVALID(&c, "oom_risk.min_trend 61500ms is longer than "
 		       "oom_risk.trend_span 61s");
 
@@ -479,7 +479,7 @@ static void test_derive(void)
 
 	/* 30s / 7 = 4285714285 ns, less 500 ms */
 	hk_config__defaults(&c);
-	c.interval_ns = S_NS;
+	c.interval_ns = HK_NSEC_PER_SEC;
 	c.trend_stride_ns = 99;		/* stale: overwritten, not used */
 	c.watch_wait_pct_x100 = 99;
 	before = c;
@@ -496,43 +496,43 @@ static void test_derive(void)
 		   __LINE__);
 
 	/* 70s / 7 = 10 s, less 500 ms */
-	c.oom_trend_span_ns = 70 * S_NS;
+	c.oom_trend_span_ns = 70 * HK_NSEC_PER_SEC;
 	hk_config__derive(&c);
 	CHECK_U64(c.trend_stride_ns, 9500000000ULL);
 
 	/* exactly 7 intervals, a nanosecond less, a few more */
-	c.interval_ns = 2 * S_NS;
-	c.oom_trend_span_ns = 14 * S_NS;
+	c.interval_ns = 2 * HK_NSEC_PER_SEC;
+	c.oom_trend_span_ns = 14 * HK_NSEC_PER_SEC;
 	hk_config__derive(&c);
-	CHECK_U64(c.trend_stride_ns, S_NS);
-	c.oom_trend_span_ns = 14 * S_NS - 1;
+	CHECK_U64(c.trend_stride_ns, HK_NSEC_PER_SEC);
+	c.oom_trend_span_ns = 14 * HK_NSEC_PER_SEC - 1;
 	hk_config__derive(&c);
-	CHECK_U64(c.trend_stride_ns, S_NS);
-	c.oom_trend_span_ns = 14 * S_NS + 7;
+	CHECK_U64(c.trend_stride_ns, HK_NSEC_PER_SEC);
+	c.oom_trend_span_ns = 14 * HK_NSEC_PER_SEC + 7;
 	hk_config__derive(&c);
-	CHECK_U64(c.trend_stride_ns, S_NS + 1);
+	CHECK_U64(c.trend_stride_ns, HK_NSEC_PER_SEC + 1);
 
 	/* 1500ms: half of it is 750 ms */
-	c.interval_ns = 1500 * MS_NS;
-	c.oom_trend_span_ns = 3 * S_NS;
+	c.interval_ns = 1500 * HK_NSEC_PER_MSEC;
+	c.oom_trend_span_ns = 3 * HK_NSEC_PER_SEC;
 	hk_config__derive(&c);
-	CHECK_U64(c.trend_stride_ns, 750 * MS_NS);
+	CHECK_U64(c.trend_stride_ns, 750 * HK_NSEC_PER_MSEC);
 
 	/* 3600 s / 7 = 514285714285 ns, less 50 ms */
-	c.interval_ns = 100 * MS_NS;
-	c.oom_trend_span_ns = 3600 * S_NS;
+	c.interval_ns = 100 * HK_NSEC_PER_MSEC;
+	c.oom_trend_span_ns = 3600 * HK_NSEC_PER_SEC;
 	hk_config__derive(&c);
 	CHECK_U64(c.trend_stride_ns, 514235714285ULL);
 
 	/* a span shorter than one interval: one interval, less half */
-	c.interval_ns = 3600 * S_NS;
-	c.oom_trend_span_ns = S_NS;
+	c.interval_ns = 3600 * HK_NSEC_PER_SEC;
+	c.oom_trend_span_ns = HK_NSEC_PER_SEC;
 	hk_config__derive(&c);
-	CHECK_U64(c.trend_stride_ns, 1800 * S_NS);
+	CHECK_U64(c.trend_stride_ns, 1800 * HK_NSEC_PER_SEC);
 
 	/* no interval at all: the span alone, nothing divides by it */
 	c.interval_ns = 0;
-	c.oom_trend_span_ns = 30 * S_NS;
+	c.oom_trend_span_ns = 30 * HK_NSEC_PER_SEC;
 	hk_config__derive(&c);
 	CHECK_U64(c.trend_stride_ns, 4285714285ULL);
 

@@ -40,26 +40,26 @@ static void check_u64_cases(int (*parse)(const char *, __u64 *),
 static void test_parse_duration(void)
 {
 	static const struct u64_case cases[] = {
-		{ "5s", 0, 5 * S_NS },
-		{ "250ms", 0, 250 * MS_NS },
-		{ "1.5s", 0, 1500 * MS_NS },
+		{ "5s", 0, 5 * HK_NSEC_PER_SEC },
+		{ "250ms", 0, 250 * HK_NSEC_PER_MSEC },
+		{ "1.5s", 0, 1500 * HK_NSEC_PER_MSEC },
 		{ "100ns", 0, 100 },
 		{ "3us", 0, 3000 },
-		{ "2m", 0, 120 * S_NS },
-		{ "1h", 0, 3600 * S_NS },
-		{ "1d", 0, 86400 * S_NS },
-		{ "15m", 0, 900 * S_NS },
+		{ "2m", 0, 120 * HK_NSEC_PER_SEC },
+		{ "1h", 0, 3600 * HK_NSEC_PER_SEC },
+		{ "1d", 0, 86400 * HK_NSEC_PER_SEC },
+		{ "15m", 0, 900 * HK_NSEC_PER_SEC },
 		{ "0.5ms", 0, 500000 },
-		{ "1.000s", 0, S_NS },
-		{ "1.250s", 0, 1250 * MS_NS },
+		{ "1.000s", 0, HK_NSEC_PER_SEC },
+		{ "1.250s", 0, 1250 * HK_NSEC_PER_MSEC },
 		{ "0.000000001s", 0, 1 },
-		{ "1.5m", 0, 90 * S_NS },
+		{ "1.5m", 0, 90 * HK_NSEC_PER_SEC },
 		{ "0s", 0, 0 },
-		{ "007s", 0, 7 * S_NS },
-		{ "5 s", 0, 5 * S_NS },
-		{ "5\tms", 0, 5 * MS_NS },
+		{ "007s", 0, 7 * HK_NSEC_PER_SEC },
+		{ "5 s", 0, 5 * HK_NSEC_PER_SEC },
+		{ "5\tms", 0, 5 * HK_NSEC_PER_MSEC },
 		{ "18446744073709551615ns", 0, UINT64_MAX },
-		{ "213503d", 0, 213503ULL * 86400 * S_NS },
+		{ "213503d", 0, 213503ULL * 86400 * HK_NSEC_PER_SEC },
 		/* overflow */
 		BAD("18446744073709551616ns"),
 		BAD("213504d"),
@@ -93,9 +93,9 @@ static void test_parse_duration(void)
 		BAD("1.5.5s"),
 	};
 
-	check_u64_cases(hk_parse_duration_ns, "hk_parse_duration_ns", cases,
+	check_u64_cases(hk_units__parse_duration_ns, "hk_units__parse_duration_ns", cases,
 			ARRAY_SIZE(cases), __LINE__);
-	CHECK_U64(hk_parse_duration_ns(NULL, &(__u64){ 0 }), (__u64)-1);
+	CHECK_U64(hk_units__parse_duration_ns(NULL, &(__u64){ 0 }), (__u64)-1);
 }
 
 static void test_parse_bytes(void)
@@ -105,28 +105,28 @@ static void test_parse_bytes(void)
 		{ "1", 0, 1 },
 		{ "512", 0, 512 },
 		{ "1B", 0, 1 },
-		{ "1KiB", 0, KIB },
-		{ "1K", 0, KIB },
-		{ "1KB", 0, KIB },
-		{ "64MiB", 0, 64 * MIB },
-		{ "64M", 0, 64 * MIB },
-		{ "64MB", 0, 64 * MIB },
-		{ "1GiB", 0, GIB },
-		{ "1G", 0, GIB },
-		{ "1GB", 0, GIB },
-		{ "2TiB", 0, 2 * TIB },
-		{ "2T", 0, 2 * TIB },
-		{ "2TB", 0, 2 * TIB },
+		{ "1KiB", 0, HK_KIB },
+		{ "1K", 0, HK_KIB },
+		{ "1KB", 0, HK_KIB },
+		{ "64MiB", 0, 64 * HK_MIB },
+		{ "64M", 0, 64 * HK_MIB },
+		{ "64MB", 0, 64 * HK_MIB },
+		{ "1GiB", 0, HK_GIB },
+		{ "1G", 0, HK_GIB },
+		{ "1GB", 0, HK_GIB },
+		{ "2TiB", 0, 2 * HK_TIB },
+		{ "2T", 0, 2 * HK_TIB },
+		{ "2TB", 0, 2 * HK_TIB },
 		{ "1.5GiB", 0, 1610612736ULL },
 		{ "1536MiB", 0, 1610612736ULL },
 		{ "0.5KiB", 0, 512 },
 		{ "0.25KiB", 0, 256 },
 		{ "1.0B", 0, 1 },
 		{ "0.0009765625MiB", 0, 1024 },
-		{ "64 MiB", 0, 64 * MIB },
+		{ "64 MiB", 0, 64 * HK_MIB },
 		{ "18446744073709551615", 0, UINT64_MAX },
-		{ "16777215TiB", 0, 16777215ULL * TIB },
-		{ "16777215.5TiB", 0, 16777215ULL * TIB + TIB / 2 },
+		{ "16777215TiB", 0, 16777215ULL * HK_TIB },
+		{ "16777215.5TiB", 0, 16777215ULL * HK_TIB + HK_TIB / 2 },
 		/* overflow */
 		BAD("18446744073709551616"),
 		BAD("16777216TiB"),
@@ -150,7 +150,7 @@ static void test_parse_bytes(void)
 		BAD(".5MiB"),
 	};
 
-	check_u64_cases(hk_parse_bytes, "hk_parse_bytes", cases,
+	check_u64_cases(hk_units__parse_bytes, "hk_units__parse_bytes", cases,
 			ARRAY_SIZE(cases), __LINE__);
 }
 
@@ -195,12 +195,12 @@ static void test_parse_pct(void)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		__u32 v = 0x5a5a5a5a;
-		int ret = hk_parse_pct_x100(cases[i].s, &v);
+		int ret = hk_units__parse_pct_x100(cases[i].s, &v);
 
-		snprintf(what, sizeof(what), "hk_parse_pct_x100(\"%s\") returns",
+		snprintf(what, sizeof(what), "hk_units__parse_pct_x100(\"%s\") returns",
 			 cases[i].s);
 		check_u64((__u64)(__s64)ret, (__u64)(__s64)cases[i].ret, what, __LINE__);
-		snprintf(what, sizeof(what), "hk_parse_pct_x100(\"%s\") value",
+		snprintf(what, sizeof(what), "hk_units__parse_pct_x100(\"%s\") value",
 			 cases[i].s);
 		check_u64(v, cases[i].ret ? 0x5a5a5a5a : cases[i].v, what, __LINE__);
 	}
@@ -241,7 +241,7 @@ static void test_parse_count(void)
 		BAD("1.k"),
 	};
 
-	check_u64_cases(hk_parse_count, "hk_parse_count", cases,
+	check_u64_cases(hk_units__parse_count, "hk_units__parse_count", cases,
 			ARRAY_SIZE(cases), __LINE__);
 }
 

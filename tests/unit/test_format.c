@@ -36,12 +36,12 @@ static void test_label_names(void)
 	CU_ASSERT_EQUAL(HK_CPU_BOUND, 6);
 	CU_ASSERT_EQUAL(HK_EXITED, 7);
 	CU_ASSERT_EQUAL(HK_NR_LABELS, 8);
-	ASSERT_STR(hk_label_id(HK_THROTTLED), "throttled");
-	ASSERT_STR(hk_label_name(HK_THROTTLED), "Throttled");
+	ASSERT_STR(hk_label__id(HK_THROTTLED), "throttled");
+	ASSERT_STR(hk_label__name(HK_THROTTLED), "Throttled");
 
 	for (i = 0; i < sizeof(label) / sizeof(label[0]); i++) {
-		ASSERT_STR(hk_label_id(label[i]), ids[i]);
-		ASSERT_STR(hk_label_name(label[i]), names[i]);
+		ASSERT_STR(hk_label__id(label[i]), ids[i]);
+		ASSERT_STR(hk_label__name(label[i]), names[i]);
 	}
 }
 
@@ -60,8 +60,8 @@ static void test_fmt_bytes(void)
 		{ 100 * 1024, "100 KiB" },
 		{ 1047961, "1023 KiB" },
 		{ 1048575, "1.00 MiB" },	/* 1023.999 KiB */
-		{ 41 * MIB, "41.0 MiB" },
-		{ 2 * MIB, "2.00 MiB" },
+		{ 41 * HK_MIB, "41.0 MiB" },
+		{ 2 * HK_MIB, "2.00 MiB" },
 		{ 1300000000, "1.21 GiB" },
 		{ 25125000000ULL, "23.4 GiB" },
 		{ 23825000000ULL, "22.2 GiB" },
@@ -74,17 +74,17 @@ static void test_fmt_bytes(void)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		CU_ASSERT_EQUAL(hk_fmt_bytes(buf, sizeof(buf), v[i].bytes),
+		CU_ASSERT_EQUAL(hk_format__bytes(buf, sizeof(buf), v[i].bytes),
 				(int)strlen(v[i].s));
 		ASSERT_STR(buf, v[i].s);
 	}
 	/* "1.00 KiB" needs 9 bytes with its NUL */
-	CU_ASSERT_EQUAL(hk_fmt_bytes(buf, 9, 1024), 8);
+	CU_ASSERT_EQUAL(hk_format__bytes(buf, 9, 1024), 8);
 	memset(buf, 'x', sizeof(buf));
-	CU_ASSERT_EQUAL(hk_fmt_bytes(buf, 8, 1024), -1);
+	CU_ASSERT_EQUAL(hk_format__bytes(buf, 8, 1024), -1);
 	CU_ASSERT_EQUAL(buf[0], '\0');
 	CU_ASSERT_EQUAL(buf[8], 'x');
-	CU_ASSERT_EQUAL(hk_fmt_bytes(NULL, 0, 1024), -1);
+	CU_ASSERT_EQUAL(hk_format__bytes(NULL, 0, 1024), -1);
 }
 
 static void test_fmt_duration(void)
@@ -110,15 +110,15 @@ static void test_fmt_duration(void)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		CU_ASSERT_EQUAL(hk_fmt_duration(buf, sizeof(buf), v[i].s),
+		CU_ASSERT_EQUAL(hk_format__duration(buf, sizeof(buf), v[i].s),
 				(int)strlen(v[i].str));
 		ASSERT_STR(buf, v[i].str);
 	}
 	memset(buf, 'x', sizeof(buf));
-	CU_ASSERT_EQUAL(hk_fmt_duration(buf, 5, 572), -1);
+	CU_ASSERT_EQUAL(hk_format__duration(buf, 5, 572), -1);
 	CU_ASSERT_EQUAL(buf[0], '\0');
 	CU_ASSERT_EQUAL(buf[5], 'x');
-	CU_ASSERT_EQUAL(hk_fmt_duration(buf, 6, 572), 5);
+	CU_ASSERT_EQUAL(hk_format__duration(buf, 6, 572), 5);
 }
 
 /* ---- human lines --------------------------------------------------------- */
@@ -150,7 +150,7 @@ static void test_human_oom_risk(void)
 
 	/* the trend follows anon + shmem: file pages are only in the rss */
 	e.ev.rss_anon_bytes = 0;
-	e.ev.rss_bytes = 41 * MIB;
+	e.ev.rss_bytes = 41 * HK_MIB;
 	ASSERT_HAS(human(&e, &ctx_utc),
 		   "  anon 0 B +41.0 MiB/s over 12 s (rss 41.0 MiB) · limit ");
 	e.ev.rss_anon_bytes = 1023;
@@ -334,7 +334,7 @@ static void test_human_ok(void)
 	ev_oom(&e);
 	e.from = HK_OOM_RISK;
 	e.to = HK_OK;
-	e.ev.rss_slope_bytes_per_s = -2 * (__s64)MIB;
+	e.ev.rss_slope_bytes_per_s = -2 * (__s64)HK_MIB;
 	e.ev.eta_s = (__u64)HK_ETA_NONE;
 	ASSERT_STR(human(&e, &ctx_utc),
 		   H_TIME "   4242 python3           "
@@ -460,7 +460,7 @@ static void test_human_color(void)
 		/* one SGR and one reset, nothing else */
 		CU_ASSERT_PTR_EQUAL(strchr(fmt_out, '\033'), strstr(fmt_out, v[i].sgr));
 		CU_ASSERT_PTR_EQUAL(strrchr(fmt_out, '\033'), strstr(fmt_out, "\033[0m"));
-		n = hk_format_human(fmt_out, sizeof(fmt_out), &e, NULL, &ctx_utc);
+		n = hk_format__human(fmt_out, sizeof(fmt_out), &e, NULL, &ctx_utc);
 		CU_ASSERT(n > 0);
 		CU_ASSERT_PTR_NULL(memchr(fmt_out, 0x1b, (size_t)n));
 	}
@@ -498,23 +498,23 @@ static void test_human_local_time(void)
  * (no-color.org: an empty NO_COLOR does not count) or TERM is "dumb". */
 static void test_use_color(void)
 {
-	CU_ASSERT_EQUAL(hk_use_color(1, NULL, "xterm-256color"), 1);
-	CU_ASSERT_EQUAL(hk_use_color(1, NULL, NULL), 1);
-	CU_ASSERT_EQUAL(hk_use_color(0, NULL, "xterm"), 0);
-	CU_ASSERT_EQUAL(hk_use_color(1, "1", "xterm"), 0);
-	CU_ASSERT_EQUAL(hk_use_color(1, "0", "xterm"), 0);
-	CU_ASSERT_EQUAL(hk_use_color(1, "", "xterm"), 1);
-	CU_ASSERT_EQUAL(hk_use_color(1, NULL, "dumb"), 0);
-	CU_ASSERT_EQUAL(hk_use_color(1, "", "dumb"), 0);
-	CU_ASSERT_EQUAL(hk_use_color(1, NULL, "dumber"), 1);
+	CU_ASSERT_EQUAL(hk_format__use_color(1, NULL, "xterm-256color"), 1);
+	CU_ASSERT_EQUAL(hk_format__use_color(1, NULL, NULL), 1);
+	CU_ASSERT_EQUAL(hk_format__use_color(0, NULL, "xterm"), 0);
+	CU_ASSERT_EQUAL(hk_format__use_color(1, "1", "xterm"), 0);
+	CU_ASSERT_EQUAL(hk_format__use_color(1, "0", "xterm"), 0);
+	CU_ASSERT_EQUAL(hk_format__use_color(1, "", "xterm"), 1);
+	CU_ASSERT_EQUAL(hk_format__use_color(1, NULL, "dumb"), 0);
+	CU_ASSERT_EQUAL(hk_format__use_color(1, "", "dumb"), 0);
+	CU_ASSERT_EQUAL(hk_format__use_color(1, NULL, "dumber"), 1);
 }
 
 int hk_add_format_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
 		{ "label ids and names", test_label_names },
-		{ "hk_fmt_bytes", test_fmt_bytes },
-		{ "hk_fmt_duration", test_fmt_duration },
+		{ "hk_format__bytes", test_fmt_bytes },
+		{ "hk_format__duration", test_fmt_duration },
 		{ "human oom_risk", test_human_oom_risk },
 		{ "human mem_thrashing", test_human_mem_thrashing },
 		{ "human throttled", test_human_throttled },

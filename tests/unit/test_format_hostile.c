@@ -177,17 +177,17 @@ static void test_buffer_too_small(void)
 
 	ev_oom(&e);
 	set_comm(e.comm, "\xff\"\xe6\x97\xa5\x1b");
-	check_bounds(hk_format_human, &e, NULL);
-	check_bounds(hk_format_json, &e, "/a\xff\"b");
+	check_bounds(hk_format__human, &e, NULL);
+	check_bounds(hk_format__json, &e, "/a\xff\"b");
 	ev_noisy(&e);
 	e.ns_ino = 1;
 	e.ev.thread_queued_pct_x100 = 0xffffffffU;
-	check_bounds(hk_format_human, &e, NULL);
-	check_bounds(hk_format_json, &e, NULL);
+	check_bounds(hk_format__human, &e, NULL);
+	check_bounds(hk_format__json, &e, NULL);
 	ev_throttled(&e);
 	set_comm(e.comm, "\x7f\xc2\x9b\xf0\x9f\x98\x80");
-	check_bounds(hk_format_human, &e, NULL);
-	check_bounds(hk_format_json, &e, "/\x01");
+	check_bounds(hk_format__human, &e, NULL);
+	check_bounds(hk_format__json, &e, "/\x01");
 }
 
 /* ---- a JSON and UTF-8 checker, and random comms ------------------------------ */
@@ -506,7 +506,7 @@ static void test_random_comms(void)
 		random_bytes(cgroup, sizeof(cgroup) - 1);
 		cgroup[sizeof(cgroup) - 1] = '\0';
 
-		n = hk_format_json(fmt_out, sizeof(fmt_out), &e, cgroup, &ctx_utc);
+		n = hk_format__json(fmt_out, sizeof(fmt_out), &e, cgroup, &ctx_utc);
 		if (n <= 0 || !json_line_valid(fmt_out)) {
 			if (!json_bad++)
 				dump("invalid JSON", fmt_out);
@@ -515,7 +515,7 @@ static void test_random_comms(void)
 			utf8_bad++;
 
 		/* the human line: UTF-8, and no control character but its end */
-		n = hk_format_human(fmt_out, sizeof(fmt_out), &e, NULL, &ctx_utc);
+		n = hk_format__human(fmt_out, sizeof(fmt_out), &e, NULL, &ctx_utc);
 		if (n <= 0 || !utf8_valid((unsigned char *)fmt_out, (size_t)n)) {
 			human_bad++;
 			continue;

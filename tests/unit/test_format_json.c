@@ -52,7 +52,7 @@ static void test_json_mem_thrashing(void)
 
 	ev_thrash(&e);
 	e.ev.window_ns = 1999499999;	/* rounds to 1.999 */
-	e.ev.rss_slope_bytes_per_s = -2 * (__s64)MIB;
+	e.ev.rss_slope_bytes_per_s = -2 * (__s64)HK_MIB;
 	e.ev.rss_trend_ms = 7005;
 	/* in a container: its own PID and namespace too */
 	e.ns_pid = 7;
@@ -280,16 +280,16 @@ static void test_json_time_offset(void)
 	c.utc = 0;
 	setenv("TZ", "XXX-1", 1);
 	tzset();
-	hk_format_json(fmt_out, sizeof(fmt_out), &e, NULL, &c);
+	hk_format__json(fmt_out, sizeof(fmt_out), &e, NULL, &c);
 	ASSERT_HAS(fmt_out, "{\"time\":\"2026-11-22T06:21:36.123+01:00\",");
 	setenv("TZ", "XXX+5:30", 1);	/* five and a half hours west */
 	tzset();
-	hk_format_json(fmt_out, sizeof(fmt_out), &e, NULL, &c);
+	hk_format__json(fmt_out, sizeof(fmt_out), &e, NULL, &c);
 	ASSERT_HAS(fmt_out, "{\"time\":\"2026-11-21T23:51:36.123-05:30\",");
 	setenv("TZ", "UTC", 1);
 	tzset();
 	/* local time at offset zero is written with Z */
-	hk_format_json(fmt_out, sizeof(fmt_out), &e, NULL, &c);
+	hk_format__json(fmt_out, sizeof(fmt_out), &e, NULL, &c);
 	ASSERT_HAS(fmt_out, "{\"time\":\"2026-11-22T05:21:36.123Z\",");
 }
 

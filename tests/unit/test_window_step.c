@@ -13,40 +13,36 @@
 #include "check.h"
 
 
-#define S_NS	1000000000ULL
-#define MS_NS	1000000ULL
-#define MIB	(1ULL << 20)
-#define GIB	(1ULL << 30)
 
 /* --- rates, shares, division ---------------------------------------------- */
 
 static void test_per_s(void)
 {
-	EQ(hk_per_s(10, 1 * S_NS), 10);
-	EQ(hk_per_s(9700, 1 * S_NS), 9700);
-	EQ(hk_per_s(5, 2500 * MS_NS), 2);		/* 2.0 */
-	EQ(hk_per_s(3, 1500 * MS_NS), 2);		/* 2.0 */
-	EQ(hk_per_s(1, 1500 * MS_NS), 0);		/* 0.67 rounds down */
-	EQ(hk_per_s(7, 999 * MS_NS + 999999), 7);	/* whole ms only: 999 ms */
-	EQ(hk_per_s(36000, 5 * S_NS), 7200);
+	EQ(hk_per_s(10, 1 * HK_NSEC_PER_SEC), 10);
+	EQ(hk_per_s(9700, 1 * HK_NSEC_PER_SEC), 9700);
+	EQ(hk_per_s(5, 2500 * HK_NSEC_PER_MSEC), 2);		/* 2.0 */
+	EQ(hk_per_s(3, 1500 * HK_NSEC_PER_MSEC), 2);		/* 2.0 */
+	EQ(hk_per_s(1, 1500 * HK_NSEC_PER_MSEC), 0);		/* 0.67 rounds down */
+	EQ(hk_per_s(7, 999 * HK_NSEC_PER_MSEC + 999999), 7);	/* whole ms only: 999 ms */
+	EQ(hk_per_s(36000, 5 * HK_NSEC_PER_SEC), 7200);
 	EQ(hk_per_s(1000, 999999), 0);			/* under a ms: no rate */
 	EQ(hk_per_s(1000, 0), 0);
-	EQ(hk_per_s(0, 1 * S_NS), 0);
+	EQ(hk_per_s(0, 1 * HK_NSEC_PER_SEC), 0);
 	/* counts up to 2^44 stay exact */
-	EQ_U64(hk_per_s(1ULL << 44, 1 * MS_NS), (1ULL << 44) * 1000);
+	EQ_U64(hk_per_s(1ULL << 44, 1 * HK_NSEC_PER_MSEC), (1ULL << 44) * 1000);
 }
 
 static void test_share_x100(void)
 {
-	EQ(hk_share_x100(990 * MS_NS, 1 * S_NS), 9900);
-	EQ(hk_share_x100(3 * MS_NS, 1 * S_NS), 30);
-	EQ(hk_share_x100(250 * MS_NS, 500 * MS_NS), 5000);
-	EQ(hk_share_x100(1500 * MS_NS, 1 * S_NS), 15000);	/* over 100 % */
-	EQ(hk_share_x100(999, 1 * S_NS), 0);			/* under a us */
-	EQ(hk_share_x100(12345678, 1 * S_NS), 123);		/* 1.2345 % */
-	EQ(hk_share_x100(1 * S_NS, 3 * S_NS), 3333);
-	EQ(hk_share_x100(1 * S_NS, 999), 0);			/* window under a us */
-	EQ(hk_share_x100(1 * S_NS, 0), 0);
+	EQ(hk_share_x100(990 * HK_NSEC_PER_MSEC, 1 * HK_NSEC_PER_SEC), 9900);
+	EQ(hk_share_x100(3 * HK_NSEC_PER_MSEC, 1 * HK_NSEC_PER_SEC), 30);
+	EQ(hk_share_x100(250 * HK_NSEC_PER_MSEC, 500 * HK_NSEC_PER_MSEC), 5000);
+	EQ(hk_share_x100(1500 * HK_NSEC_PER_MSEC, 1 * HK_NSEC_PER_SEC), 15000);	/* over 100 % */
+	EQ(hk_share_x100(999, 1 * HK_NSEC_PER_SEC), 0);			/* under a us */
+	EQ(hk_share_x100(12345678, 1 * HK_NSEC_PER_SEC), 123);		/* 1.2345 % */
+	EQ(hk_share_x100(1 * HK_NSEC_PER_SEC, 3 * HK_NSEC_PER_SEC), 3333);
+	EQ(hk_share_x100(1 * HK_NSEC_PER_SEC, 999), 0);			/* window under a us */
+	EQ(hk_share_x100(1 * HK_NSEC_PER_SEC, 0), 0);
 	/* saturates rather than wrapping */
 	EQ_U64(hk_share_x100(1000000000000000ULL, 1000), 0xffffffffULL);
 }
@@ -353,8 +349,8 @@ static void test_window_step(void)
 	vec_config();
 	memset(&p, 0, sizeof(p));
 	memset(&s, 0, sizeof(s));
-	s.now_ns = 100 * S_NS;
-	s.runtime_ns = 50 * S_NS;
+	s.now_ns = 100 * HK_NSEC_PER_SEC;
+	s.runtime_ns = 50 * HK_NSEC_PER_SEC;
 	s.major_faults = 1000;
 	s.rss_pages = 150;
 	s.anon_pages = 100;
@@ -362,34 +358,34 @@ static void test_window_step(void)
 	EQ(hk_window_step(&cfg, &p, &s, &match), 0);
 	EQ(match, HK_OK);
 	EQ(p.windows, 1);
-	EQ(p.runtime_ns, 50 * S_NS);
+	EQ(p.runtime_ns, 50 * HK_NSEC_PER_SEC);
 	EQ(p.trend_nr, 1);
 	EQ(p.trend_pages[0], 100);	/* anon + shmem only */
 
 	/* 99 ms later: under a tenth of the interval, no window; baseline kept */
-	s.now_ns += 99 * MS_NS;
-	s.runtime_ns += 99 * MS_NS;
+	s.now_ns += 99 * HK_NSEC_PER_MSEC;
+	s.runtime_ns += 99 * HK_NSEC_PER_MSEC;
 	match = 77;
 	EQ(hk_window_step(&cfg, &p, &s, &match), 0);
 	EQ(match, HK_OK);
 	EQ(p.windows, 1);
-	EQ(p.sample_ns, 100 * S_NS);
-	EQ(p.runtime_ns, 50 * S_NS);
+	EQ(p.sample_ns, 100 * HK_NSEC_PER_SEC);
+	EQ(p.runtime_ns, 50 * HK_NSEC_PER_SEC);
 
 	/* 1 s after the baseline: 990 ms ran, wait carried from a skipped
 	 * sample adds in, counters that went backwards count as 0 */
-	s.now_ns = 101 * S_NS;
-	s.runtime_ns = 50 * S_NS + 990 * MS_NS;
-	s.thread_run_delta_ns = 990 * MS_NS;
-	s.thread_queued_delta_ns = 5 * MS_NS;
-	s.wait_delta_ns = 30 * MS_NS;
-	s.thread_wait_delta_ns = 30 * MS_NS;
-	s.throttled_ns = 7 * S_NS;	/* its cgroup's, since long before */
+	s.now_ns = 101 * HK_NSEC_PER_SEC;
+	s.runtime_ns = 50 * HK_NSEC_PER_SEC + 990 * HK_NSEC_PER_MSEC;
+	s.thread_run_delta_ns = 990 * HK_NSEC_PER_MSEC;
+	s.thread_queued_delta_ns = 5 * HK_NSEC_PER_MSEC;
+	s.wait_delta_ns = 30 * HK_NSEC_PER_MSEC;
+	s.thread_wait_delta_ns = 30 * HK_NSEC_PER_MSEC;
+	s.throttled_ns = 7 * HK_NSEC_PER_SEC;	/* its cgroup's, since long before */
 	s.major_faults = 10;
-	p.carry_wait_ns = 20 * MS_NS;
+	p.carry_wait_ns = 20 * HK_NSEC_PER_MSEC;
 	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
 	EQ(p.windows, 2);
-	EQ(p.ev.window_ns, 1 * S_NS);
+	EQ(p.ev.window_ns, 1 * HK_NSEC_PER_SEC);
 	EQ(p.ev.cpu_pct_x100, 9900);
 	EQ(p.ev.thread_cpu_pct_x100, 9900);
 	EQ(p.ev.thread_queued_pct_x100, 50);
@@ -401,13 +397,13 @@ static void test_window_step(void)
 	EQ(p.ev.rss_bytes, 150 * 4096);
 	EQ(p.ev.rss_anon_bytes, 100 * 4096);
 	EQ(p.ev.limit_kind, HK_LIMIT_RAM);
-	EQ(p.ev.limit_bytes, 16 * GIB);
-	EQ(p.ev.headroom_bytes, 16 * GIB - 100 * 4096);
+	EQ(p.ev.limit_bytes, 16 * HK_GIB);
+	EQ(p.ev.headroom_bytes, 16 * HK_GIB - 100 * 4096);
 	EQ_U64(p.ev.eta_s, (__u64)HK_ETA_NONE);
 	check_label(match, HK_CPU_BOUND, __LINE__, "window step match");
 
 	/* RSS shrinking: negative growth, nothing unexplained beyond faults */
-	s.now_ns += 2 * S_NS;
+	s.now_ns += 2 * HK_NSEC_PER_SEC;
 	s.rss_pages = 100;
 	s.anon_pages = 50;
 	s.minor_faults = 300;
@@ -418,7 +414,7 @@ static void test_window_step(void)
 	EQ(p.ev.throttled_pct_x100, 0);
 
 	/* file pages explain faults but are no growth of the trend */
-	s.now_ns += 1 * S_NS;
+	s.now_ns += 1 * HK_NSEC_PER_SEC;
 	s.rss_pages = 1100;
 	s.minor_faults = 1300;
 	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
@@ -426,21 +422,21 @@ static void test_window_step(void)
 	EQ(p.ev.unexplained_faults_per_s, 0);
 
 	/* skipped as quiet for three walks: the window starts at the last */
-	s.quiet_until_ns = s.now_ns + 3 * S_NS;
-	s.now_ns += 4 * S_NS;
-	s.runtime_ns += 500 * MS_NS;
+	s.quiet_until_ns = s.now_ns + 3 * HK_NSEC_PER_SEC;
+	s.now_ns += 4 * HK_NSEC_PER_SEC;
+	s.runtime_ns += 500 * HK_NSEC_PER_MSEC;
 	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
-	EQ(p.ev.window_ns, 1 * S_NS);
+	EQ(p.ev.window_ns, 1 * HK_NSEC_PER_SEC);
 	EQ(p.ev.cpu_pct_x100, 5000);
 
 	/* more wait than its threads can have waited: at most 100 % each */
 	s.quiet_until_ns = 0;
-	s.now_ns += 1 * S_NS;
+	s.now_ns += 1 * HK_NSEC_PER_SEC;
 	s.nr_threads = 2;
-	s.wait_delta_ns = 5 * S_NS;
-	s.thread_wait_delta_ns = 3 * S_NS;
-	s.thread_run_delta_ns = 400 * MS_NS;
-	s.thread_queued_delta_ns = 900 * MS_NS;
+	s.wait_delta_ns = 5 * HK_NSEC_PER_SEC;
+	s.thread_wait_delta_ns = 3 * HK_NSEC_PER_SEC;
+	s.thread_run_delta_ns = 400 * HK_NSEC_PER_MSEC;
+	s.thread_queued_delta_ns = 900 * HK_NSEC_PER_MSEC;
 	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
 	EQ(p.ev.wait_pct_x100, 20000);
 	EQ(p.ev.thread_wait_pct_x100, 10000);
@@ -458,17 +454,17 @@ static void test_window_step_fresh(void)
 	vec_config();
 	memset(&p, 0, sizeof(p));
 	memset(&s, 0, sizeof(s));
-	s.start_time_ns = 100 * S_NS;
-	s.now_ns = 100 * S_NS + 800 * MS_NS;
-	s.runtime_ns = 760 * MS_NS;
-	s.thread_run_delta_ns = 760 * MS_NS;
+	s.start_time_ns = 100 * HK_NSEC_PER_SEC;
+	s.now_ns = 100 * HK_NSEC_PER_SEC + 800 * HK_NSEC_PER_MSEC;
+	s.runtime_ns = 760 * HK_NSEC_PER_MSEC;
+	s.thread_run_delta_ns = 760 * HK_NSEC_PER_MSEC;
 	s.minor_faults = 80;
 	s.rss_pages = 400;
 	s.anon_pages = 400;
 	s.fresh = 1;
 	EQ(hk_window_step(&cfg, &p, &s, &match), 1);
 	EQ(p.windows, 1);
-	EQ(p.ev.window_ns, 800 * MS_NS);
+	EQ(p.ev.window_ns, 800 * HK_NSEC_PER_MSEC);
 	EQ(p.ev.cpu_pct_x100, 9500);
 	EQ(p.ev.thread_cpu_pct_x100, 9500);
 	EQ(p.ev.minor_faults_per_s, 100);
@@ -482,7 +478,7 @@ static void test_window_step_fresh(void)
 	EQ(p.trend_pages[0], 400);
 	EQ(p.ev.trend_samples, 1);
 	EQ(p.ev.rss_slope_bytes_per_s, 0);
-	EQ(p.runtime_ns, 760 * MS_NS);
+	EQ(p.runtime_ns, 760 * HK_NSEC_PER_MSEC);
 	check_label(match, HK_CPU_BOUND, __LINE__, "fresh process, first window");
 }
 

@@ -33,12 +33,8 @@
 #include "shared/hotspot.h"
 #include "config.h"
 
-#define HKV_MS		1000000ULL
-#define HKV_S		1000000000ULL
-#define HKV_MIB		(1ULL << 20)
-#define HKV_GIB		(1ULL << 30)
 #define HKV_PAGE	4096ULL
-#define HKV_T0_NS	(1000 * HKV_S)	/* time of window 1 */
+#define HKV_T0_NS	(1000 * HK_NSEC_PER_SEC)	/* time of window 1 */
 
 #define HKV_MAX_PROCS	8	/* processes in a scenario (recycled PIDs count twice) */
 #define HKV_MAX_PHASES	16
@@ -52,9 +48,9 @@
 static inline void hkv_config(struct hk_config *c)
 {
 	hk_config__defaults(c);
-	c->interval_ns = HKV_S;
+	c->interval_ns = HK_NSEC_PER_SEC;
 	c->nr_cpus = 2;
-	c->total_ram_bytes = 16 * HKV_GIB;
+	c->total_ram_bytes = 16 * HK_GIB;
 	c->page_size_bytes = HKV_PAGE;
 	hk_config__derive(c);
 }
@@ -276,8 +272,8 @@ static inline const struct hkv_expect *hkv_expect_at(const struct hkv_proc *p, _
 static inline __u64 hkv_now_ns(const struct hkv_vector *v, __u32 w)
 {
 	if (w <= HKV_MAX_WINDOWS && v->at_ms[w])
-		return HKV_T0_NS + (__u64)v->at_ms[w] * HKV_MS;
-	return HKV_T0_NS + (__u64)(w - 1) * HKV_S;
+		return HKV_T0_NS + (__u64)v->at_ms[w] * HK_NSEC_PER_MSEC;
+	return HKV_T0_NS + (__u64)(w - 1) * HK_NSEC_PER_SEC;
 }
 
 /* What the walk would sum for process p at the end of window w. */
@@ -417,28 +413,28 @@ static inline const struct hkv_proc *hkv_find(const struct hkv_vector *v,
 #define HKV_EX(f, t, l, m)	{ .from = (f), .to = (t), .label = (l), .match = (m) }
 
 /* asleep: 1 ms on a CPU (cpu 10), a few wakeups */
-#define HKV_IDLE	.run_ns = 1 * HKV_MS, .thread_run_ns = 1 * HKV_MS, .nvcsw = 10
+#define HKV_IDLE	.run_ns = 1 * HK_NSEC_PER_MSEC, .thread_run_ns = 1 * HK_NSEC_PER_MSEC, .nvcsw = 10
 /* `yes`: one thread at 99 % of a CPU (9900), run delay 2 % (200) */
-#define HKV_SPIN	.run_ns = 990 * HKV_MS, .thread_run_ns = 990 * HKV_MS, \
-			.wait_ns = 20 * HKV_MS, .nivcsw = 5
+#define HKV_SPIN	.run_ns = 990 * HK_NSEC_PER_MSEC, .thread_run_ns = 990 * HK_NSEC_PER_MSEC, \
+			.wait_ns = 20 * HK_NSEC_PER_MSEC, .nivcsw = 5
 /* a busy loop at 98 % (9800) that preempts others, run delay 1 % */
-#define HKV_HOG		.run_ns = 980 * HKV_MS, .thread_run_ns = 980 * HKV_MS, \
-			.wait_ns = 10 * HKV_MS, .nivcsw = 20
+#define HKV_HOG		.run_ns = 980 * HK_NSEC_PER_MSEC, .thread_run_ns = 980 * HK_NSEC_PER_MSEC, \
+			.wait_ns = 10 * HK_NSEC_PER_MSEC, .nivcsw = 20
 /* pinned behind a hog: runs 1 % (100), waits 97 % (9700) */
 #define HKV_VICTIM(aggr, votes) \
-			.run_ns = 10 * HKV_MS, .thread_run_ns = 10 * HKV_MS, \
-			.wait_ns = 970 * HKV_MS, .nivcsw = (votes), \
+			.run_ns = 10 * HK_NSEC_PER_MSEC, .thread_run_ns = 10 * HK_NSEC_PER_MSEC, \
+			.wait_ns = 970 * HK_NSEC_PER_MSEC, .nivcsw = (votes), \
 			.aggressor_tgid = (aggr), .aggressor_switches = (votes)
 /* the 40 MB/s leak: 9.7 k minor faults/s, RSS +9280 pages/s (38 MB/s) */
-#define HKV_LEAK	.run_ns = 30 * HKV_MS, .thread_run_ns = 30 * HKV_MS, \
+#define HKV_LEAK	.run_ns = 30 * HK_NSEC_PER_MSEC, .thread_run_ns = 30 * HK_NSEC_PER_MSEC, \
 			.minor_faults = 9700, .rss_pages = 9280, .nvcsw = 50
 /* a leak in bursts: 72.5 MiB in one window, nothing in the next, in a
  * memory cgroup limited to 1 GiB (nobody else in it) */
-#define HKV_BURST	.run_ns = 30 * HKV_MS, .thread_run_ns = 30 * HKV_MS, \
+#define HKV_BURST	.run_ns = 30 * HK_NSEC_PER_MSEC, .thread_run_ns = 30 * HK_NSEC_PER_MSEC, \
 			.minor_faults = 18560, .rss_pages = 18560, \
-			.limit_bytes = HKV_GIB
-#define HKV_LULL	.run_ns = 10 * HKV_MS, .thread_run_ns = 10 * HKV_MS, \
-			.limit_bytes = HKV_GIB
+			.limit_bytes = HK_GIB
+#define HKV_LULL	.run_ns = 10 * HK_NSEC_PER_MSEC, .thread_run_ns = 10 * HK_NSEC_PER_MSEC, \
+			.limit_bytes = HK_GIB
 
 #define OK	HK_OK
 #define OOM	HK_OOM_RISK

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * config_keys.c - every config key: section, unit, field, default, range
+ * and help text; the defaults come from here.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "config_keys.h"
+
+const struct hk_section hk_sections[] = {
+	{ "general",
+	  "Sampling and hysteresis, common to every diagnosis." },
+	{ "oom_risk",
+	  "OOM risk: the anonymous + shmem part of RSS (memory the kernel\n"
+	  "cannot drop; file pages are not counted) grew in this window, and\n"
+	  "steadily over a trend that covers at least min_trend (growth in at\n"
+	  "least `steady` of its time, net growth of at least min_growth), and\n"
+	  "at its current slope it reaches its limit within eta_horizon. The\n"
+	  "limit is the tightest memory cgroup limit on the process's path\n"
+	  "(reclaimable page cache counted as free), else total RAM." },
+	{ "mem_thrashing",
+	  "Mem-thrashing: many major faults, or a storm of minor faults that RSS\n"
+	  "growth does not explain, while no thread is busy on a CPU (see\n"
+	  "cpu_bound.thread_cpu)." },
+	{ "throttled",
+	  "Throttled: the CPU quota of its own cgroup (cgroup v1\n"
+	  "cpu.cfs_quota_us, v2 cpu.max) held it back: its cgroups were\n"
+	  "throttled and one of its threads waited for a CPU, each at least\n"
+	  "min_throttled of the window. Not Starved: nobody else is to blame." },
+	{ "starved",
+	  "Starved: waiting for a CPU most of the window, and waiting more than\n"
+	  "running. Voluntary sleep is not waiting." },
+	{ "noisy_neighbor",
+	  "Noisy neighbor: the process that most often took the CPU from a\n"
+	  "Starved process, when it uses a significant share of a CPU." },
+	{ "cpu_bound",
+	  "CPU-bound: one thread wants a whole CPU (on one or waiting for one\n"
+	  "most of the window) or the process wants a large share of all CPUs,\n"
+	  "with few page faults. Its wait for a CPU is in the evidence: on a\n"
+	  "saturated host every busy loop is CPU-bound." },
+};
+
+const size_t hk_nr_sections = ARRAY_SIZE(hk_sections);
+
+#define KEY(sec, key, kind, field, def, min, max, help)			\
+	{ sec, key, kind, offsetof(struct hk_config, field),		\
+	  sizeof(((struct hk_config *)0)->field), def, min, max, help }
+
+const struct hk_key hk_keys[] = {
+	KEY("general", "interval", HK_UNIT_DURATION_NS, interval_ns,
+	    5 * HK_NSEC_PER_SEC, 100 * HK_NSEC_PER_MSEC, HK_NSEC_PER_HOUR,
+	    "How often every process is sampled; each sample closes a window.\n"
+	    "Shorter reacts faster and costs more CPU. The thresholds are rates\n"
+	    "and shares, so they do not depend on it."),
+	KEY("general", "enter_windows", HK_UNIT_INT, enter_windows,
+	    2, 1, 100,
+	    "Windows in a row a diagnosis must match before a process gets it."),
+	KEY("general", "exit_windows", HK_UNIT_INT, exit_windows,
+	    3, 1, 100,
+	    "Windows in a row without a match before a process loses its\n"
+	    "diagnosis."),
+
+	KEY("oom_risk", "trend_span", HK_UNIT_DURATION_NS, oom_trend_span_ns,
+	    30 * HK_NSEC_PER_SEC, HK_NSEC_PER_SEC, HK_NSEC_PER_HOUR,
+	    "RSS history the growth trend is fitted over (least squares). It\n"
+	    "must cover at least 3 intervals; when it covers many, the trend's\n"
+	    "samples are spread out over it."),
+	KEY("oom_risk", "min_trend", HK_UNIT_DURATION_NS, oom_min_trend_ns,
+	    10 * HK_NSEC_PER_SEC, HK_NSEC_PER_SEC, HK_NSEC_PER_HOUR,
+	    "Time the trend must already cover (less a quarter of an interval,\n"
+	    "for the walk's jitter) before it can say anything: a warm-up (a JVM\n"
+	    "sizing its heap, a cache filling) that levels off sooner is never a\n"
+	    "risk. At most trend_span."),
+	KEY("oom_risk", "min_growth", HK_UNIT_BYTES, oom_min_growth_bytes,
+	    64 * HK_MIB, 1, HK_TIB,
+	    "Net growth over the trend below which a process is not considered\n"
+	    "growing."),
+	KEY("oom_risk", "steady", HK_UNIT_PCT_X100, oom_steady_pct_x100,
+	    7500, 100, 10000,
+	    "Share of the trend's time in which RSS must have grown: steady\n"
+	    "growth, not one jump."),
+	KEY("oom_risk", "eta_horizon", HK_UNIT_DURATION_S, oom_eta_horizon_s,
+	    900, 1, 30 * 86400,
+	    "A steadily growing process is at risk when, at its current slope,\n"
+	    "it reaches its limit within this time. Size alone is not a risk."),
+
+	KEY("mem_thrashing", "major_faults_per_s", HK_UNIT_COUNT,
+	    thrash_major_faults_per_s, 100, 1, UINT64_MAX,
+	    "Major page faults per second (pages read back from disk or swap)\n"
+	    "from which a process is thrashing."),
+	KEY("mem_thrashing", "minor_faults_per_s", HK_UNIT_COUNT,
+	    thrash_minor_faults_per_s, 10000, 1, UINT64_MAX,
+	    "Minor page faults per second, beyond those RSS growth explains,\n"
+	    "from which a process is thrashing (a leak faults its new pages in:\n"
+	    "that is growth, not thrashing)."),
+
+	KEY("throttled", "min_throttled", HK_UNIT_PCT_X100, throttled_pct_x100,
+	    2500, 100, 10000,
+	    "Share of the window its cgroups' CPU quota kept them throttled\n"
+	    "(summed over CPUs), and that one of its threads waited for a CPU,\n"
+	    "from which a process is throttled."),
+
+	KEY("starved", "min_wait", HK_UNIT_PCT_X100, starved_wait_pct_x100,
+	    7000, 100, 10000,
+	    "Run-queue wait of one thread, as a share of the window, from which\n"
+	    "a process is starved (it must also wait more than it runs). Equal\n"
+	    "busy loops sharing a CPU wait 50 % (two), 67 % (three), 75 %\n"
+	    "(four) each: the default sits between three and four, clear of\n"
+	    "both, so that a fair share is never decided by noise."),
+
+	KEY("noisy_neighbor", "min_cpu", HK_UNIT_PCT_X100, noisy_cpu_pct_x100,
+	    5000, 100, 10000,
+	    "CPU use, as a share of one CPU, from which the aggressor of a\n"
+	    "Starved process is a noisy neighbor."),
+
+	KEY("cpu_bound", "thread_cpu", HK_UNIT_PCT_X100, cpu_thread_pct_x100,
+	    9000, 100, 10000,
+	    "Share of the window the busiest thread was on a CPU or waiting for\n"
+	    "one, from which it wants a whole CPU."),
+	KEY("cpu_bound", "total_cpu", HK_UNIT_PCT_X100, cpu_total_pct_x100,
+	    5000, 100, 10000,
+	    "CPU the whole process used or waited for, as a share of all CPUs,\n"
+	    "from which it is CPU-bound even with no such thread."),
+	KEY("cpu_bound", "max_faults_per_s", HK_UNIT_COUNT, cpu_max_faults_per_s,
+	    1000, 1, UINT64_MAX,
+	    "Minor plus major page faults per second must stay below this."),
+};
+
+const size_t hk_nr_keys = ARRAY_SIZE(hk_keys);
+_Static_assert(ARRAY_SIZE(hk_keys) <= HK_MAX_KEYS, "raise HK_MAX_KEYS");
+
+/* Keys of earlier versions: a file that sets one is told what replaced it. */
+const struct hk_removed_key hk_removed_keys[] = {
+	{ "oom_risk", "min_rss", "size alone is no longer a risk: the ETA "
+	  "decides (eta_horizon)" },
+	{ "oom_risk", "min_rss_of_limit", "size alone is no longer a risk: "
+	  "the ETA decides (eta_horizon)" },
+	{ "cpu_bound", "max_wait", "waiting for a CPU now counts as wanting "
+	  "one (thread_cpu)" },
+};
+
+const size_t hk_nr_removed_keys = ARRAY_SIZE(hk_removed_keys);
+
+__u64 hk_key__get(const struct hk_key *k, const struct hk_config *c)
+{
+	const char *p = (const char *)c + k->off;
+	__u32 v32;
+	__u64 v64;
+
+	if (k->size == sizeof(v32)) {
+		memcpy(&v32, p, sizeof(v32));
+		return v32;
+	}
+	memcpy(&v64, p, sizeof(v64));
+	return v64;
+}
+
+void hk_key__set(const struct hk_key *k, struct hk_config *c, __u64 v)
+{
+	char *p = (char *)c + k->off;
+	__u32 v32 = (__u32)v;
+
+	if (k->size == sizeof(v32))
+		memcpy(p, &v32, sizeof(v32));
+	else
+		memcpy(p, &v, sizeof(v));
+}
+
+void hk_config__defaults(struct hk_config *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < hk_nr_keys; i++)
+		hk_key__set(&hk_keys[i], c, hk_keys[i].def);
+}
+
+void hk_key__print_range(const struct hk_key *k, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+
+	hk_units__print(lo, sizeof(lo), k->kind, k->min);
+	if (k->max == UINT64_MAX) {
+		snprintf(buf, len, "at least %s", lo);
+		return;
+	}
+	hk_units__print(hi, sizeof(hi), k->kind, k->max);
+	snprintf(buf, len, "%s..%s", lo, hi);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * escape.h - hostile text (comms, cgroup paths) made safe for a terminal
+ * or for JSON. Both go through one strict UTF-8 decoder.
+ */
+#ifndef HK_USER_ESCAPE_H
+#define HK_USER_ESCAPE_H
+
+#include <string.h>
+#include "outbuf.h"
+#include "shared/hotspot.h"
+
+/* A comm array: up to HK_COMM_LEN bytes, NUL-terminated only if shorter. */
+static inline size_t hk_comm_len(const char *comm)
+{
+	return strnlen(comm, HK_COMM_LEN);
+}
+
+/*
+ * Terminal-safe text: control characters and bytes outside well-formed
+ * UTF-8 become \xHH, the rest is kept. Returns the columns it takes.
+ */
+size_t hk_out__term_text(struct hk_out *o, const char *str, size_t n);
+
+/*
+ * A JSON string: valid UTF-8 is kept, control characters are \u00XX (as are
+ * U+2028/U+2029, which break JavaScript parsers), and every byte outside
+ * well-formed UTF-8 becomes \ufffd.
+ */
+void hk_out__json_str(struct hk_out *o, const char *str, size_t n);
+
+#endif /* HK_USER_ESCAPE_H */
