@@ -715,6 +715,7 @@ static __noinline __u64 hk_walk_end(__u32 driver)
 	st->sweeps += hk_walk_sweep;
 	st->walk_ns_total += took_ns;
 	st->last_walk_ns = took_ns;
+	st->last_walk_end_ns = end_ns;
 	if (took_ns > st->walk_ns_max)
 		st->walk_ns_max = took_ns;
 	st->switches_recorded += hk_walk_switches;

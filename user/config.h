@@ -18,6 +18,19 @@
 
 #define HK_ERR_LEN 256
 
+/* Keys the table may hold (one line number each in an origin). */
+#define HK_CONFIG_MAX_KEYS 64
+
+/*
+ * Where each value came from, for messages that point there: the line of
+ * the file that set a key (0: it did not), and --interval.
+ */
+struct hk_config_origin {
+	const char *name;			/* the file; NULL: none */
+	unsigned int line[HK_CONFIG_MAX_KEYS];	/* by the key's place in the table */
+	__u64 interval_flag_ns;			/* --interval; 0: not given */
+};
+
 /* Fill every threshold with its default; environment fields are zeroed. */
 void hk_config__defaults(struct hk_config *c);
 
@@ -32,6 +45,20 @@ int hk_config__parse_string(struct hk_config *c, const char *text,
 /* Same, reading a file ("PATH: cannot open: reason" when it cannot). */
 int hk_config__parse_file(struct hk_config *c, const char *path,
 			  char *err, size_t err_len);
+
+/* Same, also noting in o the line that set each key. */
+int hk_config__parse_file_origin(struct hk_config *c, const char *path,
+				 struct hk_config_origin *o, char *err, size_t err_len);
+
+/*
+ * The config the tool runs with: the defaults, the file at path (NULL:
+ * none) and --interval (0: not given) on top, in that order; the defaults
+ * that depend on the interval (oom_risk.trend_span, min_trend) follow the
+ * interval unless the file sets them; then validated and derived. An error
+ * names where the value came from: "FILE:LINE: ...", "--interval 2h: ...".
+ */
+int hk_config__load(struct hk_config *c, const char *path, __u64 interval_ns,
+		    char *err, size_t err_len);
 
 /* Cross-field checks after parsing and command-line overrides. */
 int hk_config__validate(const struct hk_config *c, char *err, size_t err_len);

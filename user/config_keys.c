@@ -64,14 +64,16 @@ const struct hk_key hk_keys[] = {
 	KEY("oom_risk", "trend_span", HK_UNIT_DURATION_NS, oom_trend_span_ns,
 	    30 * HK_NSEC_PER_SEC, HK_NSEC_PER_SEC, HK_NSEC_PER_HOUR,
 	    "RSS history the growth trend is fitted over (least squares). It\n"
-	    "must cover at least 3 intervals; when it covers many, the trend's\n"
-	    "samples are spread out over it."),
+	    "must cover at least 2 intervals (3 samples); when it covers many,\n"
+	    "the trend's samples are spread out over it. Unset, it follows the\n"
+	    "interval: 6 intervals, 30s at least."),
 	KEY("oom_risk", "min_trend", HK_UNIT_DURATION_NS, oom_min_trend_ns,
 	    10 * HK_NSEC_PER_SEC, HK_NSEC_PER_SEC, HK_NSEC_PER_HOUR,
 	    "Time the trend must already cover (less a quarter of an interval,\n"
 	    "for the walk's jitter) before it can say anything: a warm-up (a JVM\n"
 	    "sizing its heap, a cache filling) that levels off sooner is never a\n"
-	    "risk. At most trend_span."),
+	    "risk. At most trend_span. Unset, it follows the interval: 2\n"
+	    "intervals, 10s at least."),
 	KEY("oom_risk", "min_growth", HK_UNIT_BYTES, oom_min_growth_bytes,
 	    64 * HK_MIB, 1, HK_TIB,
 	    "Net growth over the trend below which a process is not considered\n"
@@ -128,7 +130,7 @@ const struct hk_key hk_keys[] = {
 };
 
 const size_t hk_nr_keys = ARRAY_SIZE(hk_keys);
-_Static_assert(ARRAY_SIZE(hk_keys) <= HK_MAX_KEYS, "raise HK_MAX_KEYS");
+_Static_assert(ARRAY_SIZE(hk_keys) <= HK_CONFIG_MAX_KEYS, "raise HK_CONFIG_MAX_KEYS");
 
 /* Keys of earlier versions: a file that sets one is told what replaced it. */
 const struct hk_removed_key hk_removed_keys[] = {
@@ -187,4 +189,14 @@ void hk_key__print_range(const struct hk_key *k, char *buf, size_t len)
 	}
 	hk_units__print(hi, sizeof(hi), k->kind, k->max);
 	snprintf(buf, len, "%s..%s", lo, hi);
+}
+
+const struct hk_key *hk_key__find(const char *section, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < hk_nr_keys; i++)
+		if (!strcmp(hk_keys[i].section, section) && !strcmp(hk_keys[i].name, name))
+			return &hk_keys[i];
+	return NULL;
 }

@@ -15,9 +15,6 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Room in the parser for one line number per key. */
-#define HK_MAX_KEYS	64
-
 struct hk_section {
 	const char *name;
 	const char *help;
@@ -51,5 +48,7 @@ __u64 hk_key__get(const struct hk_key *k, const struct hk_config *c);
 void hk_key__set(const struct hk_key *k, struct hk_config *c, __u64 v);
 /* "100ms..1h", or "at least 1" when there is no maximum. */
 void hk_key__print_range(const struct hk_key *k, char *buf, size_t len);
+/* The key of that section and name; NULL if there is none. */
+const struct hk_key *hk_key__find(const char *section, const char *name);
 
 #endif /* HK_USER_CONFIG_KEYS_H */

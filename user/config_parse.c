@@ -20,7 +20,7 @@ struct hk_parser {
 	const char *name;
 	unsigned int line;
 	const struct hk_section *section;
-	unsigned int set_on[HK_MAX_KEYS];	/* line of each key, 0: unset */
+	unsigned int set_on[HK_CONFIG_MAX_KEYS];	/* line of each key, 0: unset */
 	char *err;
 	size_t err_len;
 };
@@ -145,8 +145,9 @@ static int parse_line(struct hk_parser *ps, char *line)
 	return 0;
 }
 
-int hk_config__parse_string(struct hk_config *c, const char *text,
-			    const char *name, char *err, size_t err_len)
+/* The parser; lines (may be NULL) gets the line that set each key. */
+static int parse_text(struct hk_config *c, const char *text, const char *name,
+		      unsigned int *lines, char *err, size_t err_len)
 {
 	struct hk_parser ps = {
 		.cfg = *c,
@@ -175,14 +176,23 @@ int hk_config__parse_string(struct hk_config *c, const char *text,
 		line = nl ? nl + 1 : NULL;
 	}
 	/* all or nothing: *c changes only when every line parsed */
-	if (!ret)
+	if (!ret) {
 		*c = ps.cfg;
+		if (lines)
+			memcpy(lines, ps.set_on, sizeof(ps.set_on));
+	}
 	free(copy);
 	return ret;
 }
 
-int hk_config__parse_file(struct hk_config *c, const char *path,
-			  char *err, size_t err_len)
+int hk_config__parse_string(struct hk_config *c, const char *text,
+			    const char *name, char *err, size_t err_len)
+{
+	return parse_text(c, text, name, NULL, err, err_len);
+}
+
+static int parse_file(struct hk_config *c, const char *path, unsigned int *lines,
+		      char *err, size_t err_len)
 {
 	size_t len = 0, cap = 4096, n;
 	char *text, *bigger;
@@ -226,9 +236,22 @@ int hk_config__parse_file(struct hk_config *c, const char *path,
 		goto out;
 	}
 	text[len] = '\0';
-	ret = hk_config__parse_string(c, text, path, err, err_len);
+	ret = parse_text(c, text, path, lines, err, err_len);
 out:
 	free(text);
 	fclose(f);
 	return ret;
+}
+
+int hk_config__parse_file(struct hk_config *c, const char *path,
+			  char *err, size_t err_len)
+{
+	return parse_file(c, path, NULL, err, err_len);
+}
+
+int hk_config__parse_file_origin(struct hk_config *c, const char *path,
+				 struct hk_config_origin *o, char *err, size_t err_len)
+{
+	o->name = path;
+	return parse_file(c, path, o->line, err, err_len);
 }

@@ -58,6 +58,21 @@ static bool is_control(__u32 c)
 	return c < 0x20 || (c >= 0x7f && c <= 0x9f);
 }
 
+/*
+ * Characters that change how the rest of the line reads without being
+ * seen: bidi embeddings, overrides and isolates (U+202E shows "gpj.exe"
+ * as "exe.jpg"), marks, zero-width characters, the BOM, and the line and
+ * paragraph separators.
+ */
+static bool is_invisible(__u32 c)
+{
+	return c == 0x00ad || c == 0x061c || c == 0x180e ||
+	       (c >= 0x200b && c <= 0x200f) ||
+	       (c >= 0x2028 && c <= 0x202e) ||
+	       (c >= 0x2060 && c <= 0x206f) ||
+	       c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb);
+}
+
 /* East Asian wide and emoji blocks take two terminal columns. */
 static bool is_wide(__u32 c)
 {
@@ -81,7 +96,14 @@ size_t hk_out__term_text(struct hk_out *o, const char *str, size_t n)
 
 	while (i < n) {
 		k = utf8_seq(s + i, n - i, &cp);
-		if (k && !is_control(cp)) {
+		/* a backslash is doubled: "\\x1b" in a name is not an escape */
+		if (k && cp == '\\') {
+			hk_out__str(o, "\\\\");
+			cols += 2;
+			i += k;
+			continue;
+		}
+		if (k && !is_control(cp) && !is_invisible(cp)) {
 			hk_out__mem(o, s + i, k);
 			cols += is_wide(cp) ? 2 : 1;
 			i += k;

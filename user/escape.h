@@ -17,8 +17,10 @@ static inline size_t hk_comm_len(const char *comm)
 }
 
 /*
- * Terminal-safe text: control characters and bytes outside well-formed
- * UTF-8 become \xHH, the rest is kept. Returns the columns it takes.
+ * Terminal-safe text: control characters, invisible ones (bidi controls,
+ * zero-width characters) and bytes outside well-formed UTF-8 become \xHH
+ * for each byte, a backslash becomes two, the rest is kept. Returns the
+ * columns it takes.
  */
 size_t hk_out__term_text(struct hk_out *o, const char *str, size_t n);
 

@@ -10,6 +10,18 @@
 #include <stddef.h>
 #include "shared/hotspot.h"
 
+/*
+ * JSON gives at most this many bytes of the cgroup path (cut at a UTF-8
+ * boundary) and says so in "cgroup_truncated": nested cgroups with long
+ * names would otherwise make a line of any length.
+ */
+#define HK_FORMAT_CGROUP_MAX	4096
+/*
+ * A buffer of this size always holds the line, whatever the event and the
+ * path: every byte of the path may take 6 ("\u0001"), the rest fits 8 KiB.
+ */
+#define HK_FORMAT_LINE_MAX	(6 * HK_FORMAT_CGROUP_MAX + 8192)
+
 /* What the printer knows beyond the event itself. */
 struct hk_format_ctx {
 	__s64 wall_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
@@ -28,7 +40,7 @@ const char *hk_limit__name(__u32 kind, bool human);
 /*
  * Format e into buf (always NUL-terminated, newline-terminated). cgroup is
  * the path that matters for the diagnosis, or NULL. Returns the length
- * written, or -1 when buf is too small.
+ * written, or -1 when buf is too small (never with HK_FORMAT_LINE_MAX).
  */
 int hk_format__human(char *buf, size_t len, const struct hk_event *e,
 		      const char *cgroup, const struct hk_format_ctx *ctx);

@@ -4,6 +4,7 @@
  * always present (null when it does not apply), numbers with their unit in
  * the key, strings valid UTF-8 whatever the process named itself.
  */
+#include <stdbool.h>
 #include <string.h>
 #include "escape.h"
 #include "format.h"
@@ -58,10 +59,21 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_out__json_str(&o, e->comm, hk_comm_len(e->comm));
 	hk_out__printf(&o, ",\"from\":\"%s\",\"to\":\"%s\",\"cgroup\":",
 		   hk_label__id(e->from), hk_label__id(e->to));
-	if (cgroup)
-		hk_out__json_str(&o, cgroup, strlen(cgroup));
-	else
-		hk_out__str(&o, "null");
+	if (cgroup) {
+		size_t n = strlen(cgroup);
+		bool cut = n > HK_FORMAT_CGROUP_MAX;
+
+		if (cut) {
+			n = HK_FORMAT_CGROUP_MAX;
+			/* not inside a character: back to its first byte */
+			while (n && ((unsigned char)cgroup[n] & 0xc0) == 0x80)
+				n--;
+		}
+		hk_out__json_str(&o, cgroup, n);
+		hk_out__printf(&o, ",\"cgroup_truncated\":%s", cut ? "true" : "false");
+	} else {
+		hk_out__str(&o, "null,\"cgroup_truncated\":false");
+	}
 	if (e->ns_ino) {
 		json_u64(&o, "ns_pid", e->ns_pid);
 		json_u64(&o, "pidns_ino", e->ns_ino);
@@ -80,7 +92,9 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	json_u64(&o, "run_delay_tid", ev->wait_tid);
 	json_pct(&o, "throttled_pct", ev->throttled_pct_x100);
 	json_u64(&o, "nr_threads", ev->nr_threads);
-	json_u64(&o, "faults_per_s", ev->minor_faults_per_s);
+	/* minor + major, as on the human line and in cpu_bound.max_faults_per_s */
+	json_u64(&o, "faults_per_s", ev->minor_faults_per_s + ev->major_faults_per_s);
+	json_u64(&o, "minor_faults_per_s", ev->minor_faults_per_s);
 	json_u64(&o, "major_faults_per_s", ev->major_faults_per_s);
 	json_u64(&o, "unexplained_faults_per_s", ev->unexplained_faults_per_s);
 	json_u64(&o, "vcsw_per_s", ev->vcsw_per_s);

@@ -32,18 +32,26 @@ struct hk_loader {
 	struct hk_handover handover;	/* a timer driver stopped; unread */
 };
 
-/* libbpf's output: all of it with -v, else only the verifier's last words */
+/*
+ * libbpf's own messages: all of them with -v; else the last few are kept,
+ * for a failure the kernel has no log of (a CO-RE relocation, an ELF
+ * problem). The verifier's log comes to verifier_log instead.
+ */
 static int log_verbose;
 static char log_tail[4][256];
 static unsigned int log_lines;
-static char log_prog[64];
+
+/* Where the kernel writes the verifier's log of a program that failed to
+ * load (libbpf asks for it only after a failure: kernel_log_level 0). */
+#define HK_VERIFIER_LOG_BYTES (1 << 20)
+static char *verifier_log;
 
 /* the verifier's statistics close its log: they say nothing of why */
 static int log_line_is_noise(const char *p)
 {
 	static const char *const noise[] = {
 		"processed ", "verification time", "stack depth", "PROG LOAD LOG",
-		"libbpf:", "Validating ", "mark_precise", "last_idx",
+		"Validating ", "mark_precise", "last_idx",
 	};
 	size_t i;
 
@@ -55,47 +63,90 @@ static int log_line_is_noise(const char *p)
 	return 0;
 }
 
+static void keep_line(const char *p)
+{
+	if (!log_line_is_noise(p))
+		snprintf(log_tail[log_lines++ % 4], sizeof(log_tail[0]), "%s", p);
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char *text = NULL, *p, *save = NULL;
 
 	if (log_verbose)
 		return vfprintf(stderr, fmt, ap);
-	/* a whole verifier log comes in one call: keep its last lines */
-	if (vasprintf(&text, fmt, ap) < 0)
+	if (level == LIBBPF_DEBUG || vasprintf(&text, fmt, ap) < 0)
 		return 0;
-	for (p = strtok_r(text, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
-		char *name = strstr(p, "prog '");
-
-		if (name && strstr(p, "failed") && !log_prog[0])
-			sscanf(name, "prog '%63[^']'", log_prog);
-		if (log_line_is_noise(p))
-			continue;
-		snprintf(log_tail[log_lines++ % 4], sizeof(log_tail[0]), "%s", p);
-	}
+	for (p = strtok_r(text, "\n", &save); p; p = strtok_r(NULL, "\n", &save))
+		keep_line(p);
 	free(text);
 	return 0;
 }
 
-static void verifier_summary(char *err, size_t err_len, int e)
+/* The last two lines worth reading, after ": ", joined by " | ". */
+static size_t append_tail(char *err, size_t err_len, size_t off)
 {
 	unsigned int n = log_lines < 2 ? log_lines : 2, i;
-	size_t off;
 
-	off = snprintf(err, err_len, "loading BPF program%s%s failed: %s",
-		       log_prog[0] ? " " : "", log_prog, strerror(e));
-	if (!n) {
-		if (e == EPERM && off < err_len)
-			snprintf(err + off, err_len - off,
-				 " (the kernel refused the program type)");
-		return;
-	}
-	/* the last lines of the verifier log say what it rejected */
 	for (i = log_lines - n; i < log_lines && off < err_len; i++)
 		off += snprintf(err + off, err_len - off, "%s%s",
 				i == log_lines - n ? ": " : " | ", log_tail[i % 4]);
-	if (off < err_len)
-		snprintf(err + off, err_len - off, " (full log with --verbose)");
+	return off;
+}
+
+/*
+ * Why hotspot_bpf__load() failed, from what libbpf created rather than from
+ * the words of its messages: a map it could not create (the map's fd is
+ * missing: maps come first), else the first program to load that has no
+ * fd, with the last lines of the verifier's log.
+ */
+static void load_failure(struct hk_loader *l, __u32 max_procs, char *err, size_t err_len,
+			 int e)
+{
+	struct bpf_object *obj = l->skel->obj;
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	char *p, *save = NULL;
+	size_t off;
+
+	bpf_object__for_each_map(map, obj) {
+		if (bpf_map__fd(map) >= 0 || !bpf_map__autocreate(map))
+			continue;
+		off = snprintf(err, err_len, "cannot create BPF map %s (%u entries of %u bytes): %s",
+			       bpf_map__name(map), bpf_map__max_entries(map),
+			       bpf_map__value_size(map), strerror(e));
+		if ((e == ENOMEM || e == E2BIG) && off < err_len)
+			snprintf(err + off, err_len - off,
+				 ": too little memory for it, in the kernel or in this memory "
+				 "cgroup; try a smaller --max-procs (now %u)", max_procs);
+		else if (e == EPERM && off < err_len)
+			snprintf(err + off, err_len - off,
+				 ": needs CAP_BPF (or CAP_SYS_ADMIN) in this process's capability set");
+		return;
+	}
+	bpf_object__for_each_program(prog, obj) {
+		if (!bpf_program__autoload(prog) || bpf_program__fd(prog) >= 0)
+			continue;
+		off = snprintf(err, err_len, "loading BPF program %s failed: %s",
+			       bpf_program__name(prog), strerror(e));
+		if (verifier_log && verifier_log[0]) {
+			log_lines = 0;
+			for (p = strtok_r(verifier_log, "\n", &save); p;
+			     p = strtok_r(NULL, "\n", &save))
+				keep_line(p);
+		}
+		if (!log_lines && e == EPERM && off < err_len) {
+			snprintf(err + off, err_len - off,
+				 " (needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN)");
+			return;
+		}
+		off = append_tail(err, err_len, off);
+		if (off < err_len)
+			snprintf(err + off, err_len - off, " (full log with --verbose)");
+		return;
+	}
+	off = snprintf(err, err_len, "loading the BPF object failed: %s", strerror(e));
+	append_tail(err, err_len, off);
 }
 
 static int kernel_has_func(const struct btf *vmlinux, const char *name)
@@ -287,6 +338,7 @@ static int iter_walk(struct hk_loader *l)
 int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		     char *err, size_t err_len)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct btf *vmlinux = NULL;
 	struct hk_config cfg;
 	struct hk_loader *l;
@@ -326,7 +378,14 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		goto cleanup;
 	timer = l->driver != HK_DRIVER_ITER;
 
-	l->skel = hotspot_bpf__open();
+	verifier_log = calloc(1, HK_VERIFIER_LOG_BYTES);
+	if (!verifier_log) {
+		snprintf(err, err_len, "out of memory");
+		goto cleanup;
+	}
+	open_opts.kernel_log_buf = verifier_log;
+	open_opts.kernel_log_size = HK_VERIFIER_LOG_BYTES;
+	l->skel = hotspot_bpf__open_opts(&open_opts);
 	if (!l->skel) {
 		snprintf(err, err_len, "cannot open the BPF object: %s", strerror(errno));
 		goto cleanup;
@@ -346,10 +405,13 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	bpf_program__set_autoload(l->skel->progs.hk_switch_noarg, !o->no_hook && args == 4);
 
 	e = hotspot_bpf__load(l->skel);
-	if (e) {
-		verifier_summary(err, err_len, -e);
+	if (e)
+		load_failure(l, o->max_procs, err, err_len, -e);
+	/* only a failed load writes there */
+	free(verifier_log);
+	verifier_log = NULL;
+	if (e)
 		goto cleanup;
-	}
 	cfg = o->cfg;
 	cfg.hook = !o->no_hook;
 	if (!cfg.chunk_ns)
@@ -405,6 +467,8 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	*out = l;
 	return 0;
 cleanup:
+	free(verifier_log);
+	verifier_log = NULL;
 	hk_loader__destroy(l);
 	return -1;
 }
@@ -440,9 +504,27 @@ int hk_loader__walk_if_due(struct hk_loader *l)
 	return e;
 }
 
-int hk_loader__poll(struct hk_loader *l, int timeout_ms)
+int hk_loader__ring_fd(const struct hk_loader *l)
 {
-	return ring_buffer__poll(l->rb, timeout_ms);
+	return ring_buffer__epoll_fd(l->rb);
+}
+
+int hk_loader__consume(struct hk_loader *l)
+{
+	return ring_buffer__consume(l->rb);
+}
+
+int hk_loader__take_over(struct hk_loader *l)
+{
+	if (l->driver == HK_DRIVER_ITER)
+		return 0;
+	/* the timer stays off even if it was only late, not dead: two
+	 * drivers must never walk at once */
+	l->skel->bss->hk_timer_off = 1;
+	l->driver = HK_DRIVER_ITER;
+	l->why = "the kernel's timer stopped";
+	l->next_walk_ns = mono_ns();
+	return 1;
 }
 
 int hk_loader__stats(struct hk_loader *l, struct hk_stats *out)

@@ -37,8 +37,15 @@ struct hk_walk_cost {
 /* 0, or -1 with one line in err; exit code 1 material. */
 int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		     char *err, size_t err_len);
-/* Block until events arrive, a signal, or timeout_ms; ring_buffer__poll's. */
-int hk_loader__poll(struct hk_loader *l, int timeout_ms);
+/* An epoll fd, readable when the ring buffer holds records. */
+int hk_loader__ring_fd(const struct hk_loader *l);
+/* Hand every record there is to on_event: the number, or on_event's error. */
+int hk_loader__consume(struct hk_loader *l);
+/*
+ * The timer driver's timer died (no window for a while): stop it for good
+ * and walk from here (the iter driver). 1 if that changed the driver.
+ */
+int hk_loader__take_over(struct hk_loader *l);
 /* ms until the next walk is due from userspace; -1: never (a timer walks). */
 int hk_loader__timeout_ms(const struct hk_loader *l);
 /* Walk if one is due (iter driver); 0 or -errno. */

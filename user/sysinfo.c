@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,15 +50,23 @@ int hk_sys__check_privileges(char *err, size_t err_len)
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct data[2] = {};
+	int bpf, perfmon;
 
-	if (geteuid() == 0)
+	/* root is not enough: a container or a service may have dropped them */
+	if (syscall(SYS_capget, &hdr, data))
+		return 0;	/* cannot tell: the load will say */
+	if (has_cap(data, CAP_SYS_ADMIN))
 		return 0;
-	if (syscall(SYS_capget, &hdr, data) == 0 &&
-	    (has_cap(data, CAP_SYS_ADMIN) ||
-	     (has_cap(data, CAP_BPF) && has_cap(data, CAP_PERFMON))))
+	bpf = has_cap(data, CAP_BPF);
+	perfmon = has_cap(data, CAP_PERFMON);
+	if (bpf && perfmon)
 		return 0;
 	snprintf(err, err_len,
-		 "needs root, or CAP_BPF and CAP_PERFMON (try: sudo hotspot-k)");
+		 "missing capabilit%s %s%s%s (needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN)%s",
+		 bpf || perfmon ? "y" : "ies", bpf ? "" : "CAP_BPF",
+		 !bpf && !perfmon ? " and " : "", perfmon ? "" : "CAP_PERFMON",
+		 geteuid() ? ": try sudo hotspot-k" :
+		 ": root, but without them (a container, a service's CapabilityBoundingSet?)");
 	return -1;
 }
 
@@ -116,20 +125,19 @@ static int lists_controller(const char *list, const char *ctrl)
 	return 0;
 }
 
-int hk_sys__cgroup_path(__u32 pid, const char *controller, char *buf, size_t len)
+char *hk_sys__cgroup_path(__u32 pid, const char *controller)
 {
-	char path[64], line[4096], unified[4096] = "";
-	int found = 0;
+	char path[64], *line = NULL, *found = NULL, *unified = NULL;
+	size_t cap = 0;
 	FILE *f;
 
-	if (!len)
-		return -1;
-	buf[0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
 	f = fopen(path, "re");
 	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
+		return NULL;
+	/* whole lines, however long: a path cut at a buffer's end would let
+	 * its rest be read as a line of its own */
+	while (!found && getline(&line, &cap, f) > 0) {
 		char *ctrl = strchr(line, ':'), *p;
 
 		if (!ctrl)
@@ -140,18 +148,18 @@ int hk_sys__cgroup_path(__u32 pid, const char *controller, char *buf, size_t len
 		*p++ = '\0';
 		p[strcspn(p, "\n")] = '\0';
 		/* "ID:controllers:path": the v1 controller wins, else v2's */
-		if (lists_controller(ctrl + 1, controller)) {
-			snprintf(buf, len, "%s", p);
-			found = 1;
-			break;
-		}
-		if (!strcmp(line, "0") && ctrl[1] == '\0')
-			snprintf(unified, sizeof(unified), "%s", p);
+		if (lists_controller(ctrl + 1, controller))
+			found = strdup(p);
+		else if (!strcmp(line, "0") && ctrl[1] == '\0' && !unified)
+			unified = strdup(p);
 	}
+	free(line);
 	fclose(f);
-	if (!found)
-		snprintf(buf, len, "%s", unified);
-	return 0;
+	if (found) {
+		free(unified);
+		return found;
+	}
+	return unified ? unified : strdup("");
 }
 
 __u32 hk_sys__default_max_procs(void)

@@ -31,10 +31,10 @@ int hk_sys__check_btf(char *err, size_t err_len);
 
 /*
  * The cgroup path of pid for a controller ("memory", "cpu"): the v1
- * hierarchy's that has it on a hybrid v1/v2 host, else the unified one.
- * -1 when the process is gone.
+ * hierarchy's that has it on a hybrid v1/v2 host, else the unified one,
+ * whole (malloc'd: free it). NULL when the process is gone.
  */
-int hk_sys__cgroup_path(__u32 pid, const char *controller, char *buf, size_t len);
+char *hk_sys__cgroup_path(__u32 pid, const char *controller);
 
 /* Capacity of hk_procs: 4 x the processes running now, 4096..65536. */
 __u32 hk_sys__default_max_procs(void);

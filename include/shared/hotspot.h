@@ -331,6 +331,8 @@ struct hk_stats {
 					 * driver's yields between read()s */
 	__u64 stretches;		/* stretches on a CPU, all walks */
 	__u64 stretches_over_2ms;	/* ... of which longer than 2 ms */
+	__u64 last_walk_end_ns;		/* CLOCK_MONOTONIC: the tool's watchdog
+					 * takes a timer that stopped for dead */
 };
 
 /* In and out of the hk_test_win program (its .bss): one synthetic window. */

@@ -44,6 +44,7 @@ import test_controls
 import test_cpu
 import test_json
 import test_memory
+import test_output
 import test_seed
 from hk_e2e import bpf
 from hk_e2e.checks import load_defaults
@@ -53,7 +54,7 @@ from hk_e2e.suite import Suite
 
 # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
 TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
-         test_controls.TESTS + test_json.TESTS)
+         test_controls.TESTS + test_output.TESTS + test_json.TESTS)
 
 
 def main():

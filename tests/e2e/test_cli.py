@@ -10,6 +10,7 @@ import signal
 import subprocess
 import time
 
+from hk_e2e import cgroups
 from hk_e2e.checks import check_summary_and_teardown, run_cli
 from hk_e2e.common import INTERVAL
 from hk_e2e.procs import TestFailure, indent, mono
@@ -207,6 +208,61 @@ def t_cli_write_error(suite, ctx):
     ctx.record("cli_write_error", True, "exit 1: %s" % err)
 
 
+def t_cli_no_caps(suite, ctx):
+    """Root without CAP_BPF and CAP_PERFMON (a container, a hardened unit):
+    one line naming what is missing (it was "the kernel refused the
+    program type")."""
+    drop = "-bpf,-perfmon,-sys_admin"
+    rc, out, err, _ = run_cli(suite, ["setpriv", "--inh-caps=" + drop, "--bounding-set=" + drop,
+                                      suite.tool, "--json", "-i", INTERVAL], timeout=10)
+    lines = err.strip().splitlines()
+    if rc != 1 or len(lines) != 1 or "CAP_BPF and CAP_PERFMON" not in lines[0]:
+        raise TestFailure("without CAP_BPF/CAP_PERFMON: exit %d, stderr:\n%s; want exit 1 "
+                          "and one line naming both" % (rc, indent(err)))
+    ctx.record("cli_no_caps", True, "exit 1: %s" % lines[0])
+
+
+def t_cli_map_enomem(suite, ctx):
+    """hk_procs too big for a small memory cgroup: the map and --max-procs are
+    named (it was "loading BPF program ... failed")."""
+    cg = cgroups.make(ctx, "memory")
+    if cg is None:
+        raise TestFailure("no memory cgroup hierarchy on this host")
+    cgroups.memory_limit(cg, 48 << 20)
+    rc, out, err, _ = run_cli(suite, cgroups.run_in(cg, [suite.tool, "--max-procs", "1M",
+                                                         "--json", "-i", INTERVAL]),
+                              timeout=20)
+    lines = err.strip().splitlines()
+    if rc != 1 or len(lines) != 1 or "map hk_procs" not in err or "--max-procs" not in err:
+        raise TestFailure("--max-procs 1M in a 48 MiB cgroup: exit %d, stderr:\n%s; want "
+                          "exit 1 and one line naming hk_procs and --max-procs" %
+                          (rc, indent(err)))
+    ctx.record("cli_map_enomem", True, "exit 1: %s" % lines[0])
+
+
+def t_cli_interval_defaults(suite, ctx):
+    """-i 16s alone is a valid config: the trend's defaults follow the
+    interval (it failed, blaming oom_risk.trend_span on /dev/null). A value
+    the file did set is blamed on its line, and the flag is named."""
+    rc, out, err, _ = run_cli(suite, [suite.tool, "-i", "16s", "--check-config", "/dev/null"])
+    if rc != 0:
+        raise TestFailure("-i 16s --check-config /dev/null: exit %d, stderr:\n%s" %
+                          (rc, indent(err)))
+    path = os.path.join(ctx.workdir, "span.conf")
+    with open(path, "w") as f:
+        f.write("# a trend too short for 16 s windows\n[oom_risk]\ntrend_span = 20s\n")
+    rc, out, err, _ = run_cli(suite, [suite.tool, "-i", "16s", "--check-config", path])
+    want = ("hotspot-k: %s:3: oom_risk.trend_span 20s must cover at least 2 intervals of "
+            "16s (general.interval from --interval 16s)" % path)
+    if rc != 2 or err.strip() != want:
+        raise TestFailure("-i 16s with trend_span = 20s: exit %d, stderr %r; want 2 and %r" %
+                          (rc, err.strip(), want))
+    rc, out, err, _ = run_cli(suite, [suite.tool, "-i", "2h", "--check-config", "/dev/null"])
+    if rc != 2 or not err.startswith("hotspot-k: --interval 2h: "):
+        raise TestFailure("-i 2h: exit %d, stderr %r; want 2, naming --interval" % (rc, err))
+    ctx.record("cli_interval_defaults", True, "-i 16s ok; %s" % want)
+
+
 TESTS = [
     # name, function, hard timeout (s)
     ("cli_help", t_cli_help, 15),
@@ -220,4 +276,7 @@ TESTS = [
     ("cli_duration", t_cli_duration, 30),
     ("cli_duration_long", t_cli_duration_long, 30),
     ("cli_write_error", t_cli_write_error, 15),
+    ("cli_no_caps", t_cli_no_caps, 15),
+    ("cli_map_enomem", t_cli_map_enomem, 30),
+    ("cli_interval_defaults", t_cli_interval_defaults, 15),
 ]

@@ -61,10 +61,14 @@ def t_json_valid(suite, ctx):
                 problems.append("cgroup")
             for k in ("windows", "cpu_pct", "thread_cpu_pct", "thread_queued_pct",
                       "run_delay_pct", "thread_run_delay_pct", "throttled_pct",
-                      "faults_per_s", "major_faults_per_s", "rss_bytes", "rss_anon_bytes",
-                      "rss_slope_bytes_per_s"):
+                      "faults_per_s", "minor_faults_per_s", "major_faults_per_s",
+                      "rss_bytes", "rss_anon_bytes", "rss_slope_bytes_per_s"):
                 if not isinstance(o.get(k), (int, float)):
                     problems.append(k)
+            if not isinstance(o.get("cgroup_truncated"), bool):
+                problems.append("cgroup_truncated")
+            if o["faults_per_s"] != o["minor_faults_per_s"] + o["major_faults_per_s"]:
+                problems.append("faults_per_s is not minor + major")
             for k in ("eta_s", "aggressor_pid", "victim_pid"):
                 if k not in o:
                     problems.append(k + " missing")

@@ -11,7 +11,7 @@
 #include <CUnit/CUnit.h>
 #include "format.h"
 
-#define BUF_LEN 4096
+#define BUF_LEN HK_FORMAT_LINE_MAX
 
 /* 2026-11-22T05:21:36.123456789Z, seen through a monotonic clock at 5000 s */
 #define T_MONO_NS 5000123456789ULL

@@ -395,6 +395,67 @@ static void test_parse_file(void)
 	}
 }
 
+/*
+ * hk_config__load: the defaults that count intervals follow --interval or
+ * the file's interval; a value the file sets stands, and an error names
+ * the line that set it and the flag.
+ */
+static void test_load_interval(void)
+{
+	static const char span20[] = "[oom_risk]\n# short\ntrend_span = 20s\n";
+	static const char iv16[] = "[general]\ninterval = 16s\n";
+	static const char min40[] = "[oom_risk]\nmin_trend = 40s\n";
+	struct hk_config c;
+	char path[64], err[HK_ERR_LEN], want[HK_ERR_LEN];
+
+	/* defaults at 5 s windows: 30 s and 10 s as ever */
+	CHECK_U64(hk_config__load(&c, NULL, 0, err, sizeof(err)), 0);
+	CHECK_U64(c.oom_trend_span_ns, 30 * HK_NSEC_PER_SEC);
+	CHECK_U64(c.oom_min_trend_ns, 10 * HK_NSEC_PER_SEC);
+	/* derived: one sample a window (30 s / 7 < 5 s), half a window early */
+	CHECK_U64(c.trend_stride_ns, 5 * HK_NSEC_PER_SEC / 2);
+	/* -i 16s: 6 and 2 intervals (it failed: 30s < 2 x 16s) */
+	CHECK_U64(hk_config__load(&c, NULL, 16 * HK_NSEC_PER_SEC, err, sizeof(err)), 0);
+	CHECK_U64(c.oom_trend_span_ns, 96 * HK_NSEC_PER_SEC);
+	CHECK_U64(c.oom_min_trend_ns, 32 * HK_NSEC_PER_SEC);
+	/* -i 1s: never below the defaults */
+	CHECK_U64(hk_config__load(&c, NULL, HK_NSEC_PER_SEC, err, sizeof(err)), 0);
+	CHECK_U64(c.oom_trend_span_ns, 30 * HK_NSEC_PER_SEC);
+	/* -i 20m: at most the key's maximum, then the check says why */
+	CHECK_U64(hk_config__load(&c, NULL, 20 * 60 * HK_NSEC_PER_SEC, err, sizeof(err)), 0);
+	CHECK_U64(c.oom_trend_span_ns, HK_NSEC_PER_HOUR);
+	CHECK_U64(hk_config__load(&c, NULL, 40 * 60 * HK_NSEC_PER_SEC, err, sizeof(err)),
+		  (__u64)-1);
+	CHECK_STR(err, "--interval 40m: oom_risk.trend_span 1h must cover at least 2 "
+		  "intervals of 40m (its default)");
+	CHECK_U64(hk_config__load(&c, NULL, 2 * HK_NSEC_PER_HOUR, err, sizeof(err)), (__u64)-1);
+	CHECK_STR(err, "--interval 2h: general.interval 2h out of range (100ms..1h)");
+
+	/* the file's interval is followed too */
+	CU_ASSERT_FATAL(write_temp(path, sizeof(path), iv16, sizeof(iv16) - 1) == 0);
+	CHECK_U64(hk_config__load(&c, path, 0, err, sizeof(err)), 0);
+	CHECK_U64(c.oom_trend_span_ns, 96 * HK_NSEC_PER_SEC);
+	unlink(path);
+
+	/* a value the file set stands: blamed on its line, the flag named */
+	CU_ASSERT_FATAL(write_temp(path, sizeof(path), span20, sizeof(span20) - 1) == 0);
+	CHECK_U64(hk_config__load(&c, path, 5 * HK_NSEC_PER_SEC, err, sizeof(err)), 0);
+	CHECK_U64(c.oom_trend_span_ns, 20 * HK_NSEC_PER_SEC);
+	CHECK_U64(hk_config__load(&c, path, 16 * HK_NSEC_PER_SEC, err, sizeof(err)), (__u64)-1);
+	snprintf(want, sizeof(want), "%s:3: oom_risk.trend_span 20s must cover at least 2 "
+		 "intervals of 16s (general.interval from --interval 16s)", path);
+	CHECK_STR(err, want);
+	unlink(path);
+
+	/* min_trend set past the default span */
+	CU_ASSERT_FATAL(write_temp(path, sizeof(path), min40, sizeof(min40) - 1) == 0);
+	CHECK_U64(hk_config__load(&c, path, 0, err, sizeof(err)), (__u64)-1);
+	snprintf(want, sizeof(want), "%s:2: oom_risk.min_trend 40s is longer than "
+		 "oom_risk.trend_span 30s", path);
+	CHECK_STR(err, want);
+	unlink(path);
+}
+
 int hk_add_config_errors_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -404,6 +465,7 @@ int hk_add_config_errors_suite(void)
 		{ "untouched_on_error", test_untouched_on_error },
 		{ "err_buffer", test_err_buffer },
 		{ "parse_file", test_parse_file },
+		{ "load_interval", test_load_interval },
 	};
 
 	return HK_ADD_SUITE("config errors", tests);

@@ -29,9 +29,10 @@ static void test_hostile_quotes_controls(void)
 	ASSERT_HAS(fmt_out, "\"cgroup\":\"/x\\\"y\\\\z\\u0001\",");
 	ASSERT_HAS(fmt_out, "\"aggressor_comm\":\"\\u001b[2J\\u0009\",");
 
-	/* 5 plain + 3 escaped bytes take 17 columns: no padding left */
+	/* 4 plain, a doubled backslash and 3 escaped bytes take 18 columns:
+	 * no padding left */
 	ASSERT_STR(human(&e, &ctx_color),
-		   H_TIME "   4301 a\"b\\c\\x1b\\x0a\\x7f  "
+		   H_TIME "   4301 a\"b\\\\c\\x1b\\x0a\\x7f  "
 		   "            OK → \033[33mStarved\033[0m         "
 		   "thread 4302 waited 97 % of the window for a CPU,"
 		   " the process ran 0.8 % · preempted by 4300 (\\x1b[2J\\x09)\n");
@@ -43,8 +44,8 @@ static void test_hostile_quotes_controls(void)
 	ev_throttled(&e);
 	set_comm(e.comm, "\x1b]0;pwn\x07\"\\");
 	ASSERT_STR(human(&e, &ctx_color),
-		   /* 4 + 6 + 4 + 2 bytes: 16 columns, no padding */
-		   H_TIME "   4400 \\x1b]0;pwn\\x07\"\\  "
+		   /* 4 + 6 + 4 + 1 + 2 bytes: 17 columns, no padding */
+		   H_TIME "   4400 \\x1b]0;pwn\\x07\"\\\\  "
 		   "            OK → \033[34mThrottled\033[0m       "
 		   "its cgroup's CPU quota throttled it 63 % of the window"
 		   " · thread 4410 waited 41 % for a CPU, the process ran 200 %\n");
@@ -82,7 +83,14 @@ static void test_hostile_utf8(void)
 		  "\xf0\x9f\x98\x80!             " },
 		/* a C1 control (CSI), and a JavaScript line separator */
 		{ "\xc2\x9b" "1m", "\"\\u009b1m\"", "\\xc2\\x9b1m      " },
-		{ "\xe2\x80\xa8", "\"\\u2028\"", "\xe2\x80\xa8               " },
+		{ "\xe2\x80\xa8", "\"\\u2028\"", "\\xe2\\x80\\xa8    " },
+		/* what reorders or hides the rest of the line: RLO ("gpj.exe"
+		 * shown as "exe.jpg"), an isolate, zero width, a BOM */
+		{ "a\xe2\x80\xaegpj", "\"a\xe2\x80\xaegpj\"",
+		  "a\\xe2\\x80\\xaegpj" },
+		{ "\xe2\x81\xa6x", "\"\xe2\x81\xa6x\"", "\\xe2\\x81\\xa6x   " },
+		{ "a\xe2\x80\x8b" "b", "\"a\xe2\x80\x8b" "b\"", "a\\xe2\\x80\\x8b" "b  " },
+		{ "\xef\xbb\xbf", "\"\xef\xbb\xbf\"", "\\xef\\xbb\\xbf    " },
 		/* valid after invalid: é right after a stray continuation */
 		{ "\xa9\xc3\xa9", "\"\\ufffd\xc3\xa9\"", "\\xa9\xc3\xa9           " },
 	};
@@ -536,6 +544,51 @@ static void test_random_comms(void)
 	CU_ASSERT_EQUAL(human_bad, 0);
 }
 
+/*
+ * A path longer than HK_FORMAT_CGROUP_MAX (nested cgroups with long names,
+ * anyone with a delegated subtree can make one) is cut, at a character's
+ * first byte, and said to be; the line fits HK_FORMAT_LINE_MAX even when
+ * every byte of the path is escaped six-fold.
+ */
+static void test_long_cgroup(void)
+{
+	static char path[3 * HK_FORMAT_CGROUP_MAX + 1];
+	const char *cg, *end;
+	struct hk_event e;
+	size_t i, escapes = 0;
+	int n;
+
+	ev_starved(&e);
+	memset(path, '\x01', sizeof(path) - 1);
+	n = hk_format__json(fmt_out, sizeof(fmt_out), &e, path, &ctx_utc);
+	CU_ASSERT_FATAL(n > 0);
+	CU_ASSERT_TRUE(json_line_valid(fmt_out));
+	ASSERT_HAS(fmt_out, "\",\"cgroup_truncated\":true,\"windows\":");
+	cg = strstr(fmt_out, "\"cgroup\":\"");
+	CU_ASSERT_FATAL(cg != NULL);
+	end = strstr(cg, "\",\"cgroup_truncated");
+	for (; cg && cg < end; cg = strstr(cg + 1, "\\u0001"))
+		escapes += cg != fmt_out;
+	CU_ASSERT_EQUAL(escapes - 1, HK_FORMAT_CGROUP_MAX);
+
+	/* exactly the maximum: whole */
+	path[HK_FORMAT_CGROUP_MAX] = '\0';
+	memset(path, 'a', HK_FORMAT_CGROUP_MAX);
+	CU_ASSERT(hk_format__json(fmt_out, sizeof(fmt_out), &e, path, &ctx_utc) > 0);
+	ASSERT_HAS(fmt_out, "aaa\",\"cgroup_truncated\":false,");
+
+	/* "é" across the cut: left out whole, not made U+FFFD */
+	path[HK_FORMAT_CGROUP_MAX - 1] = '\xc3';
+	path[HK_FORMAT_CGROUP_MAX] = '\xa9';
+	path[HK_FORMAT_CGROUP_MAX + 1] = '\0';
+	CU_ASSERT(hk_format__json(fmt_out, sizeof(fmt_out), &e, path, &ctx_utc) > 0);
+	ASSERT_HAS(fmt_out, "aaa\",\"cgroup_truncated\":true,");
+	CU_ASSERT_PTR_NULL(strstr(fmt_out, "\\ufffd"));
+	for (i = 0, cg = strstr(fmt_out, "\"cgroup\":\"") + 10; cg[i] == 'a'; i++)
+		;
+	CU_ASSERT_EQUAL(i, HK_FORMAT_CGROUP_MAX - 1);
+}
+
 int hk_add_format_hostile_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -545,6 +598,7 @@ int hk_add_format_hostile_suite(void)
 		{ "buffer too small", test_buffer_too_small },
 		{ "json checker", test_json_checker },
 		{ "random comms", test_random_comms },
+		{ "long cgroup path", test_long_cgroup },
 	};
 
 	return HK_ADD_SUITE("format hostile", tests);

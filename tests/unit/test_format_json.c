@@ -27,13 +27,13 @@ static void test_json_oom_risk(void)
 	ev_oom(&e);
 	ASSERT_STR(json(&e, "/user.slice/user-1000.slice"),
 		   J_TIME "\"pid\":4242,\"comm\":\"python3\",\"from\":\"ok\","
-		   "\"to\":\"oom_risk\",\"cgroup\":\"/user.slice/user-1000.slice\","
+		   "\"to\":\"oom_risk\",\"cgroup\":\"/user.slice/user-1000.slice\",\"cgroup_truncated\":false,"
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.50,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
 		   "\"thread_tid\":4243,\"thread_cpu\":2,"
 		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
 		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,"
-		   "\"nr_threads\":4,\"faults_per_s\":9700,"
+		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
 		   "\"rss_anon_bytes\":1200000000,"
@@ -59,14 +59,14 @@ static void test_json_mem_thrashing(void)
 	e.ns_ino = 4026532512ULL;
 	ASSERT_STR(json(&e, "/kubepods/pod1"),
 		   J_TIME "\"pid\":5100,\"comm\":\"thrash\",\"from\":\"ok\","
-		   "\"to\":\"mem_thrashing\",\"cgroup\":\"/kubepods/pod1\","
+		   "\"to\":\"mem_thrashing\",\"cgroup\":\"/kubepods/pod1\",\"cgroup_truncated\":false,"
 		   "\"ns_pid\":7,\"pidns_ino\":4026532512,"
 		   "\"windows\":12,\"window_s\":1.999,\"cpu_pct\":25.00,"
 		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":0.00,"
 		   "\"thread_tid\":5100,\"thread_cpu\":0,"
 		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
 		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,"
-		   "\"nr_threads\":1,\"faults_per_s\":12345,"
+		   "\"nr_threads\":1,\"faults_per_s\":12348,\"minor_faults_per_s\":12345,"
 		   "\"major_faults_per_s\":3,\"unexplained_faults_per_s\":11900,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2,\"rss_bytes\":10485760,"
 		   "\"rss_anon_bytes\":8388608,"
@@ -86,13 +86,13 @@ static void test_json_throttled(void)
 	ev_throttled(&e);
 	ASSERT_STR(json(&e, "/kubepods/burstable/pod7"),
 		   J_TIME "\"pid\":4400,\"comm\":\"java\",\"from\":\"ok\","
-		   "\"to\":\"throttled\",\"cgroup\":\"/kubepods/burstable/pod7\","
+		   "\"to\":\"throttled\",\"cgroup\":\"/kubepods/burstable/pod7\",\"cgroup_truncated\":false,"
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":200.00,"
 		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":8.00,"
 		   "\"thread_tid\":4401,\"thread_cpu\":3,"
 		   "\"run_delay_pct\":210.00,\"thread_run_delay_pct\":41.00,"
 		   "\"run_delay_tid\":4410,\"throttled_pct\":62.50,"
-		   "\"nr_threads\":8,\"faults_per_s\":0,"
+		   "\"nr_threads\":8,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
 
@@ -101,7 +101,7 @@ static void test_json_throttled(void)
 	e.to = HK_OK;
 	e.ev.throttled_pct_x100 = 1;
 	ASSERT_HAS(json(&e, NULL),
-		   "\"from\":\"throttled\",\"to\":\"ok\",\"cgroup\":null,");
+		   "\"from\":\"throttled\",\"to\":\"ok\",\"cgroup\":null,\"cgroup_truncated\":false,");
 	ASSERT_HAS(fmt_out,
 		   ",\"run_delay_tid\":4410,\"throttled_pct\":0.01,\"nr_threads\":8,");
 }
@@ -113,13 +113,13 @@ static void test_json_starved(void)
 	ev_starved(&e);
 	ASSERT_STR(json(&e, NULL),
 		   J_TIME "\"pid\":4301,\"comm\":\"bash\",\"from\":\"ok\","
-		   "\"to\":\"starved\",\"cgroup\":null,"
+		   "\"to\":\"starved\",\"cgroup\":null,\"cgroup_truncated\":false,"
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":0.80,"
 		   "\"thread_cpu_pct\":0.80,\"thread_queued_pct\":0.00,"
 		   "\"thread_tid\":4301,\"thread_cpu\":0,"
 		   "\"run_delay_pct\":97.50,\"thread_run_delay_pct\":97.00,"
 		   "\"run_delay_tid\":4302,\"throttled_pct\":0.00,"
-		   "\"nr_threads\":2,\"faults_per_s\":0,"
+		   "\"nr_threads\":2,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
 		   ",\"aggressor_pid\":4300,\"aggressor_comm\":\"bash\","
@@ -134,13 +134,13 @@ static void test_json_noisy_neighbor(void)
 	e.ev.thread_queued_pct_x100 = 150;
 	ASSERT_STR(json(&e, "/"),
 		   J_TIME "\"pid\":4300,\"comm\":\"bash\",\"from\":\"ok\","
-		   "\"to\":\"noisy_neighbor\",\"cgroup\":\"/\","
+		   "\"to\":\"noisy_neighbor\",\"cgroup\":\"/\",\"cgroup_truncated\":false,"
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":98.00,"
 		   "\"thread_cpu_pct\":98.00,\"thread_queued_pct\":1.50,"
 		   "\"thread_tid\":4300,\"thread_cpu\":0,"
 		   "\"run_delay_pct\":1.50,\"thread_run_delay_pct\":0.00,"
 		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,"
-		   "\"nr_threads\":1,\"faults_per_s\":0,"
+		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
 		   ",\"aggressor_pid\":null,\"aggressor_comm\":null,"
@@ -161,13 +161,13 @@ static void test_json_cpu_bound(void)
 	e.ev.thread_wait_pct_x100 = 4500;
 	ASSERT_STR(json(&e, "/"),
 		   J_TIME "\"pid\":4250,\"comm\":\"yes\",\"from\":\"ok\","
-		   "\"to\":\"cpu_bound\",\"cgroup\":\"/\","
+		   "\"to\":\"cpu_bound\",\"cgroup\":\"/\",\"cgroup_truncated\":false,"
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":197.12,"
 		   "\"thread_cpu_pct\":99.00,\"thread_queued_pct\":43.21,"
 		   "\"thread_tid\":4250,\"thread_cpu\":1,"
 		   "\"run_delay_pct\":90.00,\"thread_run_delay_pct\":45.00,"
 		   "\"run_delay_tid\":4251,\"throttled_pct\":0.00,"
-		   "\"nr_threads\":3,\"faults_per_s\":0,"
+		   "\"nr_threads\":3,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
 }
@@ -179,13 +179,13 @@ static void test_json_ok(void)
 	ev_ok(&e);
 	ASSERT_STR(json(&e, "/"),
 		   J_TIME "\"pid\":4250,\"comm\":\"yes\",\"from\":\"cpu_bound\","
-		   "\"to\":\"ok\",\"cgroup\":\"/\","
+		   "\"to\":\"ok\",\"cgroup\":\"/\",\"cgroup_truncated\":false,"
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.00,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.00,"
 		   "\"thread_tid\":4250,\"thread_cpu\":1,"
 		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
 		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,"
-		   "\"nr_threads\":1,\"faults_per_s\":0,"
+		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
 }
@@ -198,13 +198,13 @@ static void test_json_exited(void)
 	e.ev.eta_s = 0;		/* zero is a number, not null */
 	ASSERT_STR(json(&e, NULL),
 		   J_TIME "\"pid\":4242,\"comm\":\"python3\",\"from\":\"oom_risk\","
-		   "\"to\":\"exited\",\"cgroup\":null,"
+		   "\"to\":\"exited\",\"cgroup\":null,\"cgroup_truncated\":false,"
 		   "\"windows\":31,\"window_s\":1.000,\"cpu_pct\":3.50,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
 		   "\"thread_tid\":4243,\"thread_cpu\":2,"
 		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
 		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,"
-		   "\"nr_threads\":4,\"faults_per_s\":9700,"
+		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
 		   "\"rss_anon_bytes\":1200000000,"
@@ -227,7 +227,7 @@ static void test_json_ns_fields(void)
 	CU_ASSERT_PTR_NULL(strstr(fmt_out, "pidns_ino"));
 	e.ns_ino = 4026531836ULL;
 	ASSERT_HAS(json(&e, NULL),
-		   "\"cgroup\":null,\"ns_pid\":1,\"pidns_ino\":4026531836,"
+		   "\"cgroup\":null,\"cgroup_truncated\":false,\"ns_pid\":1,\"pidns_ino\":4026531836,"
 		   "\"windows\":12,");
 }
 

@@ -65,3 +65,36 @@ def bpf_ids_loaded():
     progs = {p["id"] for p in bpftool("prog", "show", "-j") or []}
     maps = {m["id"] for m in bpftool("map", "show", "-j") or []}
     return progs, maps
+
+
+def bss_set_u32(map_ids, var, value):
+    """Write a u32 global of the BPF program (its .bss), as the program sees
+    it, through the map's shared mapping (.bss is BPF_F_MMAPABLE): the
+    offset comes from the map's BTF datasec. Raises TestFailure if absent."""
+    import mmap
+    bss = [m for m in bpftool("map", "show", "-j") or []
+           if m["id"] in map_ids and m.get("name", "").endswith(".bss")]
+    if not bss:
+        raise TestFailure("no .bss map among the tool's maps %s" % sorted(map_ids))
+    m = bss[0]
+    types = bpftool("btf", "dump", "id", str(m["btf_id"]), "-j")["types"]
+    names = {t["id"]: t.get("name") for t in types}
+    offset = None
+    for t in types:
+        if t["kind"] == "DATASEC" and t["name"] == ".bss":
+            for v in t["vars"]:
+                if names.get(v["type_id"]) == var:
+                    offset = v["offset"]
+    if offset is None:
+        raise TestFailure("no variable %s in the .bss datasec" % var)
+    attr = ctypes.create_string_buffer(128)
+    struct.pack_into("=III", attr, 0, m["id"], 0, 0)
+    fd = _libc.syscall(NR_BPF, BPF_MAP_GET_FD_BY_ID, attr, 128)
+    if fd < 0:
+        raise TestFailure("BPF_MAP_GET_FD_BY_ID %d: errno %d" % (m["id"], ctypes.get_errno()))
+    try:
+        size = (m["bytes_value"] + mmap.PAGESIZE - 1) // mmap.PAGESIZE * mmap.PAGESIZE
+        with mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE) as mm:
+            struct.pack_into("=I", mm, offset, value)
+    finally:
+        os.close(fd)

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * printer.c - the ring buffer's transitions written out, one line each.
+ *
+ * A line is never dropped here for its content: the buffer holds the
+ * longest line an event can make (HK_FORMAT_LINE_MAX). What can still fail
+ * is the write, and that is not kept quiet either: the caller stops and
+ * says why.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "printer.h"
+#include "sysinfo.h"
+
+int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int color)
+{
+	memset(p, 0, sizeof(*p));
+	p->out = out;
+	p->json = json;
+	p->fmt.utc = utc;
+	p->fmt.color = color;
+	p->line = malloc(HK_FORMAT_LINE_MAX);
+	return p->line ? 0 : -1;
+}
+
+void hk_printer__free(struct hk_printer *p)
+{
+	free(p->line);
+	p->line = NULL;
+}
+
+/*
+ * The cgroup that matters: the CPU controller's for a quota, the memory
+ * controller's otherwise (on a hybrid v1/v2 host every v2 cgroup may be
+ * the root). NULL when the process is gone: no path to give.
+ */
+static char *event_cgroup(const struct hk_event *e)
+{
+	int cpu = e->to == HK_THROTTLED || (e->to == HK_OK && e->from == HK_THROTTLED);
+
+	if (e->to == HK_EXITED)
+		return NULL;
+	return hk_sys__cgroup_path(e->tgid, cpu ? "cpu" : "memory");
+}
+
+int hk_printer__event(void *ctx, void *data, size_t size)
+{
+	struct hk_printer *p = ctx;
+	const struct hk_event *e = data;
+	char *cg = NULL;
+	int n;
+
+	if (size < sizeof(*e))
+		return 0;
+	if (p->write_errno) {
+		p->lines_lost++;
+		return -EIO;
+	}
+	/* now, not at start: the wall clock may have been stepped since */
+	p->fmt.wall_offset_ns = hk_sys__wall_offset_ns();
+	if (p->json) {
+		cg = event_cgroup(e);
+		if (cg && strlen(cg) > HK_FORMAT_CGROUP_MAX)
+			p->cgroups_cut++;
+		n = hk_format__json(p->line, HK_FORMAT_LINE_MAX, e, cg, &p->fmt);
+	} else {
+		/* the path is for --json: too long for the line */
+		n = hk_format__human(p->line, HK_FORMAT_LINE_MAX, e, NULL, &p->fmt);
+	}
+	free(cg);
+	if (n <= 0) {
+		/* cannot happen (HK_FORMAT_LINE_MAX): say so rather than skip */
+		n = snprintf(p->line, HK_FORMAT_LINE_MAX,
+			     "hotspot-k: pid %u: %s -> %s: line too long to format\n",
+			     e->tgid, hk_label__id(e->from), hk_label__id(e->to));
+	}
+	errno = 0;
+	if (fwrite(p->line, 1, (size_t)n, p->out) != (size_t)n || fflush(p->out)) {
+		p->write_errno = errno ? errno : EIO;
+		p->lines_lost++;
+		return -EIO;
+	}
+	p->events++;
+	return 0;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * printer.h - the ring buffer's transitions written out, one line each,
+ * every one of them or a reason why not.
+ */
+#ifndef HK_USER_PRINTER_H
+#define HK_USER_PRINTER_H
+
+#include <stdio.h>
+#include "format.h"
+
+struct hk_printer {
+	FILE *out;
+	int json;
+	struct hk_format_ctx fmt;
+	char *line;			/* HK_FORMAT_LINE_MAX bytes */
+	__u64 events;			/* lines written */
+	__u64 cgroups_cut;		/* paths over HK_FORMAT_CGROUP_MAX */
+	__u64 lines_lost;		/* not written: output failed */
+	int write_errno;		/* the first write error, then no more */
+};
+
+/* 0, or -1 (out of memory). */
+int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int color);
+void hk_printer__free(struct hk_printer *p);
+
+/*
+ * A ring_buffer_sample_fn. Returns 0, or -EIO once a write failed (which
+ * stops the ring buffer's consume): p->write_errno says why.
+ */
+int hk_printer__event(void *ctx, void *data, size_t size);
+
+#endif /* HK_USER_PRINTER_H */
