@@ -25,9 +25,11 @@ struct {
 } hk_procs SEC(".maps");
 
 /* The tool's own cost (one entry; the walk is its only writer but for
- * the exit hook's lost-exit counter, which is atomic). */
+ * the exit hook's lost-exit counter, which is atomic). Mmapable: the
+ * tool's watchdog reads it with no system call. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct hk_stats);

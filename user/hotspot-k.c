@@ -162,7 +162,7 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 	struct hk_walk_cost first;
 	const char *why;
 	enum hk_driver d = hk_loader__driver(l, &why);
-	char cost[160];
+	char cost[200];
 
 	hk_loader__walk_cost(l, &first, NULL);
 	if (d == HK_DRIVER_ITER)
@@ -171,7 +171,8 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 			 first.syscalls, (unsigned long long)(first.wall_ns / HK_NSEC_PER_USEC));
 	else
 		snprintf(cost, sizeof(cost),
-			 "walked by the kernel's timer, %s; from here one check every %d windows",
+			 "walked by the kernel's timer, %s; from here a watchdog, woken when "
+			 "%d intervals pass without a window",
 			 d == HK_DRIVER_WQ ? "in a kworker" : "in softirq", HK_WATCHDOG_INTERVALS);
 	fprintf(stderr, "hotspot-k: diagnosing every %llu ms; driver %s (%s): %s%s; Ctrl-C to stop\n",
 		(unsigned long long)(interval_ns / HK_NSEC_PER_MSEC), hk_driver_name(d), why, cost,

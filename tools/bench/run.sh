@@ -1129,15 +1129,19 @@ fig_user()
 	say "| measure | value | target |"
 	say "| --- | --- | --- |"
 	local met
-	met=$(awk -v c="$calls" -v e="$((e1 - e0))" 'BEGIN { print (c <= 2 + 4 * e) ? 1 : 0 }')
-	say "| system calls in ${USER_S} s (strace -f) | $calls${sys:+ ($sys)} | no periodic wake-ups: $(verdict "$met") |"
-	summary "4. userspace" "$calls system calls, $((v1 - v0)) wake-ups (voluntary switches), $(fmt %.0f "$(calc "($c1 - $c0) * 1000 / $tick")") ms CPU in ${USER_S} s ($((e1 - e0)) transitions printed); RSS $(fmt %.1f "$(calc "$rss / 1024")") MiB" "no periodic wake-ups: $(verdict "$met")"
+	# the watchdog (a timer driver's windows must keep coming) wakes the
+	# tool when 3 intervals of 5 s pass without a walk ending: at least
+	# 2 intervals apart, one epoll_wait each (hk_stats is mapped)
+	local watchdog=$(( (USER_S + 9) / 10 ))
+	met=$(awk -v c="$calls" -v e="$((e1 - e0))" -v w="$watchdog" 'BEGIN { print (c <= 2 + w + 4 * e) ? 1 : 0 }')
+	say "| system calls in ${USER_S} s (strace -f) | $calls${sys:+ ($sys)} | only the watchdog's ($watchdog at most) and the transitions': $(verdict "$met") |"
+	summary "4. userspace" "$calls system calls, $((v1 - v0)) wake-ups (voluntary switches), $(fmt %.0f "$(calc "($c1 - $c0) * 1000 / $tick")") ms CPU in ${USER_S} s ($((e1 - e0)) transitions printed); RSS $(fmt %.1f "$(calc "$rss / 1024")") MiB" "only the watchdog's wake-ups (≤ $watchdog): $(verdict "$met")"
 	say "| transitions printed meanwhile (each: a wake-up, a write) | $((e1 - e0)) | |"
 	say "| voluntary / involuntary context switches in ${USER_S} s (/proc/PID/status) | $((v1 - v0)) / $((n1 - n0)) | |"
 	say "| CPU time in ${USER_S} s (utime + stime, /proc/PID/stat) | $(fmt %.0f "$(calc "($c1 - $c0) * 1000 / $tick")") ms | |"
 	say "| RSS (VmRSS) / peak (VmHWM) | $(fmt %.1f "$(calc "$rss / 1024")") MiB / $(fmt %.1f "$(calc "$hwm / 1024")") MiB | |"
 	say ""
-	say "Method: one hotspot-k with the defaults (5 s windows, \`--json\`) started under \`strace -f -ttt\` (strace from the exec: attaching with \`strace -p\` interrupts the epoll_wait with EINTR, which hotspot-k at the time of writing took for a stop, exiting 0), nothing started by the bench meanwhile (other users' processes may still change state: their transitions are counted above). After a 1 s settle, the system calls strace saw entered during the next ${USER_S} s are counted by name; CPU from /proc/PID/stat fields 14+15 ($tick Hz ticks) and switches from /proc/PID/status at both ends. Met when the calls are explained by the transitions printed (≤ 2 + 4 per transition)."
+	say "Method: one hotspot-k with the defaults (5 s windows, \`--json\`) started under \`strace -f -ttt\` (strace from the exec: attaching with \`strace -p\` interrupts the epoll_wait with EINTR, which hotspot-k at the time of writing took for a stop, exiting 0), nothing started by the bench meanwhile (other users' processes may still change state: their transitions are counted above). After a 1 s settle, the system calls strace saw entered during the next ${USER_S} s are counted by name; CPU from /proc/PID/stat fields 14+15 ($tick Hz ticks) and switches from /proc/PID/status at both ends. Met when the calls are explained by the watchdog (one epoll_wait when 3 intervals pass without a window: at most one per 2 intervals, ${watchdog} in ${USER_S} s) and the transitions printed (≤ 2 + 4 per transition)."
 	say ""
 	[ -s "$WORK/strace.txt" ] && [ -n "$rss" ] || fail user "hotspot-k or strace stopped early"
 }
