@@ -11,7 +11,7 @@
 #include "shared/hotspot.h"
 
 /* A comm array: up to HK_COMM_LEN bytes, NUL-terminated only if shorter. */
-static inline size_t hk_comm_len(const char *comm)
+static inline size_t hk_comm__len(const char *comm)
 {
 	return strnlen(comm, HK_COMM_LEN);
 }

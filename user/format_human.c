@@ -27,7 +27,7 @@
 /* "4300 (bash)", or just "4300" when the comm is empty. */
 static void out_pid_comm(struct hk_out *o, __u32 pid, const char *comm)
 {
-	size_t n = hk_comm_len(comm);
+	size_t n = hk_comm__len(comm);
 
 	hk_out__printf(o, "%u", pid);
 	if (!n)
@@ -221,7 +221,7 @@ int hk_format__human(char *buf, size_t len, const struct hk_event *e,
 	hk_event__wall_time(e, ctx, &tm, &ms, &off);
 	hk_out__printf(&o, "%02d:%02d:%02d.%03u  %*u ", tm.tm_hour, tm.tm_min,
 		   tm.tm_sec, ms, COL_PID, e->tgid);
-	cols = hk_out__term_text(&o, e->comm, hk_comm_len(e->comm));
+	cols = hk_out__term_text(&o, e->comm, hk_comm__len(e->comm));
 	if (cols < COL_COMM)
 		hk_out__chars(&o, ' ', COL_COMM - cols);
 	hk_out__printf(&o, "  %*s" ARROW, COL_LABEL, hk_label__name(e->from));

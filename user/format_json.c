@@ -42,7 +42,7 @@ static void json_peer(struct hk_out *o, const char *name, __u32 pid,
 		return;
 	}
 	hk_out__printf(o, ",\"%s_pid\":%u,\"%s_comm\":", name, pid, name);
-	hk_out__json_str(o, comm, hk_comm_len(comm));
+	hk_out__json_str(o, comm, hk_comm__len(comm));
 }
 
 int hk_format__json(char *buf, size_t len, const struct hk_event *e,
@@ -56,7 +56,7 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_out__str(&o, "{\"time\":\"");
 	hk_out__rfc3339(&o, e, ctx);
 	hk_out__printf(&o, "\",\"pid\":%u,\"comm\":", e->tgid);
-	hk_out__json_str(&o, e->comm, hk_comm_len(e->comm));
+	hk_out__json_str(&o, e->comm, hk_comm__len(e->comm));
 	hk_out__printf(&o, ",\"from\":\"%s\",\"to\":\"%s\",\"cgroup\":",
 		   hk_label__id(e->from), hk_label__id(e->to));
 	if (cgroup) {

@@ -129,7 +129,7 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		"%llu stale run delays dropped\n",
 		(unsigned long long)st.windows, (unsigned long long)st.events_emitted,
 		(unsigned long long)st.events_dropped,
-		hk_driver_name(hk_loader__driver(l, NULL)),
+		hk_driver__name(hk_loader__driver(l, NULL)),
 		(unsigned long long)(st.threads_walked ? st.walk_cpu_ns_total / st.threads_walked : 0),
 		(unsigned long long)(st.walk_ns_max / HK_NSEC_PER_USEC),
 		(unsigned long long)(st.stretch_ns_max / HK_NSEC_PER_USEC),
@@ -175,7 +175,7 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 			 "%d intervals pass without a window",
 			 d == HK_DRIVER_WQ ? "in a kworker" : "in softirq", HK_WATCHDOG_INTERVALS);
 	fprintf(stderr, "hotspot-k: diagnosing every %llu ms; driver %s (%s): %s%s; Ctrl-C to stop\n",
-		(unsigned long long)(interval_ns / HK_NSEC_PER_MSEC), hk_driver_name(d), why, cost,
+		(unsigned long long)(interval_ns / HK_NSEC_PER_MSEC), hk_driver__name(d), why, cost,
 		hk_loader__bounded_loops(l) ? "; bounded loops (no bpf_loop before 5.17)" : "");
 }
 
@@ -425,7 +425,7 @@ static int event_loop(struct hk_loader *l, struct hk_printer *pr, int sig_fd,
 		if (hk_loader__handover(l, &ho))
 			fprintf(stderr, "hotspot-k: a walk by driver %s held a CPU %llu us (over 2 "
 				"chunks of %llu us): from now on driver iter, walked from here in "
-				"chunks\n", hk_driver_name(ho.from),
+				"chunks\n", hk_driver__name(ho.from),
 				(unsigned long long)(ho.walk_ns / HK_NSEC_PER_USEC),
 				(unsigned long long)(HK_CHUNK_NS / HK_NSEC_PER_USEC));
 		watchdog_check(&wd, l);

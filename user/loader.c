@@ -200,7 +200,7 @@ static int sched_switch_args(const struct btf *vmlinux)
 	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
 }
 
-const char *hk_driver_name(enum hk_driver d)
+const char *hk_driver__name(enum hk_driver d)
 {
 	switch (d) {
 	case HK_DRIVER_WQ:
