@@ -3,8 +3,11 @@
 #
 #   make            build ./hotspot-k (installs missing Debian packages first)
 #   make run        build and run with the embedded defaults (needs root)
-#   make test       unit + in-kernel + end-to-end tests (both drivers) +
-#                   make vmtest, on one static binary (needs root)
+#   make test       unit + ASan/UBSan + fuzz smoke + in-kernel + end-to-end
+#                   tests (both drivers) + make vmtest, on one static binary
+#                   (needs root)
+#   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (tests/fuzz/)
+#   make sanitize   unit tests and hotspot-k under ASan + UBSan
 #   make bench      benchmarks (needs root; slow, not part of make test)
 #   make vmtest     boot Debian's 6.1 and 6.12 kernels under qemu and test there
 #   STATIC=1        link fully static binaries (libbpf.a, libelf.a, libz.a)
@@ -54,7 +57,7 @@ SHARED_H  := $(wildcard include/shared/*.h)
 USER_LIB  := $(wildcard user/*.c)
 USER_LIB  := $(filter-out user/hotspot-k.c user/loader.c,$(USER_LIB))
 USER_LIB_O := $(patsubst user/%.c,$(OUTPUT)/%.o,$(USER_LIB))
-UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
 
 .DELETE_ON_ERROR:
@@ -100,9 +103,9 @@ run: all
 	./hotspot-k $(ARGS)
 
 # --- tests -------------------------------------------------------------
-$(OUTPUT)/unit-tests: $(UNIT_SRCS) $(USER_LIB_O) $(wildcard tests/unit/*.h) $(VECTORS) $(SHARED_H)
+$(OUTPUT)/unit-tests: $(UNIT_SRCS) $(USER_LIB_O) $(wildcard tests/unit/*.h tests/common/*.h) $(VECTORS) $(SHARED_H)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(INCLUDES) -Itests $(UNIT_SRCS) $(USER_LIB_O) -lcunit -o $@
+	$(Q)$(CC) $(CFLAGS) $(INCLUDES) -Itests -Itests/common $(UNIT_SRCS) $(USER_LIB_O) -lcunit -o $@
 
 $(OUTPUT)/prog-test: tests/bpf-prog-test/prog_test.c $(OUTPUT)/hotspot.skel.h $(VECTORS) $(USER_LIB_O) $(LINK_STAMP)
 	$(call msg,LINK,$@)
@@ -131,7 +134,8 @@ e2e: hotspot-k $(OUTPUT)/hkload
 # walk are left out
 E2E_ITER_SKIP := cli_help,cli_version,cli_config_roundtrip,cli_bad_config
 E2E_ITER_SKIP := $(E2E_ITER_SKIP),cli_usage_errors,cli_not_root,cli_write_error,json_lines_valid
-E2E_ITER_SKIP := $(E2E_ITER_SKIP),timer_walk,handover
+E2E_ITER_SKIP := $(E2E_ITER_SKIP),cli_no_caps,cli_map_enomem,cli_interval_defaults
+E2E_ITER_SKIP := $(E2E_ITER_SKIP),timer_walk,handover,dead_timer
 e2e-iter: hotspot-k $(OUTPUT)/hkload
 	$(Q)HOTSPOT_K_AS_5_15=1 python3 tests/e2e/run.py --tool ./hotspot-k \
 		--hkload $(OUTPUT)/hkload --tool-args "--driver iter" --skip "$(E2E_ITER_SKIP)"
@@ -142,6 +146,8 @@ test: deps
 	$(Q)tools/deps.sh test
 	$(Q)$(MAKE) --no-print-directory STATIC=1 hotspot-k $(OUTPUT)/prog-test $(OUTPUT)/hkload
 	$(Q)$(MAKE) --no-print-directory unit
+	$(Q)$(MAKE) --no-print-directory sanitize
+	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 	$(Q)$(MAKE) --no-print-directory STATIC=1 prog-test
 	$(Q)$(MAKE) --no-print-directory STATIC=1 e2e
 	$(Q)$(MAKE) --no-print-directory STATIC=1 e2e-iter
@@ -155,6 +161,9 @@ bench: deps
 
 # booting other kernels under qemu: tools/vmtest/
 -include tools/vmtest/vmtest.mk
+
+# libFuzzer targets and ASan + UBSan builds: tests/fuzz/
+-include tests/fuzz/fuzz.mk
 
 clean:
 	$(call msg,CLEAN,)

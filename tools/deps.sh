@@ -1,21 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Install the Debian packages a step needs, only those that are missing.
-#   tools/deps.sh build|test|vmtest|bench
+#   tools/deps.sh build|test|fuzz|vmtest|bench
 set -eu
 
 build="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config make gcc"
 test="libcunit1-dev python3 util-linux procps coreutils strace"
+# make fuzz, fuzz-smoke, sanitize: clang 14's libFuzzer, ASan and UBSan
+# runtimes (libclang-common-14-dev only recommends them, and recommends are
+# not installed); flock and timeout for the sanitized runs
+fuzz="libclang-rt-14-dev libcunit1-dev python3 util-linux coreutils"
 # make vmtest: Debian's kernels under qemu, with a static busybox as /init
 vmtest="qemu-system-x86 busybox-static"
 bench="rt-tests stress-ng linux-perf sysstat strace"
 
 case "${1:-build}" in
 build) want=$build ;;
-test) want="$build $test $vmtest" ;;
+test) want="$build $test $fuzz $vmtest" ;;
+fuzz) want="$build $fuzz" ;;
 vmtest) want="$build $vmtest" ;;
 bench) want="$build $test $bench" ;;
-*) echo "usage: $0 build|test|vmtest|bench" >&2; exit 2 ;;
+*) echo "usage: $0 build|test|fuzz|vmtest|bench" >&2; exit 2 ;;
 esac
 
 missing=

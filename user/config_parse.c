@@ -31,13 +31,17 @@ static int parse_fail(struct hk_parser *ps, const char *fmt, ...)
 /* "NAME:LINE: message" */
 static int parse_fail(struct hk_parser *ps, const char *fmt, ...)
 {
-	char msg[HK_ERR_LEN];
+	char *msg = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	return hk_msg__fail(ps->err, ps->err_len, "%s:%u: %s", ps->name, ps->line, msg);
+	hk_msg__fail(ps->err, ps->err_len, "%s:%u: %s", ps->name, ps->line,
+		     msg ? msg : "out of memory");
+	free(msg);
+	return -1;
 }
 
 static char *trim(char *s)

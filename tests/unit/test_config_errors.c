@@ -71,8 +71,20 @@ static void test_syntax_errors(void)
 		     "t.conf:3: unknown key 'foo' in [general]");
 	/* quoted text is cut and made printable */
 	EXPECT_ERROR("[general]\ninterval = 5\001s\n",
-		     "t.conf:2: bad value '5?s' for interval: unknown unit '?s' "
+		     "t.conf:2: bad value '5\\x01s' for interval: unknown unit '\\x01s' "
 		     "(use ns, us, ms, s, m, h, d)");
+	/* a C1 CSI, a bidi override: escaped like a process name (they went
+	 * through raw), a backslash doubled */
+	EXPECT_ERROR("[general]\ninterval = 5\xc2\x9b" "31m\n",
+		     "t.conf:2: bad value '5\\xc2\\x9b31m' for interval: unknown unit "
+		     "'\\xc2\\x9b31m' (use ns, us, ms, s, m, h, d)");
+	EXPECT_ERROR("[general]\n\xe2\x80\xae" "fdp.exe\\ = 1\n",
+		     "t.conf:2: unknown key '\\xe2\\x80\\xaefdp.exe\\\\' in [general]");
+	/* the cut does not split a character */
+	EXPECT_ERROR("[general]\n"
+		     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\xc3\xa9\xc3\xa9 = 1\n",
+		     "t.conf:2: unknown key 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\xc3\xa9...' "
+		     "in [general]");
 	EXPECT_ERROR("[general]\n"
 		     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx = 1\n",
 		     "t.conf:2: unknown key 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' "

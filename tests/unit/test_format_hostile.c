@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "format_fixtures.h"
+#include "json_check.h"
+#include "text_check.h"
 #include "suites.h"
 
 #define RANDOM_COMMS 1000
@@ -198,234 +200,22 @@ static void test_buffer_too_small(void)
 	check_bounds(hk_format__json, &e, "/\x01");
 }
 
-/* ---- a JSON and UTF-8 checker, and random comms ------------------------------ */
+/* ---- the checkers (tests/common/), and random comms ------------------------- */
 
-/* Strict UTF-8, written as the byte-range table of Unicode's table 3-7. */
-static bool utf8_valid(const unsigned char *s, size_t n)
-{
-	size_t i = 0, len, k;
-	unsigned char lo, hi;
-
-	while (i < n) {
-		unsigned char b = s[i];
-
-		lo = 0x80;
-		hi = 0xbf;
-		if (b <= 0x7f) {
-			i++;
-			continue;
-		} else if (b >= 0xc2 && b <= 0xdf) {
-			len = 2;
-		} else if (b == 0xe0) {
-			len = 3;
-			lo = 0xa0;
-		} else if (b == 0xed) {
-			len = 3;
-			hi = 0x9f;
-		} else if (b >= 0xe1 && b <= 0xef) {
-			len = 3;
-		} else if (b == 0xf0) {
-			len = 4;
-			lo = 0x90;
-		} else if (b == 0xf4) {
-			len = 4;
-			hi = 0x8f;
-		} else if (b >= 0xf1 && b <= 0xf3) {
-			len = 4;
-		} else {
-			return false;
-		}
-		if (n - i < len || s[i + 1] < lo || s[i + 1] > hi)
-			return false;
-		for (k = 2; k < len; k++)
-			if (s[i + k] < 0x80 || s[i + k] > 0xbf)
-				return false;
-		i += len;
-	}
-	return true;
-}
-
-struct jp {
-	const char *p;
-	int depth;
-};
-
-static bool jp_value(struct jp *j);
-
-static void jp_ws(struct jp *j)
-{
-	while (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')
-		j->p++;
-}
-
-static bool jp_lit(struct jp *j, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	if (strncmp(j->p, lit, n))
-		return false;
-	j->p += n;
-	return true;
-}
-
-static int jp_hex4(struct jp *j)
-{
-	int v = 0, i;
-
-	for (i = 0; i < 4; i++) {
-		char c = *j->p++;
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v |= c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v |= c - 'A' + 10;
-		else
-			return -1;
-	}
-	return v;
-}
-
-static bool jp_string(struct jp *j)
-{
-	int u;
-
-	if (*j->p++ != '"')
-		return false;
-	for (;;) {
-		unsigned char c = (unsigned char)*j->p++;
-
-		if (c == '"')
-			return true;
-		if (c < 0x20)	/* raw control, or the end of the input */
-			return false;
-		if (c != '\\')
-			continue;
-		c = (unsigned char)*j->p++;
-		if (strchr("\"\\/bfnrt", c) && c)
-			continue;
-		if (c != 'u' || (u = jp_hex4(j)) < 0)
-			return false;
-		/* escaped surrogates only as a high-low pair */
-		if (u >= 0xdc00 && u <= 0xdfff)
-			return false;
-		if (u >= 0xd800 && u <= 0xdbff) {
-			if (j->p[0] != '\\' || j->p[1] != 'u')
-				return false;
-			j->p += 2;
-			u = jp_hex4(j);
-			if (u < 0xdc00 || u > 0xdfff)
-				return false;
-		}
-	}
-}
-
-static bool jp_digits(struct jp *j)
-{
-	const char *start = j->p;
-
-	while (*j->p >= '0' && *j->p <= '9')
-		j->p++;
-	return j->p > start;
-}
-
-static bool jp_number(struct jp *j)
-{
-	if (*j->p == '-')
-		j->p++;
-	if (*j->p == '0')
-		j->p++;
-	else if (*j->p < '1' || *j->p > '9' || !jp_digits(j))
-		return false;
-	if (*j->p == '.') {
-		j->p++;
-		if (!jp_digits(j))
-			return false;
-	}
-	if (*j->p == 'e' || *j->p == 'E') {
-		j->p++;
-		if (*j->p == '+' || *j->p == '-')
-			j->p++;
-		if (!jp_digits(j))
-			return false;
-	}
-	return true;
-}
-
-static bool jp_members(struct jp *j, char close, bool keyed)
-{
-	j->p++;
-	jp_ws(j);
-	if (*j->p == close) {
-		j->p++;
-		return true;
-	}
-	for (;;) {
-		if (keyed) {
-			if (!jp_string(j))
-				return false;
-			jp_ws(j);
-			if (*j->p++ != ':')
-				return false;
-		}
-		if (!jp_value(j))
-			return false;
-		jp_ws(j);
-		if (*j->p == close) {
-			j->p++;
-			return true;
-		}
-		if (*j->p++ != ',')
-			return false;
-	}
-}
-
-static bool jp_value(struct jp *j)
-{
-	bool ok;
-
-	jp_ws(j);
-	if (++j->depth > 64)
-		return false;
-	switch (*j->p) {
-	case '{':
-		ok = jp_members(j, '}', true);
-		break;
-	case '[':
-		ok = jp_members(j, ']', false);
-		break;
-	case '"':
-		ok = jp_string(j);
-		break;
-	case 't':
-		ok = jp_lit(j, "true");
-		break;
-	case 'f':
-		ok = jp_lit(j, "false");
-		break;
-	case 'n':
-		ok = jp_lit(j, "null");
-		break;
-	default:
-		ok = jp_number(j);
-		break;
-	}
-	j->depth--;
-	jp_ws(j);
-	return ok;
-}
-
-/* One JSON object on one newline-terminated line. */
+/* One JSON object on one newline-terminated line (tests/common/json_check.c). */
 static bool json_line_valid(const char *s)
 {
-	size_t n = strlen(s);
-	struct jp j = { .p = s };
+	struct tc_json_obj top;
+	size_t at;
 
-	if (!n || s[n - 1] != '\n' || memchr(s, '\n', n - 1) || s[0] != '{')
-		return false;
-	return jp_value(&j) && !*j.p;
+	return !tc_json_line_bad(s, strlen(s), &top, &at);
+}
+
+static bool utf8_valid(const unsigned char *s, size_t n)
+{
+	size_t bad;
+
+	return tc_utf8_valid((const char *)s, n, &bad);
 }
 
 static void test_json_checker(void)
