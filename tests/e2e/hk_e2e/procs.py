@@ -67,6 +67,12 @@ class TestFailure(Exception):
     pass
 
 
+class Disturbed(TestFailure):
+    """The machine could not run the scenario as designed (a workload could
+    not keep the pace the test set): no verdict on the tool. The suite
+    reruns such a test like one that ran beside others' load."""
+
+
 def mono():
     return time.monotonic()
 

@@ -16,8 +16,8 @@ import time
 import traceback
 
 from .common import CALM_BUDGET_S, DISTURBED_PCT, MAX_RETRIES, RETRY_BEFORE_S
-from .procs import (Member, TestFailure, indent, kill_group, mono, read_line, spawn,
-                    workload_alive)
+from .procs import (Disturbed, Member, TestFailure, indent, kill_group, mono, read_line,
+                    spawn, workload_alive)
 
 
 class LoadMeter:
@@ -240,6 +240,9 @@ class Suite:
         def body():
             try:
                 fn(self, ctx)
+            except Disturbed as e:
+                box["fail"] = str(e)
+                box["disturbed"] = True
             except TestFailure as e:
                 box["fail"] = str(e)
             except Exception:  # a bug in the test itself still fails it
@@ -261,6 +264,8 @@ class Suite:
         fail = box.get("fail")
         if fail is not None:
             fail += self.tool_stderr_note(ctx)
+        if box.get("disturbed"):
+            foreign = max(foreign, DISTURBED_PCT)
         return ctx, fail, foreign
 
     def _publish(self, ctx):
