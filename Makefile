@@ -55,7 +55,7 @@ endif
 
 SHARED_H  := $(wildcard include/shared/*.h)
 USER_LIB  := $(wildcard user/*.c)
-USER_LIB  := $(filter-out user/hotspot-k.c user/loader.c,$(USER_LIB))
+USER_LIB  := $(filter-out user/hotspot-k.c user/loader.c user/pinned.c,$(USER_LIB))
 USER_LIB_O := $(patsubst user/%.c,$(OUTPUT)/%.o,$(USER_LIB))
 UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
@@ -90,12 +90,12 @@ $(OUTPUT)/%.o: user/%.c $(wildcard user/*.h) $(SHARED_H) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(INCLUDES) $(LIBBPF_CFLAGS) -c $< -o $@
 
-$(OUTPUT)/hotspot-k.o $(OUTPUT)/loader.o: $(OUTPUT)/hotspot.skel.h
+$(OUTPUT)/hotspot-k.o $(OUTPUT)/loader.o $(OUTPUT)/pinned.o: $(OUTPUT)/hotspot.skel.h
 
 $(LINK_STAMP): | $(OUTPUT)
 	$(Q)rm -f $(OUTPUT)/link.* && touch $@
 
-hotspot-k: $(OUTPUT)/hotspot-k.o $(OUTPUT)/loader.o $(USER_LIB_O) $(LINK_STAMP)
+hotspot-k: $(OUTPUT)/hotspot-k.o $(OUTPUT)/loader.o $(OUTPUT)/pinned.o $(USER_LIB_O) $(LINK_STAMP)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(filter %.o,$^) $(LIBBPF_LIBS) -o $@
 
@@ -134,7 +134,7 @@ e2e: hotspot-k $(OUTPUT)/hkload
 # walk are left out
 E2E_ITER_SKIP := cli_help,cli_version,cli_config_roundtrip,cli_bad_config
 E2E_ITER_SKIP := $(E2E_ITER_SKIP),cli_usage_errors,cli_not_root,cli_write_error,json_lines_valid
-E2E_ITER_SKIP := $(E2E_ITER_SKIP),cli_no_caps,cli_map_enomem,cli_interval_defaults
+E2E_ITER_SKIP := $(E2E_ITER_SKIP),cli_no_caps,cli_map_enomem,cli_interval_defaults,status_usage
 E2E_ITER_SKIP := $(E2E_ITER_SKIP),timer_walk,handover,dead_timer
 e2e-iter: hotspot-k $(OUTPUT)/hkload
 	$(Q)HOTSPOT_K_AS_5_15=1 python3 tests/e2e/run.py --tool ./hotspot-k \

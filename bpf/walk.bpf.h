@@ -25,6 +25,7 @@
 #define HK_BPF_WALK_H
 
 #include "core_fixes.bpf.h"
+#include "filter.bpf.h"
 #include "window.bpf.h"
 
 extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
@@ -76,6 +77,8 @@ static __u64 hk_prev_walk_rq_ns;
  */
 static __u32 hk_full_walk;		/* close every process: first walk, sweep */
 static __u32 hk_walk_sweep;		/* this walk sweeps hk_procs after */
+static __u32 hk_walk_filtered;		/* a filter is set: ask per process */
+static __u32 hk_filter_gen_seen;	/* hk_config.filter_gen last walk */
 static __u64 hk_walk_rq_start_ns;	/* hk_rq_now_ns when it began */
 static __u64 hk_cur_threads;
 static __u64 hk_cur_procs;
@@ -523,8 +526,9 @@ static __noinline int hk_cur_take(__u64 sig, __u32 tgid)
 
 /*
  * The process of t is the one summed, unless t should be skipped: a kernel
- * thread (not diagnosed), or a thread of a process already closed in this
- * walk. Its flags and TGID are read once per process met.
+ * thread (not diagnosed), a process the filters leave out, or a thread of a
+ * process already closed in this walk. Its flags and TGID are read once per
+ * process met.
  */
 static __always_inline int hk_cur_select(struct task_struct *t)
 {
@@ -537,6 +541,8 @@ static __always_inline int hk_cur_select(struct task_struct *t)
 	hk_cur_state = HK_CUR_NONE;
 	hk_cur.sig = sig;
 	if (t->flags & HK_PF_KTHREAD)
+		return 0;
+	if (hk_walk_filtered && !hk_filter_pass(t))
 		return 0;
 	hk_cur_take(sig, t->tgid);
 	hk_cur_state = HK_CUR_OPEN;
@@ -660,6 +666,13 @@ static __noinline int hk_walk_begin(__u32 in_worker)
 	hk_walk_flush();
 	hk_walk_start_ns = start_ns;
 	hk_window_begin();
+	/* the filters changed (a reload): the processes they now leave out
+	 * are not met, and the sweep drops their entries */
+	hk_walk_filtered = hk_filter_any(c);
+	if (c->filter_gen != hk_filter_gen_seen) {
+		hk_filter_gen_seen = c->filter_gen;
+		hk_sweep_needed = 1;
+	}
 	/* exits were lost: close every process, then drop entries whose
 	 * process the walk did not meet */
 	hk_walk_sweep = hk_sweep_needed;

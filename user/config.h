@@ -60,6 +60,25 @@ int hk_config__parse_file_origin(struct hk_config *c, const char *path,
 int hk_config__load(struct hk_config *c, const char *path, __u64 interval_ns,
 		    char *err, size_t err_len);
 
+/*
+ * Filters from the command line (--pid, --comm, --exclude-comm, --cgroup):
+ * 0, or -1 with what is wrong in why. A list takes at most HK_FILTER_PIDS
+ * PIDs or HK_FILTER_COMMS names; a cgroup path is resolved to an id later
+ * (hk_sys__resolve_cgroup).
+ */
+int hk_filter__add_pid(struct hk_config *c, const char *s, char *why, size_t why_len);
+int hk_filter__add_comm(struct hk_comm_list *l, const char *s, char *why, size_t why_len);
+int hk_filter__set_cgroup(struct hk_config *c, const char *s, char *why, size_t why_len);
+
+/*
+ * What changes from a to b, key by key ("general.interval 5s -> 1s, ..."),
+ * into buf; returns how many keys differ.
+ */
+int hk_config__diff(const struct hk_config *a, const struct hk_config *b, char *buf,
+		    size_t len);
+/* Whether the filters differ (the walk must then sweep hk_procs). */
+int hk_config__filters_differ(const struct hk_config *a, const struct hk_config *b);
+
 /* Cross-field checks after parsing and command-line overrides. */
 int hk_config__validate(const struct hk_config *c, char *err, size_t err_len);
 

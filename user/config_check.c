@@ -63,6 +63,8 @@ static int validate(const struct hk_config *c, const struct hk_config_origin *o,
 	/* command-line overrides bypass the parser's range checks */
 	for (i = 0; i < hk_nr_keys; i++) {
 		k = &hk_keys[i];
+		if (hk_units__is_text(k->kind))
+			continue;
 		v = hk_key__get(k, c);
 		if (v >= k->min && v <= k->max)
 			continue;

@@ -41,6 +41,12 @@ static const char *kind_name(enum hk_unit_kind kind)
 		return "Count";
 	case HK_UNIT_INT:
 		return "Plain number";
+	case HK_UNIT_PID_LIST:
+		return "PIDs, comma-separated, at most 16";
+	case HK_UNIT_COMM_LIST:
+		return "Process names, comma-separated, at most 8";
+	case HK_UNIT_PATH:
+		return "A cgroup path";
 	}
 	return "";
 }
@@ -60,7 +66,7 @@ static void print_comment(FILE *out, const char *text)
 
 int hk_config__generate(const struct hk_config *c, FILE *out)
 {
-	char val[32], def[32], range[80];
+	char val[32], def[32], range[80], text[HK_FILTER_PATH_LEN * 2];
 	const struct hk_key *k;
 	size_t s, i;
 
@@ -73,11 +79,18 @@ int hk_config__generate(const struct hk_config *c, FILE *out)
 			k = &hk_keys[i];
 			if (strcmp(k->section, hk_sections[s].name))
 				continue;
+			fputs("\n", out);
+			print_comment(out, k->help);
+			if (hk_units__is_text(k->kind)) {
+				/* an empty value: no filter */
+				hk_filter__print(k, c, text, sizeof(text));
+				fprintf(out, "# %s. Default: none.\n", kind_name(k->kind));
+				fprintf(out, "%s =%s%s\n", k->name, *text ? " " : "", text);
+				continue;
+			}
 			hk_units__print(val, sizeof(val), k->kind, hk_key__get(k, c));
 			hk_units__print(def, sizeof(def), k->kind, k->def);
 			hk_key__print_range(k, range, sizeof(range));
-			fputs("\n", out);
-			print_comment(out, k->help);
 			fprintf(out, "# %s, %s. Default: %s.\n", kind_name(k->kind),
 				range, def);
 			fprintf(out, "%s = %s\n", k->name, val);

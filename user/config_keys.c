@@ -39,6 +39,13 @@ const struct hk_section hk_sections[] = {
 	  "most of the window) or the process wants a large share of all CPUs,\n"
 	  "with few page faults. Its wait for a CPU is in the evidence: on a\n"
 	  "saturated host every busy loop is CPU-bound." },
+	{ "filter",
+	  "Which processes to diagnose: every one by default. A process must\n"
+	  "pass every filter set; the walk skips the others in the kernel,\n"
+	  "before any per-process work. Kernel threads are never diagnosed.\n"
+	  "The flags --pid, --comm, --exclude-comm and --cgroup replace the\n"
+	  "key of the same name. On SIGHUP, processes the new filters leave out\n"
+	  "get an `exited` transition." },
 };
 
 const size_t hk_nr_sections = ARRAY_SIZE(hk_sections);
@@ -127,6 +134,17 @@ const struct hk_key hk_keys[] = {
 	KEY("cpu_bound", "max_faults_per_s", HK_UNIT_COUNT, cpu_max_faults_per_s,
 	    1000, 1, UINT64_MAX,
 	    "Minor plus major page faults per second must stay below this."),
+	KEY("filter", "pids", HK_UNIT_PID_LIST, filter_pids, 0, 0, 0,
+	    "Only these processes (TGIDs as the host sees them), comma-separated."),
+	KEY("filter", "comms", HK_UNIT_COMM_LIST, filter_comms, 0, 0, 0,
+	    "Only processes with one of these names (the main thread's, as ps\n"
+	    "shows it: at most 15 bytes), comma-separated."),
+	KEY("filter", "exclude_comms", HK_UNIT_COMM_LIST, exclude_comms, 0, 0, 0,
+	    "Never processes with one of these names."),
+	KEY("filter", "cgroup", HK_UNIT_PATH, filter_cgroup, 0, 0, 0,
+	    "Only processes in this cgroup or below it: a path in the unified\n"
+	    "(v2) hierarchy, or on a host whose memory controller is on v1, in\n"
+	    "the memory hierarchy (e.g. /system.slice/nginx.service)."),
 };
 
 const size_t hk_nr_keys = ARRAY_SIZE(hk_keys);
@@ -175,7 +193,8 @@ void hk_config__defaults(struct hk_config *c)
 
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < hk_nr_keys; i++)
-		hk_key__set(&hk_keys[i], c, hk_keys[i].def);
+		if (!hk_units__is_text(hk_keys[i].kind))
+			hk_key__set(&hk_keys[i], c, hk_keys[i].def);
 }
 
 void hk_key__print_range(const struct hk_key *k, char *buf, size_t len)

@@ -48,6 +48,12 @@ __u64 hk_key__get(const struct hk_key *k, const struct hk_config *c);
 void hk_key__set(const struct hk_key *k, struct hk_config *c, __u64 v);
 /* "100ms..1h", or "at least 1" when there is no maximum. */
 void hk_key__print_range(const struct hk_key *k, char *buf, size_t len);
+/* The [filter] keys' text values (config_filter.c): 0, or -1 with why. */
+int hk_filter__parse(const struct hk_key *k, struct hk_config *c, const char *val,
+		     char *why, size_t why_len);
+void hk_filter__print(const struct hk_key *k, const struct hk_config *c, char *buf,
+		      size_t len);
+
 /* The key of that section and name; NULL if there is none. */
 const struct hk_key *hk_key__find(const char *section, const char *name);
 

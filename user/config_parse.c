@@ -85,9 +85,14 @@ static int parse_section(struct hk_parser *ps, char *s)
 static int parse_value(struct hk_parser *ps, const struct hk_key *k,
 		       const char *val)
 {
-	char why[128], q[HK_QUOTE_BUF], range[80];
+	char why[HK_ERR_LEN], q[HK_QUOTE_BUF], range[80];
 	__u64 v;
 
+	if (hk_units__is_text(k->kind)) {
+		if (hk_filter__parse(k, &ps->cfg, val, why, sizeof(why)))
+			return parse_fail(ps, "bad value for %s: %s", k->name, why);
+		return 0;
+	}
 	if (!*val)
 		return parse_fail(ps, "missing value for %s", k->name);
 	if (hk_units__parse(val, k->kind, &v, why, sizeof(why)))

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * format.h - one transition as a human line (format_human.c) or as a JSON
- * object (format_json.c); the names of the labels (labels.c).
+ * object (format_json.c); the names of the labels, the memory limits and
+ * the walk drivers (labels.c).
  */
 #ifndef HK_USER_FORMAT_H
 #define HK_USER_FORMAT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "outbuf.h"
 #include "shared/hotspot.h"
 
 /*
@@ -32,10 +34,15 @@ struct hk_format_ctx {
 /* Stable machine id ("cpu_bound") and display name ("CPU-bound"). */
 const char *hk_label__id(__u32 label);
 const char *hk_label__name(__u32 label);
+/* The syslog priority of a transition into label: 4 for an alarm, 5 for
+ * CPU-bound, 6 back to OK or exited. */
+int hk_label__priority(__u32 label);
 /* The ANSI colour of a label on the human line. */
 const char *hk_label__sgr(__u32 label);
 /* "ram"/"RAM" (human) or "memcg": what limits the memory. */
 const char *hk_limit__name(__u32 kind, bool human);
+/* "wq", "timer", "iter", or "none" (before a walk, or not one of those). */
+const char *hk_driver__name(enum hk_driver d);
 
 /*
  * Format e into buf (always NUL-terminated, newline-terminated). cgroup is
@@ -46,6 +53,27 @@ int hk_format__human(char *buf, size_t len, const struct hk_event *e,
 		      const char *cgroup, const struct hk_format_ctx *ctx);
 int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 		      const char *cgroup, const struct hk_format_ctx *ctx);
+
+/* How hk_out__evidence() words it. */
+enum hk_evidence_flags {
+	/*
+	 * Leave out what a `hotspot-k status` row shows in its own columns
+	 * (the process's CPU, run delay, RSS) and the trend's span and
+	 * headroom: the words that fit beside a table row.
+	 */
+	HK_EVIDENCE_SHORT	= 1 << 0,
+	/* Peers' comms as they are, for a caller that escapes the whole text
+	 * (JSON); terminal-safe otherwise. */
+	HK_EVIDENCE_RAW_COMMS	= 1 << 1,
+};
+
+/*
+ * The evidence for label, in the human line's words, from e->ev and the
+ * peers' comms in e (e->aggressor_comm, e->victim_comm; empty: the PID
+ * alone). flags: enum hk_evidence_flags.
+ */
+void hk_out__evidence(struct hk_out *o, const struct hk_event *e, __u32 label,
+		      unsigned int flags);
 
 /*
  * Whether the human lines get colour: on a terminal, unless NO_COLOR is

@@ -6,6 +6,7 @@
  *
  * The time, the process, the label it left and the label it took, then
  * the evidence for the new label (or, back to OK, for the one it left).
+ * `hotspot-k status` words its evidence here too (hk_out__evidence).
  */
 #include <stdbool.h>
 #include <string.h>
@@ -24,8 +25,12 @@
 
 #define SGR_RESET "\033[0m"
 
-/* "4300 (bash)", or just "4300" when the comm is empty. */
-static void out_pid_comm(struct hk_out *o, __u32 pid, const char *comm)
+/*
+ * "4300 (bash)", or just "4300" when the comm is empty. The comm
+ * terminal-safe, or as it is for a caller that escapes the whole text.
+ */
+static void out_pid_comm(struct hk_out *o, __u32 pid, const char *comm,
+			 unsigned int flags)
 {
 	size_t n = hk_comm__len(comm);
 
@@ -33,11 +38,15 @@ static void out_pid_comm(struct hk_out *o, __u32 pid, const char *comm)
 	if (!n)
 		return;
 	hk_out__str(o, " (");
-	hk_out__term_text(o, comm, n);
+	if (flags & HK_EVIDENCE_RAW_COMMS)
+		hk_out__mem(o, comm, n);
+	else
+		hk_out__term_text(o, comm, n);
 	hk_out__mem(o, ")", 1);
 }
 
-static void ev_oom_risk(struct hk_out *o, const struct hk_event *e)
+static void ev_oom_risk(struct hk_out *o, const struct hk_event *e,
+			unsigned int flags)
 {
 	const struct hk_evidence *ev = &e->ev;
 	char eta[32];
@@ -46,14 +55,20 @@ static void ev_oom_risk(struct hk_out *o, const struct hk_event *e)
 	hk_out__bytes(o, ev->rss_anon_bytes);
 	hk_out__mem(o, " ", 1);
 	hk_out__bytes_rate(o, ev->rss_slope_bytes_per_s);
-	hk_out__printf(o, " over %llu s (rss ",
-		   (unsigned long long)(ev->rss_trend_ms / 1000 +
-					(ev->rss_trend_ms % 1000 >= 500)));
-	hk_out__bytes(o, ev->rss_bytes);
-	hk_out__str(o, ")" SEP "limit ");
+	if (!(flags & HK_EVIDENCE_SHORT)) {
+		hk_out__printf(o, " over %llu s (rss ",
+			   (unsigned long long)(ev->rss_trend_ms / 1000 +
+						(ev->rss_trend_ms % 1000 >= 500)));
+		hk_out__bytes(o, ev->rss_bytes);
+		hk_out__mem(o, ")", 1);
+	}
+	hk_out__str(o, SEP "limit ");
 	hk_out__bytes(o, ev->limit_bytes);
-	hk_out__printf(o, " (%s)" SEP "headroom ", hk_limit__name(ev->limit_kind, true));
-	hk_out__bytes(o, ev->headroom_bytes);
+	hk_out__printf(o, " (%s)", hk_limit__name(ev->limit_kind, true));
+	if (!(flags & HK_EVIDENCE_SHORT)) {
+		hk_out__str(o, SEP "headroom ");
+		hk_out__bytes(o, ev->headroom_bytes);
+	}
 	if (ev->eta_s == (__u64)HK_ETA_NONE)
 		return;
 	if (hk_format__duration(eta, sizeof(eta), ev->eta_s) < 0)
@@ -62,7 +77,8 @@ static void ev_oom_risk(struct hk_out *o, const struct hk_event *e)
 	hk_out__str(o, eta);
 }
 
-static void ev_mem_thrashing(struct hk_out *o, const struct hk_event *e)
+static void ev_mem_thrashing(struct hk_out *o, const struct hk_event *e,
+			     unsigned int flags)
 {
 	const struct hk_evidence *ev = &e->ev;
 
@@ -71,11 +87,15 @@ static void ev_mem_thrashing(struct hk_out *o, const struct hk_event *e)
 	hk_out__count(o, ev->unexplained_faults_per_s);
 	hk_out__str(o, " not explained by RSS growth" SEP);
 	hk_out__count(o, ev->major_faults_per_s);
-	hk_out__str(o, " major faults/s" SEP "cpu ");
+	hk_out__str(o, " major faults/s");
+	if (flags & HK_EVIDENCE_SHORT)
+		return;
+	hk_out__str(o, SEP "cpu ");
 	hk_out__pct(o, ev->cpu_pct_x100);
 }
 
-static void ev_throttled(struct hk_out *o, const struct hk_event *e)
+static void ev_throttled(struct hk_out *o, const struct hk_event *e,
+			 unsigned int flags)
 {
 	const struct hk_evidence *ev = &e->ev;
 
@@ -84,22 +104,29 @@ static void ev_throttled(struct hk_out *o, const struct hk_event *e)
 	hk_out__str(o, " of the window" SEP);
 	hk_out__printf(o, "thread %u waited ", ev->wait_tid);
 	hk_out__pct(o, ev->thread_wait_pct_x100);
-	hk_out__str(o, " for a CPU, the process ran ");
+	hk_out__str(o, " for a CPU");
+	if (flags & HK_EVIDENCE_SHORT)
+		return;
+	hk_out__str(o, ", the process ran ");
 	hk_out__pct(o, ev->cpu_pct_x100);
 }
 
-static void ev_starved(struct hk_out *o, const struct hk_event *e)
+static void ev_starved(struct hk_out *o, const struct hk_event *e,
+		       unsigned int flags)
 {
 	const struct hk_evidence *ev = &e->ev;
 
 	hk_out__printf(o, "thread %u waited ", ev->wait_tid);
 	hk_out__pct(o, ev->thread_wait_pct_x100);
-	hk_out__str(o, " of the window for a CPU, the process ran ");
-	hk_out__pct(o, ev->cpu_pct_x100);
+	hk_out__str(o, " of the window for a CPU");
+	if (!(flags & HK_EVIDENCE_SHORT)) {
+		hk_out__str(o, ", the process ran ");
+		hk_out__pct(o, ev->cpu_pct_x100);
+	}
 	if (!ev->aggressor_tgid)
 		return;
 	hk_out__str(o, SEP "preempted by ");
-	out_pid_comm(o, ev->aggressor_tgid, e->aggressor_comm);
+	out_pid_comm(o, ev->aggressor_tgid, e->aggressor_comm, flags);
 }
 
 /* "thread 4250 at 50 % of cpu1 + 49 % waiting for a CPU" */
@@ -115,25 +142,29 @@ static void out_thread(struct hk_out *o, const struct hk_evidence *ev)
 	hk_out__str(o, " waiting for a CPU");
 }
 
-static void ev_noisy_neighbor(struct hk_out *o, const struct hk_event *e)
+static void ev_noisy_neighbor(struct hk_out *o, const struct hk_event *e,
+			      unsigned int flags)
 {
 	const struct hk_evidence *ev = &e->ev;
 
-	hk_out__pct(o, ev->cpu_pct_x100);
-	hk_out__str(o, " CPU" SEP);
+	if (!(flags & HK_EVIDENCE_SHORT)) {
+		hk_out__pct(o, ev->cpu_pct_x100);
+		hk_out__str(o, " CPU" SEP);
+	}
 	out_thread(o, ev);
 	if (!ev->victim_tgid)
 		return;
 	hk_out__str(o, SEP "starves ");
-	out_pid_comm(o, ev->victim_tgid, e->victim_comm);
+	out_pid_comm(o, ev->victim_tgid, e->victim_comm, flags);
 }
 
-static void ev_cpu_bound(struct hk_out *o, const struct hk_event *e)
+static void ev_cpu_bound(struct hk_out *o, const struct hk_event *e,
+			 unsigned int flags)
 {
 	const struct hk_evidence *ev = &e->ev;
 
 	/* a multi-threaded process: the total says more than one thread */
-	if (ev->cpu_pct_x100 > 10000) {
+	if (!(flags & HK_EVIDENCE_SHORT) && ev->cpu_pct_x100 > 10000) {
 		hk_out__str(o, "cpu ");
 		hk_out__pct(o, ev->cpu_pct_x100);
 		hk_out__str(o, SEP);
@@ -141,7 +172,10 @@ static void ev_cpu_bound(struct hk_out *o, const struct hk_event *e)
 	out_thread(o, ev);
 	hk_out__mem(o, SEP, strlen(SEP));
 	hk_out__count(o, ev->minor_faults_per_s + ev->major_faults_per_s);
-	hk_out__str(o, " faults/s" SEP "run delay ");
+	hk_out__str(o, " faults/s");
+	if (flags & HK_EVIDENCE_SHORT)
+		return;
+	hk_out__str(o, SEP "run delay ");
 	hk_out__pct(o, ev->wait_pct_x100);
 }
 
@@ -159,28 +193,40 @@ static void ev_summary(struct hk_out *o, const struct hk_event *e)
 	hk_out__str(o, " faults/s");
 }
 
-static void ev_label(struct hk_out *o, const struct hk_event *e, __u32 label)
+/* The signals of a label, for a process that holds it or has just left
+ * it (then below their thresholds); CPU-bound's are the summary. */
+static void ev_label(struct hk_out *o, const struct hk_event *e, __u32 label,
+		     unsigned int flags)
 {
 	switch (label) {
 	case HK_OOM_RISK:
-		ev_oom_risk(o, e);
+		ev_oom_risk(o, e, flags);
 		break;
 	case HK_MEM_THRASHING:
-		ev_mem_thrashing(o, e);
+		ev_mem_thrashing(o, e, flags);
 		break;
 	case HK_THROTTLED:
-		ev_throttled(o, e);
+		ev_throttled(o, e, flags);
 		break;
 	case HK_STARVED:
-		ev_starved(o, e);
+		ev_starved(o, e, flags);
 		break;
 	case HK_NOISY_NEIGHBOR:
-		ev_noisy_neighbor(o, e);
+		ev_noisy_neighbor(o, e, flags);
 		break;
 	default:
 		ev_summary(o, e);
 		break;
 	}
+}
+
+void hk_out__evidence(struct hk_out *o, const struct hk_event *e, __u32 label,
+		      unsigned int flags)
+{
+	if (label == HK_CPU_BOUND)
+		ev_cpu_bound(o, e, flags);
+	else
+		ev_label(o, e, label, flags);
 }
 
 /*
@@ -191,17 +237,14 @@ static void out_evidence(struct hk_out *o, const struct hk_event *e)
 {
 	switch (e->to) {
 	case HK_OK:
-		ev_label(o, e, e->from);
+		ev_label(o, e, e->from, 0);
 		break;
 	case HK_EXITED:
 		hk_out__printf(o, "after %u window%s", e->windows,
 			   e->windows == 1 ? "" : "s");
 		break;
-	case HK_CPU_BOUND:
-		ev_cpu_bound(o, e);
-		break;
 	default:
-		ev_label(o, e, e->to);
+		hk_out__evidence(o, e, e->to, 0);
 		break;
 	}
 }

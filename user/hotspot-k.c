@@ -7,7 +7,6 @@
  * ring buffer.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,94 +16,16 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/time.h>
+#include "cli.h"
 #include "config.h"
 #include "format.h"
 #include "loader.h"
+#include "pinned.h"
 #include "printer.h"
+#include "prometheus.h"
+#include "status.h"
 #include "sysinfo.h"
 #include "units.h"
-
-enum {
-	EXIT_OK = 0,
-	EXIT_RUNTIME = 1,
-	EXIT_USAGE = 2,
-};
-
-enum {
-	OPT_GENERATE = 256,
-	OPT_CHECK,
-	OPT_MAX_PROCS,
-	OPT_TIMER_WALK,
-	OPT_DRIVER,
-	OPT_DURATION,
-	OPT_UTC,
-	OPT_NO_HOOK,
-};
-
-static const char usage_text[] =
-"Usage: hotspot-k [--config FILE] [--interval DUR] [--json] [OPTION...]\n"
-"\n"
-"Diagnose every process in the kernel and print each change of diagnosis:\n"
-"OOM risk, Mem-thrashing, Throttled, Starved, Noisy neighbor, CPU-bound, OK,\n"
-"exited.\n"
-"Runs until SIGINT/SIGTERM, then detaches everything and exits 0.\n"
-"\n"
-"  -c, --config FILE        thresholds (see --generate-config); unset keys keep\n"
-"                           their defaults\n"
-"  -i, --interval DUR       window length, e.g. 1s, 500ms (default 5s;\n"
-"                           overrides [general] interval)\n"
-"  -j, --json               one JSON object per line instead of text\n"
-"      --utc                times in UTC instead of local time\n"
-"      --duration DUR       stop by itself after DUR (e.g. 60s)\n"
-"      --max-procs N        processes tracked at once (default: 4 x the\n"
-"                           processes running at start, 4096..65536)\n"
-"      --driver NAME        how the walk over all threads runs: wq (a kworker,\n"
-"                           Linux >= 6.10), timer (the timer's softirq, >= 6.7),\n"
-"                           iter (read here each window, in 1 ms chunks,\n"
-"                           >= 5.15); default: by kernel, iter above 2000 threads\n"
-"      --timer-walk         the same as --driver timer\n"
-"      --no-hook            nothing on the scheduler's hot path (no sched_switch\n"
-"                           program): Starved still works, but nobody is named\n"
-"                           as its aggressor and nobody is a Noisy neighbor\n"
-"      --generate-config    print the default config, fully commented, and exit\n"
-"      --check-config FILE  validate FILE, load nothing; exit 0 or 2\n"
-"  -v, --verbose            libbpf debug output (full verifier log on failure)\n"
-"  -h, --help               this help\n"
-"  -V, --version            version\n"
-"\n"
-"Examples:\n"
-"  sudo hotspot-k                             # defaults, 5 s windows\n"
-"  sudo hotspot-k -i 1s --json | jq .         # JSON lines, 1 s windows\n"
-"  hotspot-k --generate-config > t.conf       # edit, then:\n"
-"  hotspot-k --check-config t.conf && sudo hotspot-k --config t.conf\n"
-"  sudo bpftool map dump name hk_procs        # current state per process\n"
-"\n"
-"Exit status: 0 normal, 1 runtime failure, 2 usage or config error.\n";
-
-static const struct option long_opts[] = {
-	{ "config", required_argument, NULL, 'c' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "utc", no_argument, NULL, OPT_UTC },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "max-procs", required_argument, NULL, OPT_MAX_PROCS },
-	{ "timer-walk", no_argument, NULL, OPT_TIMER_WALK },
-	{ "driver", required_argument, NULL, OPT_DRIVER },
-	{ "no-hook", no_argument, NULL, OPT_NO_HOOK },
-	{ "generate-config", no_argument, NULL, OPT_GENERATE },
-	{ "check-config", required_argument, NULL, OPT_CHECK },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{},
-};
-
-static void usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "hotspot-k: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'hotspot-k --help' for more information.\n");
-}
 
 static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 {
@@ -179,102 +100,6 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 		hk_loader__bounded_loops(l) ? "; bounded loops (no bpf_loop before 5.17)" : "");
 }
 
-/* Everything the command line says. */
-struct cli {
-	struct hk_loader_opts opts;
-	const char *config_path;
-	const char *check_path;
-	__u64 interval_ns;		/* --interval; 0: not given */
-	__u64 duration_ns;		/* --duration; 0: until a signal */
-	int generate;
-	int json;
-	int utc;
-};
-
-/* 0: go on; else the exit status (--help, --version, a usage error). */
-static int parse_args(struct cli *c, int argc, char **argv)
-{
-	__u64 max_procs;
-	int opt;
-
-	while ((opt = getopt_long(argc, argv, "c:i:jvhV", long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			c->config_path = optarg;
-			break;
-		case 'i':
-			if (hk_units__parse_duration_ns(optarg, &c->interval_ns) ||
-			    !c->interval_ns) {
-				usage_error("bad --interval '%s' (e.g. 5s, 500ms)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'j':
-			c->json = 1;
-			break;
-		case OPT_UTC:
-			c->utc = 1;
-			break;
-		case OPT_DURATION:
-			if (hk_units__parse_duration_ns(optarg, &c->duration_ns) ||
-			    c->duration_ns < HK_NSEC_PER_SEC) {
-				usage_error("bad --duration '%s' (at least 1s, e.g. 60s)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_MAX_PROCS:
-			if (hk_units__parse_count(optarg, &max_procs) || max_procs < 64 ||
-			    max_procs > 4194304) {
-				usage_error("bad --max-procs '%s' (64..4194304)", optarg);
-				return EXIT_USAGE;
-			}
-			c->opts.max_procs = (__u32)max_procs;
-			break;
-		case OPT_TIMER_WALK:
-			c->opts.driver = HK_DRIVER_TIMER;
-			break;
-		case OPT_DRIVER:
-			if (!strcmp(optarg, "wq"))
-				c->opts.driver = HK_DRIVER_WQ;
-			else if (!strcmp(optarg, "timer"))
-				c->opts.driver = HK_DRIVER_TIMER;
-			else if (!strcmp(optarg, "iter"))
-				c->opts.driver = HK_DRIVER_ITER;
-			else {
-				usage_error("bad --driver '%s' (wq, timer or iter)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_NO_HOOK:
-			c->opts.no_hook = 1;
-			break;
-		case OPT_GENERATE:
-			c->generate = 1;
-			break;
-		case OPT_CHECK:
-			c->check_path = optarg;
-			break;
-		case 'v':
-			c->opts.verbose = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
-		case 'V':
-			printf("hotspot-k %s\n", HK_VERSION);
-			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
-		default:
-			fprintf(stderr, "Try 'hotspot-k --help' for more information.\n");
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		usage_error("unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	return -1;
-}
-
 static __u64 mono_ns(void)
 {
 	struct timespec ts;
@@ -287,8 +112,8 @@ static __u64 mono_ns(void)
  * A timer driver's windows come from the kernel: if none ends for
  * HK_WATCHDOG_INTERVALS intervals, its timer died (a failed re-arm, a work
  * item that never ran). Checked when that much time has passed since the
- * last walk ended, so that an idle machine costs one wake-up and one map
- * read per 2 to 3 windows.
+ * last walk ended, so that an idle machine costs one wake-up (and a read
+ * of the mapped hk_stats) about every 3 windows.
  */
 struct watchdog {
 	__u64 due_ns;			/* CLOCK_MONOTONIC, like bpf_ktime_get_ns() */
@@ -326,9 +151,10 @@ static void watchdog_check(struct watchdog *w, struct hk_loader *l)
 }
 
 /*
- * SIGINT, SIGTERM and SIGALRM (--duration) arrive on a signalfd in the
- * same epoll as the ring buffer: blocked first, so that one landing at
- * any moment, even during the load, is seen at the next wait.
+ * SIGINT, SIGTERM, SIGALRM (--duration) and SIGHUP (reload) arrive on a
+ * signalfd in the same epoll as the ring buffer: blocked first, so that
+ * one landing at any moment, even during the load, is seen at the next
+ * wait.
  */
 static int signals_fd(void)
 {
@@ -338,6 +164,7 @@ static int signals_fd(void)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGALRM);
+	sigaddset(&mask, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &mask, NULL))
 		return -1;
 	return signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -369,14 +196,109 @@ static int output_failed(const struct hk_printer *pr)
 	return EXIT_RUNTIME;
 }
 
+/*
+ * SIGHUP: the config file again, with the same flags on top, validated,
+ * then written into hk_config in place. A bad file changes nothing.
+ */
+static void reload(const struct hk_cli *c, struct hk_loader *l)
+{
+	struct hk_config cfg, old;
+	char err[HK_ERR_LEN + 512], diff[1024];
+	int n;
+
+	if (!c->config_path) {
+		fprintf(stderr, "hotspot-k: SIGHUP: no --config to read again; nothing changed\n");
+		return;
+	}
+	if (hk_config__load(&cfg, c->config_path, c->interval_ns, err, sizeof(err))) {
+		fprintf(stderr, "hotspot-k: reload: %s; the running config stays\n", err);
+		return;
+	}
+	hk_cli__apply_filters(c, &cfg);
+	if (hk_sys__resolve_cgroup(&cfg, err, sizeof(err))) {
+		fprintf(stderr, "hotspot-k: reload: %s; the running config stays\n", err);
+		return;
+	}
+	hk_loader__config(l, &old);
+	n = hk_config__diff(&old, &cfg, diff, sizeof(diff));
+	if (!n) {
+		fprintf(stderr, "hotspot-k: reload: %s: nothing changed\n", c->config_path);
+		return;
+	}
+	if (hk_loader__reconfigure(l, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "hotspot-k: reload: %s; the running config stays\n", err);
+		return;
+	}
+	fprintf(stderr, "hotspot-k: reload: %s: %s\n", c->config_path, diff);
+}
+
+/* --prometheus: the textfile rewritten when it has news, at most once a window. */
+struct prom_pace {
+	const char *path;
+	__u64 last_ns;			/* last write attempt, CLOCK_MONOTONIC */
+	__u64 interval_ns;
+	int last_err;			/* said once, until it changes */
+};
+
+/* ms until a transition's news may be written; -1: nothing to write. */
+static int prom_timeout_ms(const struct hk_printer *pr, const struct prom_pace *pp,
+			   __u64 now_ns)
+{
+	__u64 due_ns = pp->last_ns + pp->interval_ns;
+
+	if (!pr->prom || !pr->prom_changed)
+		return -1;
+	if (!pp->last_ns || now_ns >= due_ns)
+		return 0;
+	return (int)((due_ns - now_ns + HK_NSEC_PER_MSEC - 1) / HK_NSEC_PER_MSEC);
+}
+
+/* Write now if there is news and a window has passed since the last write:
+ * called whenever the loop is awake anyway, it adds no wake-up of its own
+ * but the one a transition's news asks for. */
+static void prom_tick(struct hk_printer *pr, struct prom_pace *pp, struct hk_loader *l)
+{
+	__u64 now_ns = mono_ns();
+	struct hk_stats st;
+	int e;
+
+	if (!pr->prom || (pp->last_ns && now_ns < pp->last_ns + pp->interval_ns) ||
+	    hk_loader__stats(l, &st) || !hk_prom__dirty(pr->prom, &st))
+		return;
+	pp->last_ns = now_ns;
+	e = hk_prom__write(pr->prom, &st, hk_driver__name(hk_loader__driver(l, NULL)));
+	if (e) {
+		if (e != pp->last_err)
+			fprintf(stderr, "hotspot-k: --prometheus %s: %s; trying again next window\n",
+				pp->path, strerror(-e));
+		pp->last_err = e;
+		return;
+	}
+	if (pp->last_err)
+		fprintf(stderr, "hotspot-k: --prometheus %s: written again\n", pp->path);
+	pp->last_err = 0;
+	pr->prom_changed = 0;
+}
+
+/* The smaller of two poll timeouts, -1 being infinite. */
+static int min_timeout(int a, int b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}
+
 /* Events until a signal or a failure; the exit status. */
-static int event_loop(struct hk_loader *l, struct hk_printer *pr, int sig_fd,
-		      __u64 interval_ns)
+static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer *pr,
+		      int sig_fd)
 {
 	struct watchdog wd = {
-		.due_ns = mono_ns() + HK_WATCHDOG_INTERVALS * interval_ns,
-		.interval_ns = interval_ns,
+		.due_ns = mono_ns() + HK_WATCHDOG_INTERVALS * c->opts.cfg.interval_ns,
+		.interval_ns = c->opts.cfg.interval_ns,
 	};
+	struct prom_pace pp = { .path = c->prom_path, .interval_ns = c->opts.cfg.interval_ns };
 	struct epoll_event evs[2];
 	int ep, n, i, stop = 0, timeout;
 	struct hk_handover ho;
@@ -392,6 +314,7 @@ static int event_loop(struct hk_loader *l, struct hk_printer *pr, int sig_fd,
 		timeout = hk_loader__timeout_ms(l);
 		if (timeout < 0)
 			timeout = watchdog_timeout_ms(&wd, mono_ns());
+		timeout = min_timeout(timeout, prom_timeout_ms(pr, &pp, mono_ns()));
 		n = epoll_wait(ep, evs, 2, timeout);
 		/* a signal that is not ours to stop on (SIGCONT after Ctrl-Z,
 		 * a debugger attaching) interrupts the wait too */
@@ -405,9 +328,17 @@ static int event_loop(struct hk_loader *l, struct hk_printer *pr, int sig_fd,
 		for (i = 0; i < n; i++) {
 			struct signalfd_siginfo si;
 
-			if (evs[i].data.u32 == EP_SIGNAL &&
-			    read(sig_fd, &si, sizeof(si)) == sizeof(si))
-				stop = -1;
+			if (evs[i].data.u32 != EP_SIGNAL)
+				continue;
+			while (read(sig_fd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo != SIGHUP) {
+					stop = -1;
+					continue;
+				}
+				reload(c, l);
+				wd.interval_ns = hk_loader__interval_ns(l);
+				pp.interval_ns = wd.interval_ns;
+			}
 		}
 		/* the records already in the ring come out before any exit */
 		n = hk_loader__consume(l);
@@ -430,6 +361,7 @@ static int event_loop(struct hk_loader *l, struct hk_printer *pr, int sig_fd,
 				(unsigned long long)(HK_CHUNK_NS / HK_NSEC_PER_USEC));
 		watchdog_check(&wd, l);
 		n = hk_loader__walk_if_due(l);
+		prom_tick(pr, &pp, l);
 		if (n < 0) {
 			fprintf(stderr, "hotspot-k: walking: reading the task iterator: %s\n",
 				strerror(-n));
@@ -442,15 +374,21 @@ static int event_loop(struct hk_loader *l, struct hk_printer *pr, int sig_fd,
 
 int main(int argc, char **argv)
 {
-	struct cli c = {};
+	struct hk_cli c = {};
 	struct hk_printer pr;
 	char err[HK_ERR_LEN + 512];
 	struct hk_loader *l = NULL;
 	int ret, sig_fd;
 
+	if (argc > 1 && !strcmp(argv[1], "status"))
+		return hk_status__main(argc - 1, argv + 1);
 	/* a closed stdout is an EPIPE to report, not a silent death */
 	signal(SIGPIPE, SIG_IGN);
-	ret = parse_args(&c, argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "follow"))
+		return hk_pinned__follow(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "unpin"))
+		return hk_pinned__unpin(argc - 1, argv + 1);
+	ret = hk_cli__parse(&c, argc, argv);
 	if (ret >= 0)
 		return ret;
 	if (c.generate) {
@@ -464,6 +402,11 @@ int main(int argc, char **argv)
 	}
 	if (hk_config__load(&c.opts.cfg, c.check_path ? c.check_path : c.config_path,
 			    c.interval_ns, err, sizeof(err))) {
+		fprintf(stderr, "hotspot-k: %s\n", err);
+		return EXIT_USAGE;
+	}
+	hk_cli__apply_filters(&c, &c.opts.cfg);
+	if (hk_sys__resolve_cgroup(&c.opts.cfg, err, sizeof(err))) {
 		fprintf(stderr, "hotspot-k: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -486,6 +429,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hotspot-k: out of memory\n");
 		return EXIT_RUNTIME;
 	}
+	pr.syslog_prefix = hk_printer__is_journal(STDOUT_FILENO, getenv("JOURNAL_STREAM"));
+	if (c.prom_path) {
+		pr.prom = hk_prom__new(c.prom_path);
+		if (!pr.prom) {
+			fprintf(stderr, "hotspot-k: --prometheus %s: %s\n", c.prom_path,
+				strerror(errno));
+			return EXIT_USAGE;
+		}
+	}
+	if (c.pin) {
+		if (!access(HK_PIN_DIR, F_OK)) {
+			fprintf(stderr, "hotspot-k: --pin: %s exists: an instance is pinned already "
+				"(hotspot-k unpin stops it)\n", HK_PIN_DIR);
+			return EXIT_RUNTIME;
+		}
+		c.opts.pin = 1;
+	}
 	c.opts.on_event = hk_printer__event;
 	c.opts.ctx = &pr;
 
@@ -497,6 +457,21 @@ int main(int argc, char **argv)
 	if (hk_loader__start(&l, &c.opts, err, sizeof(err))) {
 		fprintf(stderr, "hotspot-k: %s\n", err);
 		return EXIT_RUNTIME;
+	}
+	if (c.pin) {
+		ret = hk_loader__pin(l, HK_PIN_DIR, err, sizeof(err));
+		if (ret)
+			fprintf(stderr, "hotspot-k: %s\n", err);
+		else
+			printf("hotspot-k: pinned under %s, driver %s, every %llu ms: the diagnosis "
+			       "runs on in the kernel; hotspot-k follow prints its transitions, "
+			       "hotspot-k status its state, hotspot-k unpin stops it\n", HK_PIN_DIR,
+			       hk_driver__name(hk_loader__driver(l, NULL)),
+			       (unsigned long long)(c.opts.cfg.interval_ns / HK_NSEC_PER_MSEC));
+		/* closing our fds leaves the pinned objects be */
+		hk_loader__destroy(l);
+		hk_printer__free(&pr);
+		return ret ? EXIT_RUNTIME : EXIT_OK;
 	}
 	/* on stderr in --json mode too: which driver runs is worth a line */
 	print_start(l, c.opts.cfg.interval_ns);
@@ -510,7 +485,15 @@ int main(int argc, char **argv)
 
 		setitimer(ITIMER_REAL, &stop_at, NULL);
 	}
-	ret = event_loop(l, &pr, sig_fd, c.opts.cfg.interval_ns);
+	ret = event_loop(&c, l, &pr, sig_fd);
+	/* the textfile says the last state, even if less than a window old */
+	if (pr.prom) {
+		struct hk_stats st;
+
+		if (!hk_loader__stats(l, &st))
+			hk_prom__write(pr.prom, &st, hk_driver__name(hk_loader__driver(l, NULL)));
+		hk_prom__free(pr.prom);
+	}
 	print_summary(l, &pr);
 	hk_loader__destroy(l);
 	hk_printer__free(&pr);

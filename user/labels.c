@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * labels.c - the names of the diagnoses and of the memory limits, for
- * people and for machines.
+ * labels.c - the names of the diagnoses, of the memory limits and of the
+ * walk drivers, for people and for machines.
  */
 #include "format.h"
 
@@ -9,17 +9,23 @@ struct label_desc {
 	const char *id;
 	const char *name;
 	const char *sgr;
+	int priority;		/* syslog(3)'s, of a transition into it */
 };
 
+/*
+ * Priorities: every alarm is a warning, so that `journalctl -p warning`
+ * shows exactly those; CPU-bound is a notice (a batch job is CPU-bound by
+ * design); leaving a label is news, not trouble.
+ */
 static const struct label_desc labels[HK_NR_LABELS] = {
-	[HK_OK]			= { "ok", "OK", "\033[32m" },
-	[HK_OOM_RISK]		= { "oom_risk", "OOM risk", "\033[1;31m" },
-	[HK_MEM_THRASHING]	= { "mem_thrashing", "Mem-thrashing", "\033[35m" },
-	[HK_THROTTLED]		= { "throttled", "Throttled", "\033[34m" },
-	[HK_STARVED]		= { "starved", "Starved", "\033[33m" },
-	[HK_NOISY_NEIGHBOR]	= { "noisy_neighbor", "Noisy neighbor", "\033[36m" },
-	[HK_CPU_BOUND]		= { "cpu_bound", "CPU-bound", "\033[31m" },
-	[HK_EXITED]		= { "exited", "exited", "\033[2m" },
+	[HK_OK]			= { "ok", "OK", "\033[32m", 6 },
+	[HK_OOM_RISK]		= { "oom_risk", "OOM risk", "\033[1;31m", 4 },
+	[HK_MEM_THRASHING]	= { "mem_thrashing", "Mem-thrashing", "\033[35m", 4 },
+	[HK_THROTTLED]		= { "throttled", "Throttled", "\033[34m", 4 },
+	[HK_STARVED]		= { "starved", "Starved", "\033[33m", 4 },
+	[HK_NOISY_NEIGHBOR]	= { "noisy_neighbor", "Noisy neighbor", "\033[36m", 4 },
+	[HK_CPU_BOUND]		= { "cpu_bound", "CPU-bound", "\033[31m", 5 },
+	[HK_EXITED]		= { "exited", "exited", "\033[2m", 6 },
 };
 
 const char *hk_label__id(__u32 label)
@@ -37,6 +43,11 @@ const char *hk_label__sgr(__u32 label)
 	return label < HK_NR_LABELS ? labels[label].sgr : "";
 }
 
+int hk_label__priority(__u32 label)
+{
+	return label < HK_NR_LABELS ? labels[label].priority : 4;
+}
+
 const char *hk_limit__name(__u32 kind, bool human)
 {
 	if (kind == HK_LIMIT_RAM)
@@ -44,4 +55,18 @@ const char *hk_limit__name(__u32 kind, bool human)
 	if (kind == HK_LIMIT_MEMCG)
 		return "memcg";
 	return "unknown";
+}
+
+const char *hk_driver__name(enum hk_driver d)
+{
+	switch (d) {
+	case HK_DRIVER_WQ:
+		return "wq";
+	case HK_DRIVER_TIMER:
+		return "timer";
+	case HK_DRIVER_ITER:
+		return "iter";
+	default:
+		return "none";
+	}
 }

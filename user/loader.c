@@ -9,10 +9,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "config.h"
 #include "loader.h"
 #include "sysinfo.h"
 #include "hotspot.skel.h"
@@ -31,6 +34,7 @@ struct hk_loader {
 	ring_buffer_sample_fn on_event;	/* the caller's, for transitions */
 	void *ctx;
 	struct hk_handover handover;	/* a timer driver stopped; unread */
+	struct hk_config cfg;		/* what hk_config holds */
 	volatile struct hk_stats *stats;	/* hk_stats, mapped; NULL: look up */
 	size_t stats_len;
 };
@@ -200,20 +204,6 @@ static int sched_switch_args(const struct btf *vmlinux)
 	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
 }
 
-const char *hk_driver__name(enum hk_driver d)
-{
-	switch (d) {
-	case HK_DRIVER_WQ:
-		return "wq";
-	case HK_DRIVER_TIMER:
-		return "timer";
-	case HK_DRIVER_ITER:
-		return "iter";
-	default:
-		return "none";
-	}
-}
-
 /*
  * The driver for this kernel and this machine, or the one asked for if the
  * kernel has what it needs. Above HK_ITER_ABOVE_THREADS threads the chunked
@@ -250,7 +240,7 @@ static int choose_driver(struct hk_loader *l, const struct btf *vmlinux,
 		if (!open_coded) {
 			l->driver = HK_DRIVER_ITER;
 			l->why = "no open-coded task iterator before Linux 6.7";
-		} else if (threads > HK_ITER_ABOVE_THREADS) {
+		} else if (threads > HK_ITER_ABOVE_THREADS && !o->pin) {
 			l->driver = HK_DRIVER_ITER;
 			l->why = "many threads: a walk in chunks";
 		} else if (wq) {
@@ -424,6 +414,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		snprintf(err, err_len, "cannot write hk_config: %s", strerror(errno));
 		goto cleanup;
 	}
+	l->cfg = cfg;
 	e = hotspot_bpf__attach(l->skel);
 	if (e) {
 		snprintf(err, err_len, "cannot attach to sched_switch/sched_process_exit: %s",
@@ -511,6 +502,123 @@ int hk_loader__walk_if_due(struct hk_loader *l)
 	if (l->next_walk_ns <= now_ns)
 		l->next_walk_ns = now_ns + l->interval_ns;
 	return e;
+}
+
+int hk_loader__reconfigure(struct hk_loader *l, const struct hk_config *want,
+			   char *err, size_t err_len)
+{
+	struct hk_config cfg = *want;
+	__u32 zero = 0;
+
+	/* what userspace measured at start, and the load's choices, stay */
+	cfg.nr_cpus = l->cfg.nr_cpus;
+	cfg.total_ram_bytes = l->cfg.total_ram_bytes;
+	cfg.page_size_bytes = l->cfg.page_size_bytes;
+	cfg.hook = l->cfg.hook;
+	cfg.pidns_ino = l->cfg.pidns_ino;
+	cfg.chunk_ns = l->cfg.chunk_ns;
+	/* new filters: the next walk drops the entries they leave out */
+	cfg.filter_gen = l->cfg.filter_gen + hk_config__filters_differ(&l->cfg, &cfg);
+	/*
+	 * One write of the whole value: a walk running meanwhile may read a
+	 * field or two of the old config and the rest of the new, for one
+	 * window; per-process state is untouched.
+	 */
+	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.hk_config), &zero, &cfg, BPF_ANY)) {
+		snprintf(err, err_len, "cannot write hk_config: %s", strerror(errno));
+		return -1;
+	}
+	l->cfg = cfg;
+	/* the timer re-arms with the new interval by itself; a walk from
+	 * here keeps its grid, at the new pace */
+	if (l->driver == HK_DRIVER_ITER && cfg.interval_ns != l->interval_ns)
+		l->next_walk_ns = l->next_walk_ns - l->interval_ns + cfg.interval_ns;
+	l->interval_ns = cfg.interval_ns;
+	return 0;
+}
+
+int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_len)
+{
+	struct bpf_link *links[] = {
+		l->skel->links.hk_switch, l->skel->links.hk_switch_noarg, l->skel->links.hk_exit,
+	};
+	const char *names[] = { "link_hk_switch", "link_hk_switch_noarg", "link_hk_exit" };
+	struct hk_config cfg = l->cfg;
+	char path[256];
+	__u32 zero = 0, i;
+	int e;
+
+	if (l->driver == HK_DRIVER_ITER) {
+		snprintf(err, err_len, "--pin: driver iter is walked from userspace, which "
+			 "--pin leaves: it needs driver wq or timer (Linux >= 6.7)");
+		return -1;
+	}
+	/* nobody reads the ring buffer to take a hand-over: the timer walks
+	 * for good, however long it takes */
+	cfg.chunk_ns = 0;
+	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.hk_config), &zero, &cfg, BPF_ANY)) {
+		snprintf(err, err_len, "--pin: cannot write hk_config: %s", strerror(errno));
+		return -1;
+	}
+	l->cfg = cfg;
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		snprintf(err, err_len, "--pin: %s: %s (is bpffs mounted on /sys/fs/bpf?)", dir,
+			 strerror(errno));
+		return -1;
+	}
+	e = bpf_object__pin_maps(l->skel->obj, dir);
+	if (e) {
+		snprintf(err, err_len, "--pin: pinning the maps under %s: %s", dir, strerror(-e));
+		goto unpin;
+	}
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		if (!links[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		e = bpf_link__pin(links[i], path);
+		if (e) {
+			snprintf(err, err_len, "--pin: %s: %s", path, strerror(-e));
+			goto unpin;
+		}
+	}
+	return 0;
+unpin:
+	hk_loader__unpin(dir);
+	return -1;
+}
+
+int hk_loader__unpin(const char *dir)
+{
+	struct dirent *d;
+	char path[512];
+	int n = 0;
+	DIR *dh;
+
+	dh = opendir(dir);
+	if (!dh)
+		return -errno;
+	/* only BPF objects live on bpffs: every file is one of ours */
+	while ((d = readdir(dh))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (!unlink(path))
+			n++;
+	}
+	closedir(dh);
+	if (rmdir(dir))
+		return -errno;
+	return n;
+}
+
+void hk_loader__config(const struct hk_loader *l, struct hk_config *out)
+{
+	*out = l->cfg;
+}
+
+__u64 hk_loader__interval_ns(const struct hk_loader *l)
+{
+	return l->interval_ns;
 }
 
 int hk_loader__ring_fd(const struct hk_loader *l)

@@ -22,6 +22,8 @@ struct hk_loader_opts {
 	int verbose;			/* libbpf debug output */
 	enum hk_driver driver;		/* HK_DRIVER_NONE: choose */
 	int no_hook;			/* leave sched_switch alone */
+	int pin;			/* for --pin: a timer driver whatever the
+					 * threads, if the kernel has one */
 	ring_buffer_sample_fn on_event;
 	void *ctx;
 };
@@ -37,6 +39,32 @@ struct hk_walk_cost {
 /* 0, or -1 with one line in err; exit code 1 material. */
 int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		     char *err, size_t err_len);
+/*
+ * New thresholds and filters (a reload), written into hk_config in place:
+ * no detach, no per-process state lost. The environment fields stay as at
+ * start. 0, or -1 with why in err (the old config then stays).
+ */
+int hk_loader__reconfigure(struct hk_loader *l, const struct hk_config *want,
+			   char *err, size_t err_len);
+
+/* Where --pin leaves the running diagnosis. */
+#define HK_PIN_DIR "/sys/fs/bpf/hotspot-k"
+
+/*
+ * Pin every map and the hook links under dir, so that the diagnosis goes
+ * on after this process exits (the timer lives as long as its map; no
+ * hand-over then: nobody would take it). Needs a timer driver. 0, or -1
+ * with why in err (nothing left pinned).
+ */
+int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_len);
+/* Remove dir's pins and dir: the objects go when nothing else holds them.
+ * The number of pins removed, or -errno. */
+int hk_loader__unpin(const char *dir);
+
+/* The config hk_config holds now, and its interval. */
+void hk_loader__config(const struct hk_loader *l, struct hk_config *out);
+__u64 hk_loader__interval_ns(const struct hk_loader *l);
+
 /* An epoll fd, readable when the ring buffer holds records. */
 int hk_loader__ring_fd(const struct hk_loader *l);
 /* Hand every record there is to on_event: the number, or on_event's error. */
@@ -54,7 +82,6 @@ int hk_loader__stats(struct hk_loader *l, struct hk_stats *out);
 /* Average ns per run of the sched_switch hook, if kernel.bpf_stats_enabled. */
 int hk_loader__hook_cost(struct hk_loader *l, __u64 *run_ns, __u64 *run_cnt);
 enum hk_driver hk_loader__driver(const struct hk_loader *l, const char **why);
-const char *hk_driver__name(enum hk_driver d);
 void hk_loader__walk_cost(const struct hk_loader *l, struct hk_walk_cost *first,
 			  struct hk_walk_cost *last);
 void hk_loader__destroy(struct hk_loader *l);

@@ -10,8 +10,22 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "printer.h"
 #include "sysinfo.h"
+
+int hk_printer__is_journal(int fd, const char *journal_stream)
+{
+	unsigned long long dev, ino;
+	struct stat st;
+	char end;
+
+	if (!journal_stream ||
+	    sscanf(journal_stream, "%llu:%llu%c", &dev, &ino, &end) != 2 ||
+	    fstat(fd, &st))
+		return 0;
+	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
 
 int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int color)
 {
@@ -51,7 +65,8 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	char *cg = NULL;
 	int n;
 
-	if (size < sizeof(*e))
+	/* transitions only: a hand-over is the loader's business */
+	if (size < sizeof(*e) || e->type != HK_EV_TRANSITION)
 		return 0;
 	if (p->write_errno) {
 		p->lines_lost++;
@@ -59,8 +74,13 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	}
 	/* now, not at start: the wall clock may have been stepped since */
 	p->fmt.wall_offset_ns = hk_sys__wall_offset_ns();
-	if (p->json) {
+	if (p->json || p->prom)
 		cg = event_cgroup(e);
+	if (p->prom) {
+		hk_prom__event(p->prom, e, cg);
+		p->prom_changed = 1;
+	}
+	if (p->json) {
 		if (cg && strlen(cg) > HK_FORMAT_CGROUP_MAX)
 			p->cgroups_cut++;
 		n = hk_format__json(p->line, HK_FORMAT_LINE_MAX, e, cg, &p->fmt);
@@ -76,6 +96,12 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 			     e->tgid, hk_label__id(e->from), hk_label__id(e->to));
 	}
 	errno = 0;
+	/* the journal reads "<N>" as the line's priority (sd-daemon(3)) */
+	if (p->syslog_prefix && fprintf(p->out, "<%d>", hk_label__priority(e->to)) < 0) {
+		p->write_errno = errno ? errno : EIO;
+		p->lines_lost++;
+		return -EIO;
+	}
 	if (fwrite(p->line, 1, (size_t)n, p->out) != (size_t)n || fflush(p->out)) {
 		p->write_errno = errno ? errno : EIO;
 		p->lines_lost++;

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include "format.h"
+#include "prometheus.h"
 
 struct hk_printer {
 	FILE *out;
@@ -18,7 +19,17 @@ struct hk_printer {
 	__u64 cgroups_cut;		/* paths over HK_FORMAT_CGROUP_MAX */
 	__u64 lines_lost;		/* not written: output failed */
 	int write_errno;		/* the first write error, then no more */
+	int syslog_prefix;		/* "<N>" before each line: the journal */
+	struct hk_prom *prom;		/* --prometheus: told every transition */
+	int prom_changed;		/* ... and one came since the last write */
 };
+
+/*
+ * Whether fd is the journal's stream: systemd sets JOURNAL_STREAM to the
+ * "device:inode" of the stdout/stderr it connected to the journal.
+ * journal_stream is that variable's value, NULL when unset.
+ */
+int hk_printer__is_journal(int fd, const char *journal_stream);
 
 /* 0, or -1 (out of memory). */
 int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int color);

@@ -187,3 +187,63 @@ __s64 hk_sys__wall_offset_ns(void)
 	return ((__s64)rt.tv_sec - mono.tv_sec) * (__s64)HK_NSEC_PER_SEC +
 	       (rt.tv_nsec - mono.tv_nsec);
 }
+
+/*
+ * The hierarchy a cgroup filter's path is in: where the memory controller
+ * is (a hybrid host's v1 memory hierarchy), as the cgroup paths the tool
+ * prints are; else the unified one.
+ */
+static const char *cgroup_root(__u32 *hier)
+{
+	static const char *const v2[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+	char probe[64];
+	size_t i;
+
+	if (access("/sys/fs/cgroup/memory/tasks", F_OK) == 0) {
+		*hier = HK_FILTER_HIER_V1_MEMORY;
+		return "/sys/fs/cgroup/memory";
+	}
+	for (i = 0; i < sizeof(v2) / sizeof(v2[0]); i++) {
+		snprintf(probe, sizeof(probe), "%s/cgroup.controllers", v2[i]);
+		if (access(probe, F_OK) == 0) {
+			*hier = HK_FILTER_HIER_V2;
+			return v2[i];
+		}
+	}
+	return NULL;
+}
+
+int hk_sys__resolve_cgroup(struct hk_config *c, char *err, size_t err_len)
+{
+	char path[HK_FILTER_PATH_LEN + 64];
+	const char *root;
+	struct stat st;
+	__u32 hier = HK_FILTER_HIER_NONE;
+
+	c->filter_cgroup_id = 0;
+	c->filter_cgroup_hier = HK_FILTER_HIER_NONE;
+	if (!c->filter_cgroup[0])
+		return 0;
+	root = cgroup_root(&hier);
+	if (!root) {
+		snprintf(err, err_len, "cgroup filter %.*s: no cgroup hierarchy mounted under "
+			 "/sys/fs/cgroup", HK_FILTER_PATH_LEN, c->filter_cgroup);
+		return -1;
+	}
+	/* a path given whole, under the mount point, is taken as such */
+	if (!strncmp(c->filter_cgroup, root, strlen(root)) &&
+	    (c->filter_cgroup[strlen(root)] == '/' || !c->filter_cgroup[strlen(root)]))
+		snprintf(path, sizeof(path), "%s", c->filter_cgroup);
+	else
+		snprintf(path, sizeof(path), "%s%s", root, c->filter_cgroup);
+	errno = 0;
+	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, err_len, "cgroup filter %.*s: %s: %s", HK_FILTER_PATH_LEN,
+			 c->filter_cgroup, path, errno ? strerror(errno) : "not a directory");
+		return -1;
+	}
+	/* a cgroup directory's inode number is its kernfs node id */
+	c->filter_cgroup_id = st.st_ino;
+	c->filter_cgroup_hier = hier;
+	return 0;
+}

@@ -42,4 +42,12 @@ __u32 hk_sys__default_max_procs(void);
 /* CLOCK_REALTIME - CLOCK_MONOTONIC, to turn event times into wall time. */
 __s64 hk_sys__wall_offset_ns(void);
 
+/*
+ * The cgroup filter (c->filter_cgroup, a path in the memory controller's
+ * hierarchy on a hybrid v1/v2 host, else in the unified one; or a whole
+ * path under /sys/fs/cgroup) to the id and hierarchy the walk compares.
+ * 0 (also with no filter), or -1 with why in err.
+ */
+int hk_sys__resolve_cgroup(struct hk_config *c, char *err, size_t err_len);
+
 #endif /* HK_USER_SYSINFO_H */

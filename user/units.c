@@ -194,7 +194,7 @@ static const struct hk_scale *scale_of(enum hk_unit_kind kind)
 		return &pct_scale;
 	case HK_UNIT_COUNT:
 		return &count_scale;
-	case HK_UNIT_INT:
+	default:
 		break;
 	}
 	return &int_scale;
@@ -205,6 +205,8 @@ int hk_units__parse(const char *s, enum hk_unit_kind kind, __u64 *out,
 {
 	__u64 v;
 
+	if (hk_units__is_text(kind))
+		return hk_msg__fail(why, why_len, "not a number");
 	if (parse_scaled(s, scale_of(kind), &v, why, why_len))
 		return -1;
 	if (kind == HK_UNIT_DURATION_S) {
@@ -305,6 +307,10 @@ void hk_units__print(char *buf, size_t len, enum hk_unit_kind kind, __u64 v)
 	case HK_UNIT_COUNT:
 	case HK_UNIT_INT:
 		snprintf(buf, len, "%llu", ull);
+		break;
+	default:
+		/* text kinds: config_filter.c prints them */
+		snprintf(buf, len, "%s", "");
 		break;
 	}
 }

@@ -16,7 +16,17 @@ enum hk_unit_kind {
 	HK_UNIT_PCT_X100,	/* 12.5%, stored in hundredths of a percent */
 	HK_UNIT_COUNT,		/* 10000 or 10k */
 	HK_UNIT_INT,		/* a plain number */
+	/* not numbers: the filters' values (config_filter.c) */
+	HK_UNIT_PID_LIST,	/* 1234, 5678 */
+	HK_UNIT_COMM_LIST,	/* nginx, postgres */
+	HK_UNIT_PATH,		/* /system.slice/nginx.service */
 };
+
+/* A kind whose value is text, not a number (config_filter.c parses it). */
+static inline int hk_units__is_text(enum hk_unit_kind kind)
+{
+	return kind >= HK_UNIT_PID_LIST;
+}
 
 /*
  * Parse s as a value of kind into *out: 0, or -1 with what is wrong in why

@@ -38,6 +38,30 @@ enum hk_limits {
 	HK_ATTN_BITS = 65536,
 	/* Processes one synthetic test window can carry. */
 	HK_TEST_PROCS = 4,
+	/* Filters: PIDs and process names a config or the flags can give. */
+	HK_FILTER_PIDS = 16,
+	HK_FILTER_COMMS = 8,
+	/* A cgroup filter's path, as given (bpftool shows it). */
+	HK_FILTER_PATH_LEN = 256,
+	/* Cgroup levels the filter looks up from a process's cgroup. */
+	HK_FILTER_DEPTH = 32,
+};
+
+/* Which hierarchy a cgroup filter's id is in. */
+enum hk_filter_hier {
+	HK_FILTER_HIER_NONE = 0,
+	HK_FILTER_HIER_V2 = 1,		/* the unified (default) hierarchy */
+	HK_FILTER_HIER_V1_MEMORY = 2,	/* a hybrid host's v1 memory controller */
+};
+
+struct hk_pid_list {
+	__u32 n;
+	__u32 pid[HK_FILTER_PIDS];	/* TGIDs, as the host's PID namespace sees them */
+};
+
+struct hk_comm_list {
+	__u32 n;
+	char comm[HK_FILTER_COMMS][HK_COMM_LEN];	/* NUL-padded */
 };
 
 /* Diagnoses, most severe first: the first that matches wins. */
@@ -125,6 +149,19 @@ struct hk_config {
 	__u64 pidns_ino;		/* the tool's own PID namespace */
 	__u64 chunk_ns;			/* iter/task driver: a read() returns
 					 * (a preemption point) after this */
+
+	/*
+	 * Filters: the walk skips a process that does not pass every one that
+	 * is set, before any per-process work. Empty: no filter.
+	 */
+	struct hk_pid_list filter_pids;		/* only these processes */
+	struct hk_comm_list filter_comms;	/* only these names */
+	struct hk_comm_list exclude_comms;	/* never these names */
+	char filter_cgroup[HK_FILTER_PATH_LEN];	/* only this subtree, as given */
+	__u64 filter_cgroup_id;			/* ... its cgroup's kernfs id */
+	__u32 filter_cgroup_hier;		/* enum hk_filter_hier */
+	__u32 filter_gen;			/* bumped when the filters change:
+						 * the next walk sweeps hk_procs */
 };
 
 /*

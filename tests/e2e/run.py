@@ -45,7 +45,9 @@ import test_cpu
 import test_json
 import test_memory
 import test_output
+import test_service
 import test_seed
+import test_status
 from hk_e2e import bpf
 from hk_e2e.checks import load_defaults
 from hk_e2e.common import DISTURBED_PCT, INTERVAL, SUITE_TIMEOUT_S
@@ -54,7 +56,8 @@ from hk_e2e.suite import Suite
 
 # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
 TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
-         test_controls.TESTS + test_output.TESTS + test_json.TESTS)
+         test_controls.TESTS + test_output.TESTS + test_service.TESTS +
+         test_status.TESTS + test_json.TESTS)
 
 
 def main():

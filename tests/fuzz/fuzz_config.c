@@ -21,6 +21,9 @@
 
 /* The thresholds: everything before the derived and environment fields. */
 #define THRESH_LEN offsetof(struct hk_config, trend_stride_ns)
+/* The filters as the file gives them (their cgroup's id is resolved later). */
+#define FILTERS_OFF offsetof(struct hk_config, filter_pids)
+#define FILTERS_LEN (offsetof(struct hk_config, filter_cgroup_id) - FILTERS_OFF)
 
 /* NULL is called "config"; the second must not be taken as a format. */
 static const char *const names[] = { "fuzz.conf", "/etc/a dir/%s%n:x.conf", NULL };
@@ -78,6 +81,8 @@ static void round_trip(const struct hk_config *parsed)
 	FZ_CHECK(ret == 0, "generated text does not parse back: %s", err);
 	FZ_CHECK(!memcmp(&back, &c, THRESH_LEN),
 		 "generated text parses back to other thresholds");
+	FZ_CHECK(!memcmp((char *)&back + FILTERS_OFF, (char *)&c + FILTERS_OFF, FILTERS_LEN),
+		 "generated text parses back to other filters");
 	ret = !hk_config__validate(&back, err, sizeof(err));
 	FZ_CHECK(ret == valid, "validate says %d before and %d after the round "
 		 "trip", valid, ret);

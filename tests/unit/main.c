@@ -28,9 +28,12 @@ int main(void)
 		return 1;
 	if (hk_add_config_units_suite() || hk_add_config_suite() ||
 	    hk_add_config_errors_suite() || hk_add_config_generate_suite() ||
+	    hk_add_config_filter_suite() ||
 	    hk_add_format_suite() || hk_add_format_json_suite() ||
 	    hk_add_format_hostile_suite() || hk_add_window_step_suite() ||
-	    hk_add_classify_suite()) {
+	    hk_add_prometheus_suite() ||
+	    hk_add_classify_suite() ||
+	    hk_add_status_suite()) {
 		fprintf(stderr, "unit: cannot register suites: %s\n", CU_get_error_msg());
 		CU_cleanup_registry();
 		return 1;

@@ -21,10 +21,13 @@ int hk_add_config_units_suite(void);
 int hk_add_config_suite(void);
 int hk_add_config_errors_suite(void);
 int hk_add_config_generate_suite(void);
+int hk_add_config_filter_suite(void);
 int hk_add_format_suite(void);
 int hk_add_format_json_suite(void);
 int hk_add_format_hostile_suite(void);
 int hk_add_classify_suite(void);
+int hk_add_prometheus_suite(void);
+int hk_add_status_suite(void);
 int hk_add_window_step_suite(void);
 
 #endif

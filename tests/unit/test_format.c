@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "format_fixtures.h"
+#include "printer.h"
 #include "suites.h"
 
 /* ---- labels, sizes, durations ------------------------------------------ */
@@ -509,6 +512,61 @@ static void test_use_color(void)
 	CU_ASSERT_EQUAL(hk_format__use_color(1, NULL, "dumber"), 1);
 }
 
+/*
+ * Journal priorities: `journalctl -p warning` shows exactly the alarms.
+ * The prefix is written only when stdout is the journal's stream.
+ */
+static void test_journal(void)
+{
+	static const int want[] = { 6, 4, 4, 4, 4, 4, 5, 6, 4 };
+	char stream[64], *text = NULL;
+	struct hk_printer pr;
+	struct hk_event e;
+	size_t len = 0, i;
+	struct stat st;
+	int fds[2];
+	FILE *out;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		CU_ASSERT_EQUAL(hk_label__priority((__u32)i), want[i]);
+
+	CU_ASSERT_FATAL(pipe(fds) == 0 && fstat(fds[1], &st) == 0);
+	snprintf(stream, sizeof(stream), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	CU_ASSERT_EQUAL(hk_printer__is_journal(fds[1], stream), 1);
+	CU_ASSERT_EQUAL(hk_printer__is_journal(STDIN_FILENO, stream), 0);	/* not it */
+	snprintf(stream, sizeof(stream), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino + 1);
+	CU_ASSERT_EQUAL(hk_printer__is_journal(fds[1], stream), 0);
+	CU_ASSERT_EQUAL(hk_printer__is_journal(fds[1], NULL), 0);
+	CU_ASSERT_EQUAL(hk_printer__is_journal(fds[1], ""), 0);
+	CU_ASSERT_EQUAL(hk_printer__is_journal(fds[1], "8:x"), 0);
+	close(fds[0]);
+	close(fds[1]);
+
+	/* the printer puts it before the line, the line unchanged */
+	out = open_memstream(&text, &len);
+	CU_ASSERT_FATAL(out != NULL);
+	CU_ASSERT_FATAL(hk_printer__init(&pr, out, 0, 1, 0) == 0);
+	pr.syslog_prefix = 1;
+	ev_cpu(&e);
+	CU_ASSERT_EQUAL(hk_printer__event(&pr, &e, sizeof(e)), 0);
+	e.from = HK_CPU_BOUND;
+	e.to = HK_OOM_RISK;
+	CU_ASSERT_EQUAL(hk_printer__event(&pr, &e, sizeof(e)), 0);
+	pr.syslog_prefix = 0;
+	e.to = HK_EXITED;
+	CU_ASSERT_EQUAL(hk_printer__event(&pr, &e, sizeof(e)), 0);
+	fclose(out);
+	CU_ASSERT_FATAL(text != NULL);
+	CU_ASSERT_EQUAL(strncmp(text, "<5>", 3), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n<4>"));
+	CU_ASSERT_PTR_NULL(strstr(text, "<6>"));
+	CU_ASSERT_EQUAL(pr.events, 3);
+	hk_printer__free(&pr);
+	free(text);
+}
+
 int hk_add_format_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -528,6 +586,7 @@ int hk_add_format_suite(void)
 		{ "human colour", test_human_color },
 		{ "when to colour", test_use_color },
 		{ "human local time", test_human_local_time },
+		{ "journal priorities", test_journal },
 	};
 
 	return HK_ADD_SUITE("format", tests);

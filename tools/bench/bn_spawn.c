@@ -9,12 +9,22 @@
  *
  *   bn-spawn -p 10000 -t 10
  *   bn-spawn -p 100000 -s        single-thread processes sharing one mm
+ *   bn-spawn -p 2000 -c 20 -n hkb-keep -e 10 -w 100
+ *                                the first 20 named hkb-keep (comm, by
+ *                                prctl), one process in 10 waking every
+ *                                100 ms, the others idle
  *
  * -s creates each process with clone(CLONE_VM) instead of fork(): still a
  * process of its own (own TGID, signal struct, files), but without a copy
  * of the address space. A forked idle process costs ~100 KiB (page tables,
  * copied stack and data pages); on a VM whose free memory was handed back to
  * the host, touching 10 GB of fresh memory made 100 k forks take 95 s.
+ *
+ * -c/-n and -e/-w make the population of the filter figure (9): a few
+ * processes a --comm filter keeps, and some that run every window (a process
+ * none of whose threads ran is skipped as quiet whatever the filter says).
+ * Process i is named when i < COUNT and wakes when i % EVERY == 0: its main
+ * thread sleeps PERIOD ms in a loop instead of pause(), the others pause().
  */
 #include <errno.h>
 #include <getopt.h>
@@ -40,6 +50,10 @@ static void on_signal(int sig)
 	exiting = 1;
 }
 
+/* what process i is: its name (-c/-n) and its wake-up period (-e/-w) */
+static long name_count, wake_every, wake_ms = 100;
+static const char *name;
+
 static void *idle_thread(void *arg)
 {
 	for (;;)
@@ -47,8 +61,28 @@ static void *idle_thread(void *arg)
 	return NULL;
 }
 
+/* process i's name: set before it says ready, so a tool started then sees it */
+static void child_name(long i)
+{
+	if (name && i < name_count)
+		prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
+/* the main thread's life: asleep for good, or waking every wake_ms (raw
+ * system calls only: -s children share errno) */
+static void child_run(long i)
+{
+	struct timespec ts = { wake_ms / 1000, wake_ms % 1000 * 1000000L };
+
+	if (!wake_every || i % wake_every)
+		for (;;)
+			pause();
+	for (;;)
+		nanosleep(&ts, NULL);
+}
+
 /* the child: T - 1 more threads, tell the parent, block forever */
-static void child(int nthreads, int ready_fd, pid_t parent)
+static void child(long idx, int nthreads, int ready_fd, pid_t parent)
 {
 	pthread_attr_t attr;
 	pthread_t th;
@@ -67,17 +101,18 @@ static void child(int nthreads, int ready_fd, pid_t parent)
 			break;
 		}
 	}
+	child_name(idx);
 	if (write(ready_fd, &c, 1) != 1)
 		_exit(1);
 	close(ready_fd);
-	for (;;)
-		pause();
+	child_run(idx);
 }
 
 /* the child of -s: no pthreads, raw system calls only (errno is shared) */
 struct light_arg {
 	int ready_fd;
 	pid_t parent;
+	long idx;		/* one light_arg per child: they share memory */
 };
 
 static int light_child(void *p)
@@ -88,10 +123,10 @@ static int light_child(void *p)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != a->parent)
 		_exit(0);
+	child_name(a->idx);
 	if (write(a->ready_fd, &c, 1) != 1)
 		_exit(1);
-	for (;;)
-		pause();
+	child_run(a->idx);
 	return 0;
 }
 
@@ -124,14 +159,14 @@ int main(int argc, char **argv)
 	long nprocs = 1, nthreads = 1, i, started = 0, ready = 0, failed = 0;
 	int light = 0;
 	char *stacks = NULL;
-	struct light_arg larg;
+	struct light_arg *largs = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
 	pid_t parent = getpid(), *pids;
 	int pfd[2], opt, status;
 	double t0;
 	char buf[4096];
 
-	while ((opt = getopt(argc, argv, "p:t:sh")) != -1) {
+	while ((opt = getopt(argc, argv, "p:t:c:n:e:w:sh")) != -1) {
 		switch (opt) {
 		case 's':
 			light = 1;
@@ -142,8 +177,21 @@ int main(int argc, char **argv)
 		case 't':
 			nthreads = parse_long(optarg, 1, 100000);
 			break;
+		case 'c':
+			name_count = parse_long(optarg, 0, 4000000);
+			break;
+		case 'n':
+			name = optarg;
+			break;
+		case 'e':
+			wake_every = parse_long(optarg, 0, 4000000);
+			break;
+		case 'w':
+			wake_ms = parse_long(optarg, 1, 3600000);
+			break;
 		default:
-			fprintf(stderr, "usage: bn-spawn -p PROCS [-t THREADS_PER_PROC | -s]\n");
+			fprintf(stderr, "usage: bn-spawn -p PROCS [-t THREADS_PER_PROC | -s] "
+				"[-c COUNT -n NAME] [-e EVERY [-w PERIOD_MS]]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -163,8 +211,13 @@ int main(int argc, char **argv)
 			perror("bn-spawn: stacks");
 			return 1;
 		}
-		larg.ready_fd = pfd[1];
-		larg.parent = parent;
+		largs = calloc(nprocs, sizeof(*largs));
+		if (!largs) {
+			perror("bn-spawn: args");
+			return 1;
+		}
+		for (i = 0; i < nprocs; i++)
+			largs[i] = (struct light_arg){ pfd[1], parent, i };
 	}
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
@@ -173,7 +226,7 @@ int main(int argc, char **argv)
 	t0 = now_s();
 	for (i = 0; i < nprocs && !exiting; i++) {
 		pid_t pid = light ? clone(light_child, stacks + (i + 1) * LIGHT_STACK,
-					  CLONE_VM | SIGCHLD, &larg) : fork();
+					  CLONE_VM | SIGCHLD, &largs[i]) : fork();
 
 		if (pid < 0) {
 			fprintf(stderr, "bn-spawn: fork %ld: %s\n", i, strerror(errno));
@@ -181,7 +234,7 @@ int main(int argc, char **argv)
 		}
 		if (!pid) {
 			close(pfd[0]);
-			child(nthreads, pfd[1], parent);
+			child(i, nthreads, pfd[1], parent);
 		}
 		pids[started++] = pid;
 		/* drain readiness bytes as we go: the pipe holds 64 KiB only */

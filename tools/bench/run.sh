@@ -23,6 +23,11 @@
 #   stretch  8. the longest stretch a walk holds a CPU, per driver, at 2 k,
 #               10 k and 100 k threads, next to cyclictest's latency (not in
 #               "all": run it alone, ~7 min)
+#   filter   9. the walk's CPU with a --comm filter keeping 1 % of 2000
+#               processes vs no filter (filter.sh; not in "all", ~2 min)
+#   prom    10. --prometheus FILE's idle cost: system calls and wake-ups
+#               with and without it, side by side (prom.sh; not in "all",
+#               ~1.2 min)
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
@@ -41,7 +46,9 @@
 # Environment: BENCH_ROUNDS (hot path rounds, default 3), BENCH_PAIRS
 # (throughput rounds, default 8), BENCH_USER_S (default 60),
 # BENCH_WALK_CONFIGS (e.g. "1000x1 100x10 100000x1s"), BENCH_STRETCH_CONFIGS
-# (default "1000x2 10000x1 10000x10"), BENCH_STRETCH_S (default 15), BENCH_BUDGET_S
+# (default "1000x2 10000x1 10000x10"), BENCH_STRETCH_S (default 15),
+# BENCH_FILTER_PROCS (default 2000), BENCH_FILTER_ROUNDS (default 3),
+# BENCH_FILTER_S (default 15), BENCH_PROM_S (default 60), BENCH_BUDGET_S
 # (default 900: no measurement starts later than this into the run).
 
 set -u
@@ -171,6 +178,8 @@ trap cleanup EXIT
 trap 'echo "bench: interrupted" >&2; exit 130' INT TERM
 
 . "$HERE/storms.sh"
+. "$HERE/filter.sh"
+. "$HERE/prom.sh"
 
 # --- numbers ------------------------------------------------------------------
 
@@ -1374,14 +1383,16 @@ report()
 		say ""
 		say "| figure | result | target |"
 		say "| --- | --- | --- |"
-		sort -t"$(printf '\t')" -k1,1 "$WORK/summary.tsv" | awk -F'\t' '{ printf "| %s | %s | %s |\n", $1, $2, $3 }' >>"$SECTION"
+		sort -t"$(printf '\t')" -k1,1V "$WORK/summary.tsv" | awk -F'\t' '{ printf "| %s | %s | %s |\n", $1, $2, $3 }' >>"$SECTION"
 		say ""
 		say "Details and the method of every figure below."
 		say ""
 	fi
-	section 9-footer
+	section 99-footer
 	say "Total bench time: $((took / 60)) min $((took % 60)) s.${FAILED:+ Not measured:$FAILED.}"
-	cat "$WORK"/section-*.md >"$RESULTS.tmp" && mv "$RESULTS.tmp" "$RESULTS"
+	# sections in figure order: 9 before 10
+	printf '%s\n' "$WORK"/section-*.md | sort -V | xargs cat >"$RESULTS.tmp" &&
+		mv "$RESULTS.tmp" "$RESULTS"
 	cat "$RESULTS"
 	echo >&2
 	echo "bench: written to $RESULTS" >&2
@@ -1393,12 +1404,13 @@ main()
 {
 	local figs="$*" f i
 
-	# stretch (~7 min) runs on its own: all of it would not fit 15 minutes
+	# stretch (~7 min), filter (~2 min) and prom (~1.2 min) run on their
+	# own: the default set takes ~12 min of the 15-minute budget
 	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect"
 	for f in $figs; do
 		case $f in
-		hotpath | tput | walk | poll | user | detect | mem | stretch) ;;
-		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch]..." >&2; exit 2 ;;
+		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom) ;;
+		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom]..." >&2; exit 2 ;;
 		esac
 	done
 	if [ "$(id -u)" != 0 ]; then

@@ -162,6 +162,16 @@ class Tool:
                 return w
         return int(self.stats()["windows"])
 
+    def config(self):
+        """hk_config as bpftool shows it (formatted by BTF)."""
+        cid = None
+        for m in bpftool("map", "show", "-j") or []:
+            if m["id"] in self.map_ids and m.get("name") == "hk_config":
+                cid = m["id"]
+        if cid is None:
+            raise TestFailure("no hk_config among the tool's maps")
+        return bpftool("map", "dump", "id", str(cid), "-j")[0]["formatted"]["value"]
+
     def proc_entry(self, pid):
         """hk_procs value of a TGID, or None when not tracked."""
         key = [str(b) for b in int(pid).to_bytes(4, sys.byteorder)]

@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""`hotspot-k status` from another terminal: the running instance's flagged
+processes as a table, as JSON and in the top lists (-a), the newest of two
+instances, an instance --pin left in the kernel, and exit 1 once none runs;
+its usage errors."""
+
+import json
+import os
+import re
+import subprocess
+import time
+
+from hk_e2e.checks import expect_enter, run_cli
+from hk_e2e.common import ENTER_WINDOWS, INTERVAL, INTERVAL_S, TEARDOWN_GRACE_S
+from hk_e2e.procs import TestFailure, indent, kill_group, mono
+from hk_e2e.tool import Tool
+
+PIN_DIR = "/sys/fs/bpf/hotspot-k"
+NONE_MSG = ("hotspot-k status: no running hotspot-k (no BPF map hk_procs): "
+            "start one with sudo hotspot-k")
+
+
+def _status(suite, *args):
+    """`hotspot-k status ARGS`: (exit status, stdout, stderr)."""
+    rc, out, err, _ = run_cli(suite, [suite.tool, "status", *args], timeout=20)
+    return rc, out, err
+
+
+def _fail(what, rc, out, err):
+    raise TestFailure("%s: exit %s\n  stdout:\n%s\n  stderr:\n%s" %
+                      (what, rc, indent(out), indent(err)))
+
+
+def _row(out, pid):
+    """The table rows (not the header) whose PID column is pid."""
+    return [l for l in out.splitlines() if re.match(r"^\s*%d\s" % pid, l)]
+
+
+def _top_section(out, title):
+    """The lines of one -a list, from its title to the blank line after."""
+    lines = out.splitlines()
+    for i, l in enumerate(lines):
+        if l.startswith(title):
+            end = i + 1
+            while end < len(lines) and lines[end]:
+                end += 1
+            return lines[i:end]
+    return []
+
+
+def t_status_flagged(suite, ctx):
+    """A `yes` hog flagged CPU-bound by a running hotspot-k: `status` lists it
+    on a row saying CPU-bound, --json lists it in "flagged", -a puts it in the
+    top by CPU; with the tool stopped, status exits 1 and says none runs."""
+    tool = Tool(ctx, "status")
+    tool.wait_ready()
+    w0 = tool.windows()
+    p = ctx.workload("hog", ["yes"], stdout=subprocess.DEVNULL)
+    expect_enter(suite, tool, "status", p, "cpu_bound", ENTER_WINDOWS, w0)
+
+    rc, out, err = _status(suite)
+    rows = _row(out, p.pid)
+    if rc != 0 or len(rows) != 1 or "CPU-bound" not in rows[0]:
+        _fail("status: want exit 0 and one row for the hog (pid %d) saying CPU-bound" %
+              p.pid, rc, out, err)
+    table_row = rows[0]
+
+    rc, out, err = _status(suite, "--json")
+    if rc != 0 or out.count("\n") != 1 or not out.endswith("\n"):
+        _fail("status --json: want exit 0 and one line", rc, out, err)
+    try:
+        o = json.loads(out)
+    except ValueError as e:
+        _fail("status --json: invalid JSON (%s)" % e, rc, out, err)
+    inst = o.get("instance") or {}
+    mine = [f for f in o.get("flagged") or [] if f.get("pid") == p.pid]
+    if (len(mine) != 1 or mine[0].get("label") != "cpu_bound" or
+            inst.get("interval_s") != INTERVAL_S or
+            inst.get("driver") not in ("wq", "timer", "iter") or
+            not isinstance(inst.get("windows"), int) or inst["windows"] < 1 or
+            o.get("top_cpu") is not None):
+        _fail("status --json: want the hog in \"flagged\" as cpu_bound, the instance's "
+              "1 s interval, driver and windows, and no top lists without -a",
+              rc, out, err)
+
+    rc, out, err = _status(suite, "-a", "-n", "5")
+    top = _top_section(out, "top 5 by CPU:")
+    if rc != 0 or not any(re.match(r"^\s*%d\s" % p.pid, l) for l in top[2:7]):
+        _fail("status -a -n 5: want the hog (pid %d) among the top 5 by CPU" % p.pid,
+              rc, out, err)
+    for title in ("top 5 by run delay (wait):", "top 5 by RSS growth:"):
+        if not _top_section(out, title):
+            _fail("status -a -n 5: no list \"%s\"" % title, rc, out, err)
+
+    kill_group(p)
+    stop_rc = tool.stop()
+    if stop_rc != 0:
+        raise TestFailure("the tool exited %s on SIGINT" % stop_rc)
+    rc, out, err, took = _status_until_gone(suite)
+    if rc != 1 or NONE_MSG not in err.splitlines() or out:
+        _fail("status with no hotspot-k running (%.1f s after it exited): want exit 1, "
+              "nothing on stdout and %r" % (took, NONE_MSG), rc, out, err)
+    ctx.record("status_flagged", True, "row: %s" % table_row.strip())
+
+
+def _status_until_gone(suite):
+    """`status` until it no longer finds an instance, for as long as the
+    kernel may take to free an exited one's programs and maps."""
+    t0 = mono()
+    while True:
+        rc, out, err = _status(suite)
+        if rc != 0 or mono() - t0 > TEARDOWN_GRACE_S:
+            return rc, out, err, mono() - t0
+        time.sleep(0.1)
+
+
+def t_status_two_instances(suite, ctx):
+    """Two instances running: status shows the newest, says so on stderr, and
+    takes its hk_config and hk_stats, not the other's (their intervals
+    differ)."""
+    old = Tool(ctx, "status_old", extra=("-i", "2s"))
+    old.wait_ready()
+    new = Tool(ctx, "status_new")
+    new.wait_ready()
+    rc, out, err = _status(suite, "--json")
+    want = "showing the newest (hk_procs map id %d," % new.procs_id
+    if rc != 0 or "2 hotspot-k instances are running" not in err or want not in err:
+        _fail("two instances: want exit 0 and a note naming the newest's hk_procs "
+              "(map id %d, the other's %d)" % (new.procs_id, old.procs_id), rc, out, err)
+    try:
+        inst = json.loads(out)["instance"]
+    except (ValueError, KeyError, TypeError) as e:
+        _fail("two instances: invalid JSON (%s)" % e, rc, out, err)
+    if inst.get("interval_s") != INTERVAL_S:
+        _fail("two instances: interval_s %r, want the newest's %r (the older runs at "
+              "2 s)" % (inst.get("interval_s"), INTERVAL_S), rc, out, err)
+    ctx.record("status_two_instances", True, err.strip().splitlines()[0])
+
+
+def t_status_usage(suite, ctx):
+    """--help on stdout, exit 0; bad flags, values and arguments exit 2."""
+    rc, out, err = _status(suite, "--help")
+    if rc != 0 or not out.startswith("Usage: hotspot-k status "):
+        _fail("status --help: want exit 0 and the usage on stdout", rc, out, err)
+    for args in (["-n", "0"], ["-n", "1001"], ["-n", "x"], ["-n"], ["--bogus"],
+                 ["extra"]):
+        rc, out, err = _status(suite, *args)
+        if rc != 2 or out or "Try 'hotspot-k status --help'" not in err:
+            _fail("status %s: want exit 2 with a hint on stderr only" % " ".join(args),
+                  rc, out, err)
+    ctx.record("status_usage", True, "6 usage errors exit 2")
+
+
+def _unpin(suite):
+    rc, out, err, _ = run_cli(suite, [suite.tool, "unpin"], timeout=20)
+    return rc, out, err
+
+
+def t_status_pinned(suite, ctx):
+    """An instance --pin left in the kernel (no process of its own): status
+    reads it from its pins, says it is pinned and lists a `yes` hog as
+    CPU-bound; after unpin, exit 1."""
+    if "iter" in suite.tool_args or os.environ.get("HOTSPOT_K_AS_5_15"):
+        ctx.record("status_pinned", True, "not run: --pin needs driver wq or timer")
+        return
+    if os.path.exists(PIN_DIR):
+        raise TestFailure("%s exists before the test: another pinned instance runs "
+                          "(hotspot-k unpin stops it)" % PIN_DIR)
+    rc, out, err, _ = run_cli(suite, [suite.tool, "--pin", "-i", INTERVAL], timeout=30)
+    ctx.undo.append(lambda: _unpin(suite) if os.path.exists(PIN_DIR) else None)
+    if rc != 0:
+        _fail("hotspot-k --pin", rc, out, err)
+    p = ctx.workload("hog", ["yes"], stdout=subprocess.DEVNULL)
+    deadline = mono() + ENTER_WINDOWS * INTERVAL_S * 2 + 10
+    while True:
+        rc, out, err = _status(suite, "--json")
+        try:
+            o = json.loads(out) if rc == 0 else {}
+        except ValueError as e:
+            _fail("status --json of the pinned instance: invalid JSON (%s)" % e,
+                  rc, out, err)
+        if rc != 0 or not (o.get("instance") or {}).get("pinned"):
+            _fail("status --json of the pinned instance: want exit 0 and "
+                  "\"pinned\":true", rc, out, err)
+        if any(f.get("pid") == p.pid and f.get("label") == "cpu_bound"
+               for f in o.get("flagged") or []):
+            break
+        if mono() > deadline:
+            _fail("status --json: the hog (pid %d) never flagged cpu_bound" % p.pid,
+                  rc, out, err)
+        time.sleep(0.5)
+    rc, out, err = _status(suite)
+    rows = _row(out, p.pid)
+    if rc != 0 or "pinned" not in out.splitlines()[0] or len(rows) != 1 or \
+            "CPU-bound" not in rows[0]:
+        _fail("status of the pinned instance: want its first line to say pinned, and "
+              "the hog's row CPU-bound", rc, out, err)
+    shown = "%s / %s" % (out.splitlines()[0], rows[0].strip())
+    kill_group(p)
+    urc, uout, uerr = _unpin(suite)
+    if urc != 0:
+        _fail("hotspot-k unpin", urc, uout, uerr)
+    rc, out, err, took = _status_until_gone(suite)
+    if rc != 1 or NONE_MSG not in err.splitlines():
+        _fail("status after unpin (%.1f s): want exit 1 and %r" % (took, NONE_MSG),
+              rc, out, err)
+    ctx.record("status_pinned", True, shown)
+
+
+TESTS = [
+    # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
+    ("status_usage", t_status_usage, 30),
+    ("status_flagged", t_status_flagged, 90, True),
+    ("status_two_instances", t_status_two_instances, 60),
+    ("status_pinned", t_status_pinned, 60),
+]

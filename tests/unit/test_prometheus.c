@@ -1,0 +1,959 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * test_prometheus.c - the --prometheus textfile: the exact text for the
+ * empty state, a set that follows transitions, hostile names, the
+ * counters and the cap; every text read back by a strict reader
+ * (tests/common/prom_check.c) and, where installed, by promtool; and the
+ * file replaced whole or not at all.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "format_fixtures.h"
+#include "prom_check.h"
+#include "prometheus.h"
+#include "suites.h"
+
+#define FFFD "\xef\xbf\xbd"
+
+/* ---- the expected text ---------------------------------------------------- */
+
+#define FAM(name, type, help) "# HELP " name " " help "\n# TYPE " name " " type "\n"
+
+#define PROCESSES(oom, thrash, throttled, starved, noisy, cpu, unlisted)	\
+	FAM("hotspot_k_processes", "gauge",					\
+	    "Processes that hold each label now, every label a process "	\
+	    "can be flagged with.")						\
+	"hotspot_k_processes{label=\"oom_risk\"} " oom "\n"			\
+	"hotspot_k_processes{label=\"mem_thrashing\"} " thrash "\n"		\
+	"hotspot_k_processes{label=\"throttled\"} " throttled "\n"		\
+	"hotspot_k_processes{label=\"starved\"} " starved "\n"			\
+	"hotspot_k_processes{label=\"noisy_neighbor\"} " noisy "\n"		\
+	"hotspot_k_processes{label=\"cpu_bound\"} " cpu "\n"			\
+	FAM("hotspot_k_processes_unlisted", "gauge",				\
+	    "Flagged processes without hotspot_k_process_* series: more "	\
+	    "than 1024 were flagged at once.")					\
+	"hotspot_k_processes_unlisted " unlisted "\n"
+
+/* Each argument: the samples of that family, "" for none. */
+#define PER_PROCESS(flagged, cpu, run_delay, thread_run_delay, throttled,	\
+		    major, minor, rss, anon, slope, limit, eta)			\
+	FAM("hotspot_k_process_flagged", "gauge",				\
+	    "1 for each process flagged now, labelled with its diagnosis. "	\
+	    "The hotspot_k_process_* gauges below hold the evidence of the "	\
+	    "window that flagged it, with the same labels.") flagged		\
+	FAM("hotspot_k_process_cpu_ratio", "gauge",				\
+	    "Time its threads ran on a CPU, as a share of the window "		\
+	    "(1: one CPU busy).") cpu						\
+	FAM("hotspot_k_process_run_delay_ratio", "gauge",			\
+	    "Time its threads waited in a run queue, as a share of the "	\
+	    "window (at most 1 per thread).") run_delay				\
+	FAM("hotspot_k_process_thread_run_delay_ratio", "gauge",		\
+	    "Run-queue wait of its thread that waited most, as a share of "	\
+	    "the window.") thread_run_delay					\
+	FAM("hotspot_k_process_throttled_ratio", "gauge",			\
+	    "Time its cgroups' CPU quota kept them throttled, as a share of "	\
+	    "the window, summed over CPUs.") throttled				\
+	FAM("hotspot_k_process_major_faults_per_second", "gauge",		\
+	    "Major page faults per second over the window.") major		\
+	FAM("hotspot_k_process_minor_faults_per_second", "gauge",		\
+	    "Minor page faults per second over the window.") minor		\
+	FAM("hotspot_k_process_rss_bytes", "gauge",				\
+	    "Resident memory: anonymous, file-backed and shmem.") rss		\
+	FAM("hotspot_k_process_rss_anon_bytes", "gauge",			\
+	    "Anonymous and shmem resident memory: what the kernel cannot "	\
+	    "drop.") anon							\
+	FAM("hotspot_k_process_rss_slope_bytes_per_second", "gauge",		\
+	    "Growth of the anonymous and shmem RSS, least squares over its "	\
+	    "trend.") slope							\
+	FAM("hotspot_k_process_memory_limit_bytes", "gauge",			\
+	    "The limit its memory heads for: the tightest memory cgroup, or "	\
+	    "RAM.") limit							\
+	FAM("hotspot_k_process_oom_eta_seconds", "gauge",			\
+	    "Time until the RSS reaches that limit at its slope; only while "	\
+	    "it heads there.") eta
+
+#define NO_PROCESS PER_PROCESS("", "", "", "", "", "", "", "", "", "", "", "")
+
+/* One sample of a per-process family. */
+#define S(name, labels, v) "hotspot_k_process_" name "{" labels "} " v "\n"
+
+/* The hk_stats families, in the order they are written. */
+#define STATS(windows, threads_walked, threads_visited, procs_walked, quiet,	\
+	      untracked, parked, skipped, created, walk_s, walk_cpu_s,		\
+	      walk_max_s, stretch_max_s, stretches, long_stretches, chunks,	\
+	      switches, emitted, dropped, exits_lost, sweeps, defer, stale,	\
+	      rearm, wq_start, driver)						\
+	FAM("hotspot_k_windows_total", "counter",				\
+	    "Walks completed: one a window.")					\
+	"hotspot_k_windows_total " windows "\n"					\
+	FAM("hotspot_k_threads_walked_total", "counter",			\
+	    "Threads the walks went over.")					\
+	"hotspot_k_threads_walked_total " threads_walked "\n"			\
+	FAM("hotspot_k_threads_visited_total", "counter",			\
+	    "Threads whose task storage the walks read.")			\
+	"hotspot_k_threads_visited_total " threads_visited "\n"			\
+	FAM("hotspot_k_processes_walked_total", "counter",			\
+	    "Processes the walks went over.")					\
+	"hotspot_k_processes_walked_total " procs_walked "\n"			\
+	FAM("hotspot_k_process_windows_quiet_total", "counter",			\
+	    "Process-windows skipped as quiet: none of its threads ran.")	\
+	"hotspot_k_process_windows_quiet_total " quiet "\n"			\
+	FAM("hotspot_k_process_windows_untracked_total", "counter",		\
+	    "Process-windows not tracked: hk_procs was full (see "		\
+	    "--max-procs).")							\
+	"hotspot_k_process_windows_untracked_total " untracked "\n"		\
+	FAM("hotspot_k_processes_parked_total", "counter",			\
+	    "Processes the iter driver set aside until their next thread.")	\
+	"hotspot_k_processes_parked_total " parked "\n"				\
+	FAM("hotspot_k_samples_skipped_total", "counter",			\
+	    "Process-windows without a sample: the walk missed its last "	\
+	    "thread, or it had no mm.")						\
+	"hotspot_k_samples_skipped_total " skipped "\n"				\
+	FAM("hotspot_k_entries_created_total", "counter",			\
+	    "Entries created in hk_procs.")					\
+	"hotspot_k_entries_created_total " created "\n"				\
+	FAM("hotspot_k_walk_seconds_total", "counter",				\
+	    "Time from the first stretch of each walk to its last, yields "	\
+	    "included.")							\
+	"hotspot_k_walk_seconds_total " walk_s "\n"				\
+	FAM("hotspot_k_walk_cpu_seconds_total", "counter",			\
+	    "Time the walks held a CPU, without the iter driver's yields.")	\
+	"hotspot_k_walk_cpu_seconds_total " walk_cpu_s "\n"			\
+	FAM("hotspot_k_walk_max_seconds", "gauge", "Longest single walk.")	\
+	"hotspot_k_walk_max_seconds " walk_max_s "\n"				\
+	FAM("hotspot_k_stretch_max_seconds", "gauge",				\
+	    "Longest time a walk held a CPU with no preemption point.")		\
+	"hotspot_k_stretch_max_seconds " stretch_max_s "\n"			\
+	FAM("hotspot_k_stretches_total", "counter",				\
+	    "Stretches the walks held a CPU for.")				\
+	"hotspot_k_stretches_total " stretches "\n"				\
+	FAM("hotspot_k_long_stretches_total", "counter",			\
+	    "Stretches longer than 2 ms.")					\
+	"hotspot_k_long_stretches_total " long_stretches "\n"			\
+	FAM("hotspot_k_chunks_total", "counter",				\
+	    "read() calls of the iter driver.")					\
+	"hotspot_k_chunks_total " chunks "\n"					\
+	FAM("hotspot_k_switches_recorded_total", "counter",			\
+	    "Involuntary context switches the sched_switch hook recorded.")	\
+	"hotspot_k_switches_recorded_total " switches "\n"			\
+	FAM("hotspot_k_events_emitted_total", "counter",			\
+	    "Transitions sent over the ring buffer.")				\
+	"hotspot_k_events_emitted_total " emitted "\n"				\
+	FAM("hotspot_k_events_dropped_total", "counter",			\
+	    "Transitions the full ring buffer refused, retried the next "	\
+	    "window.")								\
+	"hotspot_k_events_dropped_total " dropped "\n"				\
+	FAM("hotspot_k_exits_lost_total", "counter",				\
+	    "Process exits hk_exits had no room for, found by a sweep "		\
+	    "instead.")								\
+	"hotspot_k_exits_lost_total " exits_lost "\n"				\
+	FAM("hotspot_k_sweeps_total", "counter",				\
+	    "Full walks that dropped processes whose exit was lost.")		\
+	"hotspot_k_sweeps_total " sweeps "\n"					\
+	FAM("hotspot_k_defer_overflows_total", "counter",			\
+	    "Processes the aggressor pass had no room for.")			\
+	"hotspot_k_defer_overflows_total " defer "\n"				\
+	FAM("hotspot_k_stale_run_delays_total", "counter",			\
+	    "Run delays the kernel credited from a stale queue time, "		\
+	    "dropped.")								\
+	"hotspot_k_stale_run_delays_total " stale "\n"				\
+	FAM("hotspot_k_timer_rearm_failures_total", "counter",			\
+	    "Times the walk's timer failed to re-arm.")				\
+	"hotspot_k_timer_rearm_failures_total " rearm "\n"			\
+	FAM("hotspot_k_wq_start_failures_total", "counter",			\
+	    "Times the timer failed to start the walk's work item (wq "		\
+	    "driver).")								\
+	"hotspot_k_wq_start_failures_total " wq_start "\n"			\
+	FAM("hotspot_k_driver", "gauge",					\
+	    "What walks the threads each window: wq, timer or iter.")		\
+	"hotspot_k_driver{driver=\"" driver "\"} 1\n"
+
+#define NO_STATS(driver)							\
+	STATS("0", "0", "0", "0", "0", "0", "0", "0", "0", "0.000000000",	\
+	      "0.000000000", "0.000000000", "0.000000000", "0", "0", "0", "0",	\
+	      "0", "0", "0", "0", "0", "0", "0", "0", driver)
+
+#define EMPTY(driver)								\
+	PROCESSES("0", "0", "0", "0", "0", "0", "0") NO_PROCESS NO_STATS(driver)
+
+/* ---- helpers -------------------------------------------------------------- */
+
+/* A directory of our own under TMPDIR, and paths in it. */
+static char tmp_dir[256];
+
+static void tmp_dir_make(void)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(tmp_dir, sizeof(tmp_dir), "%s/hk-prom-XXXXXX", base && *base ? base : "/tmp");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmp_dir));
+}
+
+/* name in tmp_dir, in one of 4 buffers used in turn: copy one to keep it */
+static const char *tmp_path(const char *name)
+{
+	static char path[4][512];
+	static unsigned int which;
+
+	which = (which + 1) % 4;
+	snprintf(path[which], sizeof(path[which]), "%s/%s", tmp_dir, name);
+	return path[which];
+}
+
+static void tmp_dir_remove(void)
+{
+	char cmd[600];
+
+	/* a failed test may leave anything in it */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/* The text hk_prom__format() makes, malloc'd. */
+static char *text_of(const struct hk_prom *p, const struct hk_stats *st, const char *driver)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(hk_prom__format(p, st, driver, f), 0);
+	CU_ASSERT_EQUAL(fclose(f), 0);
+	return buf;
+}
+
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0, n;
+	FILE *in = fopen(path, "r"), *out;
+	char chunk[4096];
+
+	if (!in)
+		return NULL;
+	out = open_memstream(&buf, &len);
+	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0)
+		fwrite(chunk, 1, n, out);
+	fclose(in);
+	fclose(out);
+	return buf;
+}
+
+/* promtool's verdict: 0 clean, -1 not installed, else its exit status. */
+static int promtool(const char *text, char *out, size_t out_len)
+{
+	char cmd[1400], in[512], res[512];
+	char *said;
+	FILE *f;
+	int st;
+
+	snprintf(in, sizeof(in), "%s", tmp_path("promtool.in"));
+	snprintf(res, sizeof(res), "%s", tmp_path("promtool.out"));
+	f = fopen(in, "w");
+	if (!f)
+		return 1;
+	fputs(text, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "command -v promtool >/dev/null || exit 127; "
+		 "promtool check metrics <'%s' >'%s' 2>&1", in, res);
+	st = system(cmd);
+	if (!WIFEXITED(st))
+		return 1;
+	if (WEXITSTATUS(st) == 127)
+		return -1;
+	said = slurp(res);
+	snprintf(out, out_len, "%s", said ? said : "");
+	unlink(in);
+	unlink(res);
+	/* promtool exits 0 with lint problems printed on some versions */
+	if (said && *said) {
+		free(said);
+		return WEXITSTATUS(st) ? WEXITSTATUS(st) : 1;
+	}
+	free(said);
+	return WEXITSTATUS(st);
+}
+
+/*
+ * text is exactly want, a strict reader takes it, and so does promtool.
+ * Needs tmp_dir (promtool reads a file).
+ */
+static void check_text(const char *text, const char *want)
+{
+	static int told;
+	const char *why = pc_check(text);
+	char said[1024];
+	int rc;
+
+	if (want)
+		ASSERT_STR(text, want);
+	if (why)
+		fprintf(stderr, "\n    prom_check: %s", why);
+	CU_ASSERT_PTR_NULL(why);
+	rc = promtool(text, said, sizeof(said));
+	if (rc < 0 && !told++)
+		fprintf(stderr, "\n    promtool not installed (apt-get install prometheus): "
+			"the strict reader alone checks the format ");
+	if (rc > 0)
+		fprintf(stderr, "\n    promtool check metrics: exit %d: %s", rc, said);
+	CU_ASSERT(rc <= 0);
+}
+
+static void check_prom(const struct hk_prom *p, const struct hk_stats *st,
+		       const char *driver, const char *want)
+{
+	char *text = text_of(p, st, driver);
+
+	check_text(text, want);
+	free(text);
+}
+
+static void event(struct hk_prom *p, void (*make)(struct hk_event *), __u32 tgid,
+		  __u32 from, __u32 to, const char *comm, const char *cgroup)
+{
+	struct hk_event e;
+
+	make(&e);
+	e.tgid = tgid;
+	e.from = from;
+	e.to = to;
+	if (comm)
+		set_comm(e.comm, comm);
+	hk_prom__event(p, &e, cgroup);
+}
+
+/* ---- the text --------------------------------------------------------------- */
+
+static void test_empty(void)
+{
+	struct hk_stats zero = { 0 };
+	struct hk_prom *p;
+
+	tmp_dir_make();
+	p = hk_prom__new(tmp_path("hk.prom"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	check_prom(p, &zero, "wq", EMPTY("wq"));
+	check_prom(p, NULL, NULL, EMPTY("none"));
+	/* nothing written yet: the first window writes the file */
+	CU_ASSERT_TRUE(hk_prom__dirty(p, &zero));
+	CU_ASSERT_EQUAL(access(tmp_path("hk.prom"), F_OK), -1);
+	hk_prom__free(p);
+	hk_prom__free(NULL);
+	tmp_dir_remove();
+}
+
+/* An OOM risk whose evidence differs field by field. */
+static void ev_oom_distinct(struct hk_event *e)
+{
+	ev_oom(e);
+	e->ev.throttled_pct_x100 = 123;
+	e->ev.major_faults_per_s = 45;
+}
+
+#define L_OOM "pid=\"4242\",comm=\"python3\",cgroup=\"/kubepods/pod-a\",label=\"oom_risk\""
+#define L_CPU "pid=\"4250\",comm=\"yes\",cgroup=\"/user.slice\",label=\"cpu_bound\""
+#define L_THR "pid=\"4250\",comm=\"yes\",cgroup=\"/user.slice/quota\",label=\"throttled\""
+
+static void test_transitions(void)
+{
+	struct hk_prom *p;
+	struct hk_event e;
+
+	tmp_dir_make();
+	p = hk_prom__new(tmp_path("hk.prom"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+
+	/* in, in: sorted by PID whatever the order they came in */
+	event(p, ev_cpu, 4250, HK_OK, HK_CPU_BOUND, NULL, "/user.slice");
+	event(p, ev_oom_distinct, 4242, HK_OK, HK_OOM_RISK, NULL, "/kubepods/pod-a");
+	check_prom(p, NULL, "wq",
+		   PROCESSES("1", "0", "0", "0", "0", "1", "0")
+		   PER_PROCESS(S("flagged", L_OOM, "1") S("flagged", L_CPU, "1"),
+			       S("cpu_ratio", L_OOM, "0.0350") S("cpu_ratio", L_CPU, "0.9900"),
+			       S("run_delay_ratio", L_OOM, "0.0012")
+			       S("run_delay_ratio", L_CPU, "0.0100"),
+			       S("thread_run_delay_ratio", L_OOM, "0.0010")
+			       S("thread_run_delay_ratio", L_CPU, "0.0000"),
+			       S("throttled_ratio", L_OOM, "0.0123")
+			       S("throttled_ratio", L_CPU, "0.0000"),
+			       S("major_faults_per_second", L_OOM, "45")
+			       S("major_faults_per_second", L_CPU, "0"),
+			       S("minor_faults_per_second", L_OOM, "9700")
+			       S("minor_faults_per_second", L_CPU, "0"),
+			       S("rss_bytes", L_OOM, "1300000000")
+			       S("rss_bytes", L_CPU, "10485760"),
+			       S("rss_anon_bytes", L_OOM, "1200000000")
+			       S("rss_anon_bytes", L_CPU, "8388608"),
+			       S("rss_slope_bytes_per_second", L_OOM, "42991616")
+			       S("rss_slope_bytes_per_second", L_CPU, "0"),
+			       S("memory_limit_bytes", L_OOM, "25125000000")
+			       S("memory_limit_bytes", L_CPU, "8589934592"),
+			       /* none for the CPU-bound one: not heading anywhere */
+			       S("oom_eta_seconds", L_OOM, "554"))
+		   NO_STATS("wq"));
+
+	/* a label change: the old series go, the new evidence comes; a
+	 * handover is no transition */
+	event(p, ev_throttled, 4250, HK_CPU_BOUND, HK_THROTTLED, "yes", "/user.slice/quota");
+	ev_cpu(&e);
+	e.type = HK_EV_HANDOVER;
+	e.tgid = 4251;
+	hk_prom__event(p, &e, NULL);
+	check_prom(p, NULL, "wq",
+		   PROCESSES("1", "0", "1", "0", "0", "0", "0")
+		   PER_PROCESS(S("flagged", L_OOM, "1") S("flagged", L_THR, "1"),
+			       S("cpu_ratio", L_OOM, "0.0350") S("cpu_ratio", L_THR, "2.0000"),
+			       S("run_delay_ratio", L_OOM, "0.0012")
+			       S("run_delay_ratio", L_THR, "2.1000"),
+			       S("thread_run_delay_ratio", L_OOM, "0.0010")
+			       S("thread_run_delay_ratio", L_THR, "0.4100"),
+			       S("throttled_ratio", L_OOM, "0.0123")
+			       S("throttled_ratio", L_THR, "0.6250"),
+			       S("major_faults_per_second", L_OOM, "45")
+			       S("major_faults_per_second", L_THR, "0"),
+			       S("minor_faults_per_second", L_OOM, "9700")
+			       S("minor_faults_per_second", L_THR, "0"),
+			       S("rss_bytes", L_OOM, "1300000000")
+			       S("rss_bytes", L_THR, "10485760"),
+			       S("rss_anon_bytes", L_OOM, "1200000000")
+			       S("rss_anon_bytes", L_THR, "8388608"),
+			       S("rss_slope_bytes_per_second", L_OOM, "42991616")
+			       S("rss_slope_bytes_per_second", L_THR, "0"),
+			       S("memory_limit_bytes", L_OOM, "25125000000")
+			       S("memory_limit_bytes", L_THR, "8589934592"),
+			       S("oom_eta_seconds", L_OOM, "554"))
+		   NO_STATS("wq"));
+
+	/* out: one exits, the other is ok again */
+	ev_exited(&e);
+	hk_prom__event(p, &e, NULL);
+	event(p, ev_ok, 4250, HK_THROTTLED, HK_OK, NULL, "/user.slice/quota");
+	check_prom(p, NULL, "wq", EMPTY("wq"));
+
+	/* a PID that comes back is a new member */
+	event(p, ev_cpu, 4250, HK_OK, HK_CPU_BOUND, NULL, "/user.slice");
+	event(p, ev_ok, 4250, HK_CPU_BOUND, HK_OK, NULL, NULL);
+	check_prom(p, NULL, "wq", EMPTY("wq"));
+	hk_prom__free(p);
+	tmp_dir_remove();
+}
+
+/*
+ * Hostile names: " \ and LF escaped as the format says; every other
+ * control character, bidi or zero-width character and byte outside UTF-8
+ * U+FFFD, one per byte (as the human line shows \xHH); the rest of UTF-8
+ * kept. A comm of HK_COMM_LEN bytes has no NUL: the next field is not read.
+ */
+#define L_HOSTILE							\
+	"pid=\"666\",comm=\"\\\"\\\\\\n" FFFD FFFD FFFD FFFD FFFD "exe"	\
+	FFFD FFFD "\",cgroup=\"/a\\\"b\\\\c\\nd" FFFD "e" FFFD FFFD FFFD	\
+	"/" FFFD FFFD FFFD "gpj.exe/\\\\x0a/\xc3\xa9\xe6\x97\xa5" "/" FFFD FFFD \
+	"\",label=\"starved\""
+#define L_LONG "pid=\"667\",comm=\"0123456789abcdef\",cgroup=\"\",label=\"starved\""
+#define HOSTILE_SAMPLES(name, v) S(name, L_HOSTILE, v) S(name, L_LONG, v)
+
+static void test_hostile(void)
+{
+	struct hk_prom *p;
+	struct hk_event e;
+
+	tmp_dir_make();
+	p = hk_prom__new(tmp_path("hk.prom"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	/* " \ LF ESC, a stray byte, U+202E, "exe", NEL (a C1 control) */
+	event(p, ev_starved, 666, HK_OK, HK_STARVED,
+	      "\"\\\n\x1b\xff\xe2\x80\xae" "exe\xc2\x85",
+	      /* TAB, DEL, an overlong '/', U+202E, a literal "\x0a", é and 日,
+	       * a sequence cut short at the end */
+	      "/a\"b\\c\nd\te\x7f\xc0\xaf/\xe2\x80\xae"
+	      "gpj.exe/\\x0a/\xc3\xa9\xe6\x97\xa5/\xe2\x82");
+	ev_starved(&e);
+	e.tgid = 667;
+	memcpy(e.comm, "0123456789abcdef", HK_COMM_LEN);
+	set_comm(e.aggressor_comm, "XYZ");
+	hk_prom__event(p, &e, NULL);
+	check_prom(p, NULL, "timer",
+		   PROCESSES("0", "0", "0", "2", "0", "0", "0")
+		   PER_PROCESS(HOSTILE_SAMPLES("flagged", "1"),
+			       HOSTILE_SAMPLES("cpu_ratio", "0.0080"),
+			       HOSTILE_SAMPLES("run_delay_ratio", "0.9750"),
+			       HOSTILE_SAMPLES("thread_run_delay_ratio", "0.9700"),
+			       HOSTILE_SAMPLES("throttled_ratio", "0.0000"),
+			       HOSTILE_SAMPLES("major_faults_per_second", "0"),
+			       HOSTILE_SAMPLES("minor_faults_per_second", "0"),
+			       HOSTILE_SAMPLES("rss_bytes", "10485760"),
+			       HOSTILE_SAMPLES("rss_anon_bytes", "8388608"),
+			       HOSTILE_SAMPLES("rss_slope_bytes_per_second", "0"),
+			       HOSTILE_SAMPLES("memory_limit_bytes", "8589934592"),
+			       "")
+		   NO_STATS("timer"));
+	hk_prom__free(p);
+	tmp_dir_remove();
+}
+
+/* A path past HK_FORMAT_CGROUP_MAX is cut there, not inside a character. */
+static void test_long_cgroup(void)
+{
+	char path[1 + 2 * 2500 + 1], want[4 * 2500 + 256], *text, *line;
+	struct hk_prom *p;
+	size_t i;
+	int n;
+
+	tmp_dir_make();
+	p = hk_prom__new(tmp_path("hk.prom"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	/* "/" then é (2 bytes) from offset 1: byte 4096 is the second half of one */
+	path[0] = '/';
+	for (i = 0; i < 2500; i++)
+		memcpy(path + 1 + 2 * i, "\xc3\xa9", 2);
+	path[sizeof(path) - 1] = '\0';
+	event(p, ev_cpu, 4250, HK_OK, HK_CPU_BOUND, NULL, path);
+	n = snprintf(want, sizeof(want),
+		     "hotspot_k_process_flagged{pid=\"4250\",comm=\"yes\",cgroup=\"/");
+	for (i = 0; i < (HK_FORMAT_CGROUP_MAX - 1) / 2; i++)
+		n += snprintf(want + n, sizeof(want) - n, "\xc3\xa9");
+	snprintf(want + n, sizeof(want) - n, "\",label=\"cpu_bound\"} 1\n");
+	text = text_of(p, NULL, "wq");
+	line = strstr(text, "hotspot_k_process_flagged{");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+	CU_ASSERT_EQUAL(strncmp(line, want, strlen(want)), 0);
+	CU_ASSERT_EQUAL(strlen(want), strlen("hotspot_k_process_flagged{pid=\"4250\","
+					     "comm=\"yes\",cgroup=\"\",label=\"cpu_bound\"} 1\n") +
+				      HK_FORMAT_CGROUP_MAX - 1);
+	check_text(text, NULL);
+	free(text);
+	hk_prom__free(p);
+	tmp_dir_remove();
+}
+
+static void test_stats(void)
+{
+	struct hk_stats st = {
+		.windows = 18446744073709551615ULL,
+		.threads_walked = 102,
+		.procs_walked = 103,
+		.walk_ns_total = 12345678901ULL,
+		.walk_ns_max = 220000,
+		.switches_recorded = 106,
+		.events_emitted = 107,
+		.events_dropped = 108,
+		.samples_skipped = 109,
+		.procs_untracked = 110,
+		.exits_lost = 111,
+		.defer_overflows = 112,
+		.timer_rearm_failures = 113,
+		.wq_start_failures = 114,
+		.driver = HK_DRIVER_ITER,
+		.last_walk_ns = 116,
+		.procs_quiet = 117,
+		.threads_visited = 118,
+		.stale_waits = 119,
+		.entries_created = 120,
+		.sweeps = 121,
+		.stretch_ns_max = 1999999999,
+		.chunks = 123,
+		.procs_parked = 124,
+		.walk_cpu_ns_total = 3000000000ULL,
+		.stretches = 126,
+		.stretches_over_2ms = 127,
+		.last_walk_end_ns = 128,
+	};
+	struct hk_prom *p;
+
+	tmp_dir_make();
+	p = hk_prom__new(tmp_path("hk.prom"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	check_prom(p, &st, "iter",
+		   PROCESSES("0", "0", "0", "0", "0", "0", "0") NO_PROCESS
+		   STATS("18446744073709551615", "102", "118", "103", "117", "110",
+			 "124", "109", "120", "12.345678901", "3.000000000",
+			 "0.000220000", "1.999999999", "126", "127", "123", "106",
+			 "107", "108", "111", "121", "112", "119", "113", "114",
+			 "iter"));
+	hk_prom__free(p);
+	tmp_dir_remove();
+}
+
+/* The text of the hotspot_k_processes sample for label, and unlisted. */
+static void check_counts(const char *text, const char *cpu_bound, const char *starved,
+			 const char *unlisted, size_t listed)
+{
+	char want[128];
+
+	snprintf(want, sizeof(want), "\nhotspot_k_processes{label=\"cpu_bound\"} %s\n", cpu_bound);
+	ASSERT_HAS(text, want);
+	snprintf(want, sizeof(want), "\nhotspot_k_processes{label=\"starved\"} %s\n", starved);
+	ASSERT_HAS(text, want);
+	snprintf(want, sizeof(want), "\nhotspot_k_processes_unlisted %s\n", unlisted);
+	ASSERT_HAS(text, want);
+	CU_ASSERT_EQUAL(pc_count_samples(text, "hotspot_k_process_flagged"), listed);
+	CU_ASSERT_EQUAL(pc_count_samples(text, "hotspot_k_process_rss_bytes"), listed);
+}
+
+/*
+ * Past HK_PROM_PROCS_MAX a process has no series but still counts; it
+ * leaves the count when it leaves its label; a member changing label
+ * stays a member when the set is full.
+ */
+static void test_cap(void)
+{
+	struct hk_prom *p;
+	char *text;
+	__u32 tgid;
+
+	tmp_dir_make();
+	p = hk_prom__new(tmp_path("hk.prom"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	for (tgid = 1; tgid <= HK_PROM_PROCS_MAX + 3; tgid++)
+		event(p, ev_cpu, tgid, HK_OK, HK_CPU_BOUND, NULL, "/a");
+	text = text_of(p, NULL, "wq");
+	check_counts(text, "1027", "0", "3", HK_PROM_PROCS_MAX);
+	/* the first ones kept, the last ones not */
+	ASSERT_HAS(text, "\nhotspot_k_process_flagged{pid=\"1024\",");
+	ASSERT_LACKS(text, "\nhotspot_k_process_flagged{pid=\"1025\",");
+	check_text(text, NULL);
+	free(text);
+
+	/* an unlisted one leaves, one changes label (still no room) */
+	event(p, ev_ok, 1026, HK_CPU_BOUND, HK_OK, NULL, NULL);
+	event(p, ev_starved, 1027, HK_CPU_BOUND, HK_STARVED, NULL, "/a");
+	/* a member changes label: it stays */
+	event(p, ev_starved, 1, HK_CPU_BOUND, HK_STARVED, NULL, "/a");
+	text = text_of(p, NULL, "wq");
+	check_counts(text, "1024", "2", "2", HK_PROM_PROCS_MAX);
+	ASSERT_HAS(text, "\nhotspot_k_process_flagged{pid=\"1\",comm=\"bash\",cgroup=\"/a\","
+			 "label=\"starved\"} 1\n");
+	free(text);
+
+	/* a member leaves: room for the next one to come */
+	event(p, ev_exited, 5, HK_CPU_BOUND, HK_EXITED, NULL, NULL);
+	event(p, ev_cpu, 2000, HK_OK, HK_CPU_BOUND, NULL, "/a");
+	text = text_of(p, NULL, "wq");
+	check_counts(text, "1024", "2", "2", HK_PROM_PROCS_MAX);
+	ASSERT_HAS(text, "\nhotspot_k_process_flagged{pid=\"2000\",");
+	ASSERT_LACKS(text, "\nhotspot_k_process_flagged{pid=\"5\",");
+	free(text);
+
+	/* everyone leaves: nothing left over */
+	for (tgid = 1; tgid <= 2000; tgid++)
+		event(p, ev_exited, tgid, tgid == 1 || tgid == 1027 ? HK_STARVED : HK_CPU_BOUND,
+		      HK_EXITED, NULL, NULL);
+	check_prom(p, NULL, "wq", EMPTY("wq"));
+	hk_prom__free(p);
+	tmp_dir_remove();
+}
+
+/* ---- the file --------------------------------------------------------------- */
+
+static void test_write(void)
+{
+	struct hk_stats st = { .windows = 1 };
+	struct hk_prom *p;
+	char *want, *got;
+	char path[512];
+	FILE *f;
+
+	tmp_dir_make();
+	snprintf(path, sizeof(path), "%s", tmp_path("hk.prom"));
+	p = hk_prom__new(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	/* a PATH.tmp left by a crash is overwritten */
+	f = fopen(tmp_path("hk.prom.tmp"), "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("junk", f);
+	fclose(f);
+
+	event(p, ev_oom_distinct, 4242, HK_OK, HK_OOM_RISK, NULL, "/kubepods/pod-a");
+	CU_ASSERT_TRUE(hk_prom__dirty(p, &st));
+	CU_ASSERT_EQUAL(hk_prom__write(p, &st, "wq"), 0);
+	want = text_of(p, &st, "wq");
+	got = slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	ASSERT_STR(got, want);
+	free(got);
+	free(want);
+	CU_ASSERT_EQUAL(access(tmp_path("hk.prom.tmp"), F_OK), -1);
+
+	/* dirty again when the set changes, or the counters move */
+	CU_ASSERT_FALSE(hk_prom__dirty(p, &st));
+	st.windows++;
+	CU_ASSERT_TRUE(hk_prom__dirty(p, &st));
+	CU_ASSERT_EQUAL(hk_prom__write(p, &st, "wq"), 0);
+	CU_ASSERT_FALSE(hk_prom__dirty(p, &st));
+	event(p, ev_exited, 4242, HK_OOM_RISK, HK_EXITED, NULL, NULL);
+	CU_ASSERT_TRUE(hk_prom__dirty(p, &st));
+	CU_ASSERT_EQUAL(hk_prom__write(p, &st, "wq"), 0);
+	CU_ASSERT_FALSE(hk_prom__dirty(p, &st));
+	got = slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	check_text(got, PROCESSES("0", "0", "0", "0", "0", "0", "0") NO_PROCESS
+		   STATS("2", "0", "0", "0", "0", "0", "0", "0", "0", "0.000000000",
+			 "0.000000000", "0.000000000", "0.000000000", "0", "0", "0",
+			 "0", "0", "0", "0", "0", "0", "0", "0", "0", "wq"));
+	free(got);
+	hk_prom__free(p);
+	tmp_dir_remove();
+}
+
+/*
+ * A reader in a child process reads the file over and over while the
+ * parent replaces it: every read is one of the two texts, whole. Exit
+ * status: 0 fine, 1 a partial text, 2 no read at all, 3 no file.
+ */
+static int reader(const char *path, const char *a, const char *b, int stop_fd)
+{
+	struct pollfd pfd = { .fd = stop_fd, .events = POLLIN };
+	unsigned long reads = 0;
+	char *got;
+
+	while (poll(&pfd, 1, 0) == 0) {
+		got = slurp(path);
+		if (!got)
+			return 3;
+		if (strcmp(got, a) && strcmp(got, b)) {
+			fprintf(stderr, "\n    reader: %zu bytes, neither text (%zu or %zu)",
+				strlen(got), strlen(a), strlen(b));
+			return 1;
+		}
+		free(got);
+		reads++;
+	}
+	return reads ? 0 : 2;
+}
+
+static void test_write_atomic(void)
+{
+	struct hk_prom *pa, *pb;
+	int stop[2], i, status;
+	char *a, *b, path[512];
+	__u32 tgid;
+	pid_t pid;
+
+	tmp_dir_make();
+	snprintf(path, sizeof(path), "%s", tmp_path("hk.prom"));
+	pa = hk_prom__new(path);
+	pb = hk_prom__new(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pa);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
+	/* ~400 KB: a hundred write()s for a reader to fall between */
+	for (tgid = 1; tgid <= 300; tgid++)
+		event(pb, ev_oom, tgid, HK_OK, HK_OOM_RISK, NULL, "/kubepods/burstable/pod-a");
+	a = text_of(pa, NULL, "wq");
+	b = text_of(pb, NULL, "wq");
+	CU_ASSERT_FATAL(strlen(b) > 100 * 4096);
+	CU_ASSERT_EQUAL_FATAL(hk_prom__write(pa, NULL, "wq"), 0);
+	CU_ASSERT_EQUAL_FATAL(pipe(stop), 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (!pid) {
+		close(stop[1]);
+		_exit(reader(path, a, b, stop[0]));
+	}
+	close(stop[0]);
+	for (i = 0; i < 40; i++)
+		CU_ASSERT_EQUAL(hk_prom__write(i % 2 ? pa : pb, NULL, "wq"), 0);
+	close(stop[1]);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFEXITED(status));
+	CU_ASSERT_EQUAL(WEXITSTATUS(status), 0);
+	free(a);
+	free(b);
+	hk_prom__free(pa);
+	hk_prom__free(pb);
+	tmp_dir_remove();
+}
+
+static void test_new_errors(void)
+{
+	FILE *f;
+
+	errno = 0;
+	CU_ASSERT_PTR_NULL(hk_prom__new(NULL));
+	CU_ASSERT_EQUAL(errno, EINVAL);
+	errno = 0;
+	CU_ASSERT_PTR_NULL(hk_prom__new(""));
+	CU_ASSERT_EQUAL(errno, EINVAL);
+
+	tmp_dir_make();
+	errno = 0;
+	CU_ASSERT_PTR_NULL(hk_prom__new(tmp_path("missing/hk.prom")));
+	CU_ASSERT_EQUAL(errno, ENOENT);
+	f = fopen(tmp_path("file"), "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fclose(f);
+	errno = 0;
+	CU_ASSERT_PTR_NULL(hk_prom__new(tmp_path("file/hk.prom")));
+	CU_ASSERT_EQUAL(errno, ENOTDIR);
+	errno = 0;
+	CU_ASSERT_PTR_NULL(hk_prom__new(tmp_dir));
+	CU_ASSERT_EQUAL(errno, EISDIR);
+	errno = 0;
+	CU_ASSERT_PTR_NULL(hk_prom__new(tmp_path("")));
+	CU_ASSERT_EQUAL(errno, EISDIR);
+	tmp_dir_remove();
+}
+
+/*
+ * In a child, as nobody when we are root (root writes anywhere): the
+ * read-only directory refuses a new file, and the write says why and
+ * stays dirty. Exit status: 0 fine, 10 cannot drop root, else which check.
+ */
+static int read_only_child(struct hk_prom *p, const char *other)
+{
+	if (geteuid() == 0 && (setgroups(0, NULL) || setgid(65534) || setuid(65534)))
+		return 10;
+	errno = 0;
+	if (hk_prom__new(other) || errno != EACCES)
+		return 1;
+	if (hk_prom__write(p, NULL, "wq") != -EACCES)
+		return 2;
+	if (!hk_prom__dirty(p, NULL))
+		return 3;
+	return 0;
+}
+
+static void test_write_errors(void)
+{
+	const char *sub, *path;
+	struct hk_prom *p;
+	int status;
+	pid_t pid;
+	FILE *f;
+
+	tmp_dir_make();
+	sub = strdup(tmp_path("sub"));
+	path = strdup(tmp_path("sub/hk.prom"));
+	CU_ASSERT_EQUAL_FATAL(mkdir(sub, 0755), 0);
+	p = hk_prom__new(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+
+	/* the directory went away: -ENOENT, dirty, and it works once back */
+	CU_ASSERT_EQUAL(rmdir(sub), 0);
+	CU_ASSERT_EQUAL(hk_prom__write(p, NULL, "wq"), -ENOENT);
+	CU_ASSERT_TRUE(hk_prom__dirty(p, NULL));
+	CU_ASSERT_EQUAL(mkdir(sub, 0755), 0);
+	CU_ASSERT_EQUAL(hk_prom__write(p, NULL, "wq"), 0);
+	CU_ASSERT_FALSE(hk_prom__dirty(p, NULL));
+
+	/* PATH became a directory: the rename fails and takes its .tmp along */
+	CU_ASSERT_EQUAL(unlink(path), 0);
+	CU_ASSERT_EQUAL(mkdir(path, 0755), 0);
+	event(p, ev_cpu, 4250, HK_OK, HK_CPU_BOUND, NULL, NULL);
+	CU_ASSERT_EQUAL(hk_prom__write(p, NULL, "wq"), -EISDIR);
+	CU_ASSERT_TRUE(hk_prom__dirty(p, NULL));
+	CU_ASSERT_EQUAL(access(tmp_path("sub/hk.prom.tmp"), F_OK), -1);
+	CU_ASSERT_EQUAL(rmdir(path), 0);
+
+	/* a read-only directory */
+	CU_ASSERT_EQUAL(chmod(tmp_dir, 0755), 0);
+	CU_ASSERT_EQUAL(chmod(sub, 0555), 0);
+	fflush(NULL);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (!pid)
+		_exit(read_only_child(p, tmp_path("sub/other.prom")));
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 10)
+		fprintf(stderr, "\n    cannot drop root to uid 65534: "
+			"read-only directory not tried ");
+	else
+		CU_ASSERT_EQUAL(WEXITSTATUS(status), 0);
+	CU_ASSERT_EQUAL(chmod(sub, 0755), 0);
+	CU_ASSERT_EQUAL(access(tmp_path("sub/hk.prom"), F_OK), -1);
+
+	/* a stream that fails says why */
+	f = fopen("/dev/full", "w");
+	if (f) {
+		CU_ASSERT_EQUAL(hk_prom__format(p, NULL, "wq", f), -ENOSPC);
+		fclose(f);
+	}
+	CU_ASSERT_EQUAL(hk_prom__write(p, NULL, "wq"), 0);
+	CU_ASSERT_FALSE(hk_prom__dirty(p, NULL));
+	hk_prom__free(p);
+	free((char *)sub);
+	free((char *)path);
+	tmp_dir_remove();
+}
+
+/* The strict reader fails what it should: it is not a test that cannot fail. */
+static void test_checker(void)
+{
+#define HT "# HELP m x\n# TYPE m gauge\n"
+	static const char *const bad[] = {
+		"m 1\n",					/* no HELP */
+		"# HELP m x\nm 1\n",				/* no TYPE */
+		"# HELP m x\n",					/* HELP alone */
+		"# TYPE m gauge\n# HELP m x\nm 1\n",		/* TYPE first */
+		HT "m 1",					/* not ended */
+		HT "\nm 1\n",					/* blank line */
+		HT "# a comment\nm 1\n",
+		HT "n 1\n",					/* another family */
+		HT "m 1\n# HELP n x\n# TYPE n gauge\nn 1\n" HT,	/* m twice */
+		HT "m{a=\"1\"} 1\nm{a=\"1\"} 2\n",		/* a series twice */
+		HT "m{a=\"1\",a=\"2\"} 1\n",			/* a label twice */
+		HT "m{a=\"1\",} 1\n",				/* trailing comma */
+		HT "m{__a=\"1\"} 1\n",				/* reserved */
+		HT "m{1a=\"1\"} 1\n",				/* bad label name */
+		HT "m{a=\"\\x41\"} 1\n",			/* \x escape */
+		HT "m{a=\"\\u0041\"} 1\n",			/* \u escape */
+		HT "m{a=\"\xff\"} 1\n",				/* not UTF-8 */
+		HT "m{a=\"\xc0\xaf\"} 1\n",			/* overlong */
+		HT "m{a=\"\t\"} 1\n",				/* control */
+		HT "m{a=\"\xe2\x80\xae\"} 1\n",			/* bidi */
+		HT "m{a=\"1} 1\n",				/* unterminated */
+		HT "m{a=1} 1\n",				/* unquoted */
+		HT "m 1,5\n",
+		HT "m 1.\n",
+		HT "m\n",
+		HT "m 1 2 3\n",
+		"# HELP m x\n# TYPE m counter\nm 1\n",		/* counter, no _total */
+		"# HELP m_total x\n# TYPE m_total gauge\nm_total 1\n",
+		"# HELP m x\n# TYPE m histogram\nm 1\n",
+		"# HELP m a\\tb\n# TYPE m gauge\nm 1\n",	/* docstring escape */
+		"# HELP 1m x\n# TYPE 1m gauge\n1m 1\n",
+	};
+#undef HT
+	const char *good = "# HELP m_total a \"quoted\" \\\\ and \\n\n# TYPE m_total counter\n"
+			   "m_total{a=\"\\\\\\\"\\n\xc3\xa9" FFFD "\",b=\"\"} "
+			   "1.5e+03 1700000000000\n"
+			   "m_total -7\n# HELP n:x y\n# TYPE n:x untyped\nn:x NaN\n";
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (!pc_check(bad[i]))
+			fprintf(stderr, "\n    prom_check took bad text %zu", i);
+		CU_ASSERT_PTR_NOT_NULL(pc_check(bad[i]));
+	}
+	CU_ASSERT_PTR_NULL(pc_check(good));
+	CU_ASSERT_PTR_NULL(pc_check(""));
+	CU_ASSERT_EQUAL(pc_count_samples(good, "m_total"), 2);
+	CU_ASSERT_EQUAL(pc_count_samples(good, "m"), 0);
+}
+
+int hk_add_prometheus_suite(void)
+{
+	static const struct hk_unit_test tests[] = {
+		{ "empty", test_empty },
+		{ "transitions", test_transitions },
+		{ "hostile names", test_hostile },
+		{ "long cgroup path", test_long_cgroup },
+		{ "counters", test_stats },
+		{ "cap", test_cap },
+		{ "write", test_write },
+		{ "write is atomic", test_write_atomic },
+		{ "new errors", test_new_errors },
+		{ "write errors", test_write_errors },
+		{ "strict reader", test_checker },
+	};
+
+	return HK_ADD_SUITE("prometheus", tests);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * cli.h - the command line: options, --help, and what they ask for.
+ */
+#ifndef HK_USER_CLI_H
+#define HK_USER_CLI_H
+
+#include "loader.h"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+};
+
+/* Everything the command line says. */
+struct hk_cli {
+	struct hk_loader_opts opts;
+	const char *config_path;
+	const char *check_path;
+	__u64 interval_ns;		/* --interval; 0: not given */
+	__u64 duration_ns;		/* --duration; 0: until a signal */
+	int generate;
+	int json;
+	int utc;
+	const char *prom_path;		/* --prometheus */
+	int pin;			/* --pin */
+	/* --pid, --comm, --exclude-comm, --cgroup: each replaces its key */
+	struct hk_config filters;
+	unsigned int filters_set;	/* FILTER_* given */
+};
+
+enum {
+	FILTER_PIDS = 1,
+	FILTER_COMMS = 2,
+	FILTER_EXCLUDE = 4,
+	FILTER_CGROUP = 8,
+};
+
+/*
+ * Parse argv into *c (zeroed by the caller): -1 to go on; else the exit
+ * status to leave with (--help, --version: 0; a usage error, said on
+ * stderr: 2).
+ */
+int hk_cli__parse(struct hk_cli *c, int argc, char **argv);
+
+/* Put the command line's filters over the config's (they replace its keys). */
+void hk_cli__apply_filters(const struct hk_cli *c, struct hk_config *cfg);
+
+#endif /* HK_USER_CLI_H */

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * pinned.c - follow and unpin: the commands for an instance that --pin
+ * left running in the kernel, with no process of its own. Its maps and
+ * hook links are files under HK_PIN_DIR; its window timer lives as long as
+ * its map does.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "format.h"
+#include "loader.h"
+#include "printer.h"
+
+static const char follow_usage[] =
+"Usage: hotspot-k follow [--json] [--utc]\n"
+"\n"
+"Print the transitions of the instance started with --pin, as it would\n"
+"have printed them, until SIGINT/SIGTERM. The instance keeps running.\n";
+
+int hk_pinned__follow(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "utc", no_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct epoll_event ev = { .events = EPOLLIN }, got;
+	struct ring_buffer *rb = NULL;
+	struct hk_printer pr;
+	int opt, json = 0, utc = 0, fd, sig_fd = -1, ep = -1, n, ret = 1;
+	sigset_t mask;
+
+	while ((opt = getopt_long(argc, argv, "juh", opts, NULL)) != -1) {
+		if (opt == 'j')
+			json = 1;
+		else if (opt == 'u')
+			utc = 1;
+		else if (opt == 'h')
+			return fputs(follow_usage, stdout) == EOF ? 1 : 0;
+		else
+			return 2;
+	}
+	fd = bpf_obj_get(HK_PIN_DIR "/hk_events");
+	if (fd < 0) {
+		fprintf(stderr, "hotspot-k follow: no pinned instance (%s/hk_events: %s): start "
+			"one with sudo hotspot-k --pin\n", HK_PIN_DIR, strerror(errno));
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (hk_printer__init(&pr, stdout, json, utc,
+			     !json && hk_format__use_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"),
+							   getenv("TERM")))) {
+		close(fd);
+		return 1;
+	}
+	pr.syslog_prefix = hk_printer__is_journal(STDOUT_FILENO, getenv("JOURNAL_STREAM"));
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) ||
+	    (sig_fd = signalfd(-1, &mask, SFD_CLOEXEC)) < 0 ||
+	    !(rb = ring_buffer__new(fd, hk_printer__event, &pr, NULL)) ||
+	    (ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+		fprintf(stderr, "hotspot-k follow: %s\n", strerror(errno));
+		goto out;
+	}
+	ev.data.fd = sig_fd;
+	epoll_ctl(ep, EPOLL_CTL_ADD, sig_fd, &ev);
+	ev.data.fd = ring_buffer__epoll_fd(rb);
+	epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev);
+	/* what the ring holds already (transitions while nobody read) first */
+	for (;;) {
+		n = ring_buffer__consume(rb);
+		if (pr.write_errno) {
+			if (pr.write_errno != EPIPE)
+				fprintf(stderr, "hotspot-k: writing output: %s\n",
+					strerror(pr.write_errno));
+			goto out;
+		}
+		if (n < 0) {
+			fprintf(stderr, "hotspot-k follow: reading the ring buffer: %s\n",
+				strerror(-n));
+			goto out;
+		}
+		n = epoll_wait(ep, &got, 1, -1);
+		if (n < 0 && errno != EINTR)
+			goto out;
+		if (n == 1 && got.data.fd == sig_fd)
+			break;
+	}
+	ring_buffer__consume(rb);
+	ret = pr.write_errno ? 1 : 0;
+out:
+	ring_buffer__free(rb);
+	if (ep >= 0)
+		close(ep);
+	if (sig_fd >= 0)
+		close(sig_fd);
+	close(fd);
+	hk_printer__free(&pr);
+	return ret;
+}
+
+int hk_pinned__unpin(int argc, char **argv)
+{
+	int n;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			puts("Usage: hotspot-k unpin\n\nStop the instance started with --pin: "
+			     "remove " HK_PIN_DIR "; its programs and maps go with the last "
+			     "reference.");
+			return 0;
+		}
+		fprintf(stderr, "hotspot-k unpin: unexpected argument '%s'\n", argv[1]);
+		return 2;
+	}
+	n = hk_loader__unpin(HK_PIN_DIR);
+	if (n == -ENOENT) {
+		fprintf(stderr, "hotspot-k unpin: nothing pinned (%s)\n", HK_PIN_DIR);
+		return 1;
+	}
+	if (n < 0) {
+		fprintf(stderr, "hotspot-k unpin: %s: %s\n", HK_PIN_DIR, strerror(-n));
+		return 1;
+	}
+	printf("hotspot-k: %d pins removed from %s: the pinned instance is stopped\n", n,
+	       HK_PIN_DIR);
+	return 0;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * status.h - `hotspot-k status`: what a running hotspot-k holds in its maps,
+ * from another terminal. status.c is the command, status_find.c finds and
+ * reads the maps; the rest (status_view.c, status_evidence.c,
+ * status_text.c, status_json.c) turns a snapshot into text or JSON and
+ * touches no BPF, so that the unit tests feed it made-up entries.
+ */
+#ifndef HK_USER_STATUS_H
+#define HK_USER_STATUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "shared/hotspot.h"
+
+/* -n: how many processes each top list shows, by default and at most. */
+#define HK_STATUS_TOP_DEFAULT	10
+#define HK_STATUS_TOP_MAX	1000
+
+/* What one running instance's maps held, read at one moment. */
+struct hk_status_snap {
+	const __u32 *pids;		/* hk_procs keys: TGIDs, in any order */
+	const struct hk_proc *procs;	/* ... and their values */
+	size_t n;
+	struct hk_config cfg;
+	struct hk_stats stats;
+	__u32 max_procs;		/* hk_procs capacity; 0: unknown */
+	bool pinned;			/* an instance --pin left in the kernel */
+};
+
+struct hk_status_opts {
+	bool all;			/* -a: the top lists too */
+	unsigned int top_n;		/* their length */
+	bool json;			/* one JSON object on one line */
+};
+
+/*
+ * The table of flagged processes (and with opts->all the top lists), or
+ * the JSON object, to f. 0, or -1 with errno set (ENOMEM; a write error
+ * is left for the caller's fflush/ferror to see).
+ */
+int hk_status__write(FILE *f, const struct hk_status_snap *s,
+		     const struct hk_status_opts *o);
+
+/* `hotspot-k status ...`, argv[0] being "status": the exit status. */
+int hk_status__main(int argc, char **argv);
+
+#endif /* HK_USER_STATUS_H */

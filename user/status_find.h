@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * status_find.h - the maps of a running hotspot-k, found from another
+ * process (its pins, or the kernel's list of programs and maps), opened
+ * read-only, and read into a snapshot.
+ */
+#ifndef HK_USER_STATUS_FIND_H
+#define HK_USER_STATUS_FIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "status.h"
+
+/* Where pinned mode leaves hk_procs, hk_config and hk_stats. */
+#define HK_STATUS_PIN_DIR "/sys/fs/bpf/hotspot-k"
+
+/* One instance's three maps. */
+struct hk_status_maps {
+	int procs_fd;
+	int config_fd;
+	int stats_fd;
+	__u32 procs_id;
+	__u32 max_procs;		/* hk_procs capacity */
+	bool pinned;			/* found at HK_STATUS_PIN_DIR */
+	bool alive_unknown;		/* pinned, and programs could not be
+					 * listed to see it is in use */
+	bool stale_pin;			/* a pinned hk_procs no program uses:
+					 * left by a hotspot-k that is gone */
+	unsigned int nr_instances;	/* running instances seen; the newest
+					 * (or the pinned one) was taken */
+	__u64 load_time_ns;		/* its newest program, CLOCK_BOOTTIME;
+					 * 0: unknown */
+};
+
+/*
+ * Find the running instance and open its maps. 0; -ENOENT when none runs;
+ * another -errno with err saying what failed (no permission; a different
+ * version's maps). m says more either way (stale_pin).
+ */
+int hk_status__find(struct hk_status_maps *m, char *err, size_t err_len);
+
+/*
+ * Read hk_config, hk_stats and every entry of hk_procs into s; *pids and
+ * *procs are allocated (free them). 0, or -errno with err saying what.
+ */
+int hk_status__read(const struct hk_status_maps *m, struct hk_status_snap *s,
+		    __u32 **pids, struct hk_proc **procs, char *err, size_t err_len);
+
+void hk_status__close(struct hk_status_maps *m);
+
+#endif /* HK_USER_STATUS_FIND_H */
