@@ -8,6 +8,9 @@
 #                   (needs root)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (tests/fuzz/)
 #   make sanitize   unit tests and hotspot-k under ASan + UBSan
+#   make install    into PREFIX (/usr/local) and /etc; DESTDIR, SBINDIR, MANDIR,
+#                   SYSCONFDIR, UNITDIR; make uninstall removes what it wrote
+#   make install-test  install/uninstall, the unit and the man page, checked
 #   make bench      benchmarks (needs root; slow, not part of make test)
 #   make vmtest     boot Debian's 6.1 and 6.12 kernels under qemu and test there
 #   STATIC=1        link fully static binaries (libbpf.a, libelf.a, libz.a)
@@ -151,6 +154,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory STATIC=1 prog-test
 	$(Q)$(MAKE) --no-print-directory STATIC=1 e2e
 	$(Q)$(MAKE) --no-print-directory STATIC=1 e2e-iter
+	$(Q)$(MAKE) --no-print-directory STATIC=1 install-test
 	$(Q)$(MAKE) --no-print-directory STATIC=1 vmtest
 	@echo "all test suites passed"
 
@@ -164,6 +168,9 @@ bench: deps
 
 # libFuzzer targets and ASan + UBSan builds: tests/fuzz/
 -include tests/fuzz/fuzz.mk
+
+# make install, make uninstall, make install-test: tools/install.mk
+-include tools/install.mk
 
 clean:
 	$(call msg,CLEAN,)

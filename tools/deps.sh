@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Install the Debian packages a step needs, only those that are missing.
-#   tools/deps.sh build|test|fuzz|vmtest|bench
+#   tools/deps.sh build|test|fuzz|vmtest|bench|install
 set -eu
 
 build="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config make gcc"
@@ -13,14 +13,19 @@ fuzz="libclang-rt-14-dev libcunit1-dev python3 util-linux coreutils"
 # make vmtest: Debian's kernels under qemu, with a static busybox as /init
 vmtest="qemu-system-x86 busybox-static"
 bench="rt-tests stress-ng linux-perf sysstat strace"
+# make install-test: systemd-analyze (verify, security, syscall-filter), man
+# and groff for the man page, setpriv, unshare and flock, strace, and
+# /bin/kill, which the unit's ExecReload runs
+install="systemd man-db groff-base util-linux strace coreutils gzip procps"
 
 case "${1:-build}" in
 build) want=$build ;;
-test) want="$build $test $fuzz $vmtest" ;;
+test) want="$build $test $fuzz $vmtest $install" ;;
 fuzz) want="$build $fuzz" ;;
 vmtest) want="$build $vmtest" ;;
 bench) want="$build $test $bench" ;;
-*) echo "usage: $0 build|test|fuzz|vmtest|bench" >&2; exit 2 ;;
+install) want="$build $install" ;;
+*) echo "usage: $0 build|test|fuzz|vmtest|bench|install" >&2; exit 2 ;;
 esac
 
 missing=

@@ -562,8 +562,9 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 	}
 	l->cfg = cfg;
 	if (mkdir(dir, 0700) && errno != EEXIST) {
-		snprintf(err, err_len, "--pin: %s: %s (is bpffs mounted on /sys/fs/bpf?)", dir,
-			 strerror(errno));
+		snprintf(err, err_len, "--pin: %s: %s%s", dir, strerror(errno),
+			 errno == ENOENT ? " (is bpffs mounted on /sys/fs/bpf?)" :
+			 errno == EROFS ? " (a service needs ReadWritePaths=/sys/fs/bpf)" : "");
 		return -1;
 	}
 	e = bpf_object__pin_maps(l->skel->obj, dir);

@@ -1,0 +1,232 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# tests/install/check.sh's helpers: checks, tree listings, the unit's way of
+# running hotspot-k, its system calls against the unit's filter, the man page.
+# Sourced; uses $tmp, $here and $tool from check.sh.
+
+LOCK=/tmp/hk-bpf.lock
+nchecks=0
+nfailed=0
+
+# check DESC CMD...: run CMD, say PASS or FAIL; CMD's truth
+check() {
+	desc=$1
+	shift
+	nchecks=$((nchecks + 1))
+	if "$@"; then
+		echo "  PASS     $desc"
+		return 0
+	fi
+	nfailed=$((nfailed + 1))
+	echo "  FAIL     $desc"
+	return 1
+}
+
+# check_eq DESC EXPECTED ACTUAL: the difference when they differ
+check_eq() {
+	check "$1" test "$2" = "$3" && return 0
+	printf '%s\n' "$2" > "$tmp/expected"
+	printf '%s\n' "$3" > "$tmp/actual"
+	diff -u "$tmp/expected" "$tmp/actual" | tail -n +3 | sed 's/^/           /'
+	return 1
+}
+
+# indent FILE: what a failed run printed
+indent() {
+	tail -n 20 "$1" | sed 's/^/           /'
+}
+
+finish() {
+	echo "install-test: $nchecks checks, $nfailed failed"
+	[ "$nfailed" = 0 ]
+}
+
+# tree_list DIR: every entry under DIR, its type and mode, and what a file
+# holds (the start of its sha256), sorted
+tree_list() {
+	(cd "$1" && find . -mindepth 1 -printf '%y %m %p\n' | LC_ALL=C sort |
+		while read -r y m p; do
+			if [ "$y" = f ]; then
+				echo "$y $m $p $(sha256sum < "$p" | cut -c1-16)"
+			else
+				echo "$y $m $p"
+			fi
+		done)
+}
+
+# run_as_unit DESTDIR BIN CONF: BIN as the unit starts it, stdout being the
+# "journal": JOURNAL_STREAM names it, as systemd does. A busy loop beside it
+# (started under the lock, so that it never disturbs another test's run)
+# makes a transition, and so a priority to check, likely within 3 s.
+run_as_unit() {
+	out=$tmp/run.out
+	err=$tmp/run.err
+	: > "$out"
+	flock -w 1200 "$LOCK" sh -c '
+		timeout 20 sh -c "while :; do :; done" &
+		b=$!
+		timeout -k 5 60 "$@"
+		rc=$?
+		kill "$b"
+		wait "$b" 2>/dev/null
+		exit $rc' sh "$here/unit-run.sh" --keep "$1" -- \
+		env JOURNAL_STREAM="$(stat -c %d:%i "$out")" \
+		"$2" --config "$3" --duration 3s -i 1s >>"$out" 2>"$err"
+	rc=$?
+	check "run as the unit runs it (bounding set CAP_BPF CAP_PERFMON, no new privileges, every mount read-only, private /tmp, network, IPC), --duration 3s -i 1s: exit 0" \
+		test $rc = 0 || indent "$err"
+	check "... it printed its summary" grep -q '^hotspot-k: [0-9]* windows, ' "$err" || indent "$err"
+	if [ ! -s "$out" ]; then
+		echo "  NOTE     no transition within 3 s: the journal priorities were not seen"
+		return
+	fi
+	# the label after the arrow: <4> into an alarm, <5> CPU-bound, <6> the rest
+	bad=$(awk '{
+		to = $0
+		sub(/^.*\342\206\222 /, "", to)
+		sub(/  .*/, "", to)
+		want = to == "CPU-bound" ? "<5>" : (to == "OK" || to == "exited") ? "<6>" : "<4>"
+		if (substr($0, 1, 3) != want)
+			print
+	}' "$out")
+	check "... each of its $(wc -l < "$out") transition lines starts with its journal priority (<4> alarm, <5> CPU-bound, <6> OK or exited)" \
+		test -z "$bad" || echo "$bad" | sed 's/^/           /'
+}
+
+# allowed_calls UNIT: the system calls its SystemCallFilter= lines allow
+# (an allow list first, then ~ lines take groups out, later ones add back)
+allowed_calls() {
+	systemd-analyze syscall-filter 2>/dev/null > "$tmp/groups"
+	awk '
+	function apply(name, deny,   n, i, t) {
+		if (name ~ /^@/) {
+			n = split(members[name], t, " ")
+			for (i = 1; i <= n; i++)
+				apply(t[i], deny)
+		} else if (deny) {
+			delete set[name]
+		} else {
+			set[name] = 1
+		}
+	}
+	NR == FNR {
+		if ($0 ~ /^@/) { g = $1; next }
+		if (NF && $1 !~ /^#/ && g != "") members[g] = members[g] " " $1
+		next
+	}
+	/^SystemCallFilter=/ {
+		v = substr($0, 18)
+		deny = sub(/^~/, "", v)
+		if (!lines++ && deny) { print "deny-list-first"; exit 1 }
+		n = split(v, t, " ")
+		for (i = 1; i <= n; i++)
+			apply(t[i], deny)
+	}
+	END { for (s in set) print s }' "$tmp/groups" "$1" | LC_ALL=C sort
+}
+
+# after_exec LOG BIN: the lines of an strace -f log that BIN made, from its
+# execve on: its process and those it cloned, not the wrappers around it
+after_exec() {
+	awk -v bin="$2" '
+	{ pid = $1 }
+	pid in ours {
+		print
+		if ($0 ~ /^[0-9]+ +(clone|clone3|fork|vfork)\(/ && $NF ~ /^[0-9]+$/)
+			ours[$NF] = 1
+	}
+	index($0, "execve(\"" bin "\"") && / = 0$/ { ours[pid] = 1 }' "$1"
+}
+
+# calls_made LOG BIN: the system calls in after_exec's lines
+calls_made() {
+	after_exec "$1" "$2" | awk 'match($0, /^[0-9]+ +[a-z0-9_]+\(/) {
+		s = substr($0, RSTART, RLENGTH)
+		sub(/^[0-9]+ +/, "", s)
+		sub(/\($/, "", s)
+		print s
+	}' | LC_ALL=C sort -u
+}
+
+# check_syscalls DESTDIR BIN CONF UNIT: BIN traced as the unit runs it (the
+# default driver with a SIGHUP at 1.5 s, the iter driver with a cgroup
+# filter, --check-config as ExecReload runs it), every call against the
+# unit's SystemCallFilter, and what the other seccomp settings forbid
+check_syscalls() {
+	d=$1 bin=$2 conf=$3 unit=$4
+	flock -w 1200 "$LOCK" timeout -k 5 90 strace -f -qq -o "$tmp/strace.hup" \
+		timeout --preserve-status -k 30 -s HUP 1.5 \
+		"$here/unit-run.sh" --keep "$d" -- "$bin" --config "$conf" --duration 3s -i 1s \
+		>"$tmp/hup.out" 2>"$tmp/hup.err"
+	check "traced as the unit runs it, SIGHUP after 1.5 s: exit 0" test $? = 0 || indent "$tmp/hup.err"
+	check "... the SIGHUP reloaded the config" grep -q '^hotspot-k: reload: ' "$tmp/hup.err" ||
+		indent "$tmp/hup.err"
+	flock -w 1200 "$LOCK" timeout -k 5 60 strace -f -qq -o "$tmp/strace.iter" \
+		"$here/unit-run.sh" --keep "$d" -- "$bin" --config "$conf" --driver iter --cgroup / \
+		--duration 2s -i 1s >"$tmp/iter.out" 2>"$tmp/iter.err"
+	check "traced as the unit runs it, --driver iter --cgroup /: exit 0" test $? = 0 ||
+		indent "$tmp/iter.err"
+	timeout -k 5 30 strace -f -qq -o "$tmp/strace.check" \
+		"$here/unit-run.sh" --keep "$d" -- "$bin" --check-config "$conf" >/dev/null 2>"$tmp/check.err"
+	check "traced as ExecReload runs it, --check-config: exit 0" test $? = 0 || indent "$tmp/check.err"
+
+	allowed_calls "$unit" > "$tmp/allowed"
+	: > "$tmp/made"
+	: > "$tmp/traced"
+	for log in "$tmp/strace.hup" "$tmp/strace.iter" "$tmp/strace.check"; do
+		calls_made "$log" "$bin" >> "$tmp/made"
+		after_exec "$log" "$bin" >> "$tmp/traced"
+	done
+	LC_ALL=C sort -u -o "$tmp/made" "$tmp/made"
+	outside=$(LC_ALL=C comm -23 "$tmp/made" "$tmp/allowed" | tr '\n' ' ')
+	check "every system call it made ($(wc -l < "$tmp/made") different ones) is in the unit's SystemCallFilter ($(wc -l < "$tmp/allowed") calls)" \
+		test -s "$tmp/allowed" -a -s "$tmp/made" -a -z "$outside" ||
+		echo "           outside the filter: $outside"
+	echo "           made: $(tr '\n' ' ' < "$tmp/made")"
+	check "MemoryDenyWriteExecute: no mapping both writable and executable" \
+		sh -c "! grep -E '(mmap|mprotect)\\(.*PROT_WRITE.*PROT_EXEC|(mmap|mprotect)\\(.*PROT_EXEC.*PROT_WRITE' '$tmp/traced'"
+	check "RestrictAddressFamilies=AF_UNIX: no other socket" \
+		sh -c "! grep -E '(socket|socketpair)\\(' '$tmp/traced' | grep -v 'AF_UNIX'"
+	check "RestrictNamespaces: no namespace created or joined" \
+		sh -c "! grep -E '^[0-9]+ +(unshare|setns)\\(|CLONE_NEW' '$tmp/traced'"
+}
+
+# long_options: every --option hotspot-k's help and its commands' print
+long_options() {
+	{
+		timeout 10 "$tool" --help
+		for c in status follow unpin; do
+			timeout 10 "$tool" "$c" --help 2>/dev/null
+		done
+	} | grep -o -- '--[a-z][a-z-]*' | LC_ALL=C sort -u
+}
+
+# check_man PAGE: groff and man say nothing, every option is documented
+check_man() {
+	w=$(groff -man -Tutf8 -ww -z "$1" 2>&1)
+	check "groff -man -Tutf8 -ww -z: no warning" test -z "$w" || echo "$w" | sed 's/^/           /'
+	w=
+	for loc in C.UTF-8 C; do
+		for width in 80 100; do
+			m=$(LC_ALL=$loc MANWIDTH=$width timeout 30 man --warnings -l "$1" 2>&1 >/dev/null)
+			[ -z "$m" ] || w="$w${w:+
+}$loc, $width columns: $m"
+		done
+	done
+	check "man --warnings -l, 80 and 100 columns, UTF-8 and ASCII: no warning" test -z "$w" ||
+		echo "$w" | sed 's/^/           /'
+	groff -man -Tascii -P-cbou -rLL=200n "$1" 2>/dev/null > "$tmp/man.txt"
+	opts=$(long_options)
+	missing=
+	for o in $opts; do
+		grep -qE -- "(^|[^a-z-])$o([^a-z-]|\$)" "$tmp/man.txt" || missing="$missing $o"
+	done
+	check "every long option $tool --help prints is in the man page ($(echo $opts | wc -w) options)" \
+		test -n "$opts" -a -z "$missing" || echo "           missing:$missing"
+	# the other way round, for the record: flags documented ahead of the code
+	ahead=
+	for o in $(sed -n '/^OPTIONS/,/^CONFIGURATION/p' "$tmp/man.txt" |
+		grep -oE -- '--[a-z][a-z-]*' | LC_ALL=C sort -u); do
+		echo "$opts" | grep -qx -- "$o" || ahead="$ahead $o"
+	done
+	[ -z "$ahead" ] || echo "  NOTE     in the man page, not in any --help:$ahead"
+}
