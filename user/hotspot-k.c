@@ -20,6 +20,7 @@
 #include "config.h"
 #include "format.h"
 #include "loader.h"
+#include "log.h"
 #include "pinned.h"
 #include "printer.h"
 #include "prometheus.h"
@@ -42,8 +43,8 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 	else if (!e && run_cnt)
 		snprintf(hook, sizeof(hook), "hook %llu ns/switch",
 			 (unsigned long long)(run_ns / run_cnt));
-	fprintf(stderr,
-		"hotspot-k: %llu windows, %llu events (%llu dropped, retried), "
+	hk_log__print(HK_LOG_INFO,
+		"%llu windows, %llu events (%llu dropped, retried), "
 		"driver %s, walk %llu ns/thread avg, longest walk %llu us, "
 		"longest stretch on a CPU %llu us (%llu of %llu over 2 ms), %s, "
 		"%llu of %llu process-windows quiet, %llu samples skipped, "
@@ -60,8 +61,8 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		(unsigned long long)st.stale_waits);
 	/* every way a diagnosis can be late, lost or cut short, even at 0:
 	 * a count that is absent cannot be told from one that is zero */
-	fprintf(stderr,
-		"hotspot-k: losses: %llu events dropped (ring buffer full, retried), "
+	hk_log__print(HK_LOG_INFO,
+		"losses: %llu events dropped (ring buffer full, retried), "
 		"%llu exits lost (swept), %llu aggressor pairs over the cap, "
 		"%llu process-windows untracked (hk_procs full, see --max-procs), "
 		"%llu timer re-arm failures, %llu wq start failures, "
@@ -95,9 +96,10 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 			 "walked by the kernel's timer, %s; from here a watchdog, woken when "
 			 "%d intervals pass without a window",
 			 d == HK_DRIVER_WQ ? "in a kworker" : "in softirq", HK_WATCHDOG_INTERVALS);
-	fprintf(stderr, "hotspot-k: diagnosing every %llu ms; driver %s (%s): %s%s; Ctrl-C to stop\n",
-		(unsigned long long)(interval_ns / HK_NSEC_PER_MSEC), hk_driver__name(d), why, cost,
-		hk_loader__bounded_loops(l) ? "; bounded loops (no bpf_loop before 5.17)" : "");
+	hk_log__print(HK_LOG_INFO, "diagnosing every %llu ms; driver %s (%s): %s%s; "
+		      "Ctrl-C to stop\n", (unsigned long long)(interval_ns / HK_NSEC_PER_MSEC),
+		      hk_driver__name(d), why, cost,
+		      hk_loader__bounded_loops(l) ? "; bounded loops (no bpf_loop before 5.17)" : "");
 }
 
 static __u64 mono_ns(void)
@@ -142,7 +144,7 @@ static void watchdog_check(struct watchdog *w, struct hk_loader *l)
 		return;
 	}
 	hk_units__print(iv, sizeof(iv), HK_UNIT_DURATION_NS, w->interval_ns);
-	fprintf(stderr, "hotspot-k: no window for %d intervals of %s: the kernel's timer "
+	hk_log__print(HK_LOG_WARNING, "no window for %d intervals of %s: the kernel's timer "
 		"stopped (%llu re-arm failures, %llu wq start failures); from now on "
 		"driver iter, walked from here\n", HK_WATCHDOG_INTERVALS, iv,
 		(unsigned long long)st.timer_rearm_failures,
@@ -192,7 +194,7 @@ static int epoll_for(struct hk_loader *l, int sig_fd)
 static int output_failed(const struct hk_printer *pr)
 {
 	if (pr->write_errno != EPIPE)
-		fprintf(stderr, "hotspot-k: writing output: %s\n", strerror(pr->write_errno));
+		hk_log__print(HK_LOG_ERR, "writing output: %s\n", strerror(pr->write_errno));
 	return EXIT_RUNTIME;
 }
 
@@ -207,29 +209,29 @@ static void reload(const struct hk_cli *c, struct hk_loader *l)
 	int n;
 
 	if (!c->config_path) {
-		fprintf(stderr, "hotspot-k: SIGHUP: no --config to read again; nothing changed\n");
+		hk_log__print(HK_LOG_WARNING, "SIGHUP: no --config to read again; nothing changed\n");
 		return;
 	}
 	if (hk_config__load(&cfg, c->config_path, c->interval_ns, err, sizeof(err))) {
-		fprintf(stderr, "hotspot-k: reload: %s; the running config stays\n", err);
+		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}
 	hk_cli__apply_filters(c, &cfg);
 	if (hk_sys__resolve_cgroup(&cfg, err, sizeof(err))) {
-		fprintf(stderr, "hotspot-k: reload: %s; the running config stays\n", err);
+		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}
 	hk_loader__config(l, &old);
 	n = hk_config__diff(&old, &cfg, diff, sizeof(diff));
 	if (!n) {
-		fprintf(stderr, "hotspot-k: reload: %s: nothing changed\n", c->config_path);
+		hk_log__print(HK_LOG_INFO, "reload: %s: nothing changed\n", c->config_path);
 		return;
 	}
 	if (hk_loader__reconfigure(l, &cfg, err, sizeof(err))) {
-		fprintf(stderr, "hotspot-k: reload: %s; the running config stays\n", err);
+		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}
-	fprintf(stderr, "hotspot-k: reload: %s: %s\n", c->config_path, diff);
+	hk_log__print(HK_LOG_NOTICE, "reload: %s: %s\n", c->config_path, diff);
 }
 
 /* --prometheus: the textfile rewritten when it has news, at most once a window. */
@@ -269,13 +271,13 @@ static void prom_tick(struct hk_printer *pr, struct prom_pace *pp, struct hk_loa
 	e = hk_prom__write(pr->prom, &st, hk_driver__name(hk_loader__driver(l, NULL)));
 	if (e) {
 		if (e != pp->last_err)
-			fprintf(stderr, "hotspot-k: --prometheus %s: %s; trying again next window\n",
+			hk_log__print(HK_LOG_ERR, "--prometheus %s: %s; trying again next window\n",
 				pp->path, strerror(-e));
 		pp->last_err = e;
 		return;
 	}
 	if (pp->last_err)
-		fprintf(stderr, "hotspot-k: --prometheus %s: written again\n", pp->path);
+		hk_log__print(HK_LOG_INFO, "--prometheus %s: written again\n", pp->path);
 	pp->last_err = 0;
 	pr->prom_changed = 0;
 }
@@ -305,7 +307,7 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 
 	ep = epoll_for(l, sig_fd);
 	if (ep < 0) {
-		fprintf(stderr, "hotspot-k: epoll: %s\n", strerror(errno));
+		hk_log__print(HK_LOG_ERR, "epoll: %s\n", strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	while (!stop) {
@@ -321,7 +323,7 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			fprintf(stderr, "hotspot-k: epoll_wait: %s\n", strerror(errno));
+			hk_log__print(HK_LOG_ERR, "epoll_wait: %s\n", strerror(errno));
 			stop = EXIT_RUNTIME;
 			break;
 		}
@@ -347,14 +349,14 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 			return output_failed(pr);
 		}
 		if (n < 0) {
-			fprintf(stderr, "hotspot-k: reading the ring buffer: %s\n", strerror(-n));
+			hk_log__print(HK_LOG_ERR, "reading the ring buffer: %s\n", strerror(-n));
 			stop = EXIT_RUNTIME;
 			break;
 		}
 		if (stop)
 			break;
 		if (hk_loader__handover(l, &ho))
-			fprintf(stderr, "hotspot-k: a walk by driver %s held a CPU %llu us (over 2 "
+			hk_log__print(HK_LOG_WARNING, "a walk by driver %s held a CPU %llu us (over 2 "
 				"chunks of %llu us): from now on driver iter, walked from here in "
 				"chunks\n", hk_driver__name(ho.from),
 				(unsigned long long)(ho.walk_ns / HK_NSEC_PER_USEC),
@@ -363,7 +365,7 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 		n = hk_loader__walk_if_due(l);
 		prom_tick(pr, &pp, l);
 		if (n < 0) {
-			fprintf(stderr, "hotspot-k: walking: reading the task iterator: %s\n",
+			hk_log__print(HK_LOG_ERR, "walking: reading the task iterator: %s\n",
 				strerror(-n));
 			stop = EXIT_RUNTIME;
 		}
@@ -384,6 +386,7 @@ int main(int argc, char **argv)
 		return hk_status__main(argc - 1, argv + 1);
 	/* a closed stdout is an EPIPE to report, not a silent death */
 	signal(SIGPIPE, SIG_IGN);
+	hk_log__init(hk_printer__is_journal(STDERR_FILENO, getenv("JOURNAL_STREAM")));
 	if (argc > 1 && !strcmp(argv[1], "follow"))
 		return hk_pinned__follow(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "unpin"))
@@ -397,17 +400,17 @@ int main(int argc, char **argv)
 			return EXIT_OK;
 		/* a reader that went away (| head) is not an error to tell */
 		if (errno != EPIPE)
-			fprintf(stderr, "hotspot-k: writing output: %s\n", strerror(errno));
+			hk_log__print(HK_LOG_ERR, "writing output: %s\n", strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	if (hk_config__load(&c.opts.cfg, c.check_path ? c.check_path : c.config_path,
 			    c.interval_ns, err, sizeof(err))) {
-		fprintf(stderr, "hotspot-k: %s\n", err);
+		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		return EXIT_USAGE;
 	}
 	hk_cli__apply_filters(&c, &c.opts.cfg);
 	if (hk_sys__resolve_cgroup(&c.opts.cfg, err, sizeof(err))) {
-		fprintf(stderr, "hotspot-k: %s\n", err);
+		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		return EXIT_USAGE;
 	}
 	if (c.check_path) {
@@ -416,7 +419,7 @@ int main(int argc, char **argv)
 	}
 
 	if (hk_sys__fill_env(&c.opts.cfg)) {
-		fprintf(stderr, "hotspot-k: cannot read system facts: %s\n", strerror(errno));
+		hk_log__print(HK_LOG_ERR, "cannot read system facts: %s\n", strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	/* hk_procs is preallocated: size it for the machine, not the worst
@@ -426,21 +429,21 @@ int main(int argc, char **argv)
 	if (hk_printer__init(&pr, stdout, c.json, c.utc,
 			     !c.json && hk_format__use_color(isatty(STDOUT_FILENO),
 							     getenv("NO_COLOR"), getenv("TERM")))) {
-		fprintf(stderr, "hotspot-k: out of memory\n");
+		hk_log__print(HK_LOG_ERR, "out of memory\n");
 		return EXIT_RUNTIME;
 	}
 	pr.syslog_prefix = hk_printer__is_journal(STDOUT_FILENO, getenv("JOURNAL_STREAM"));
 	if (c.prom_path) {
 		pr.prom = hk_prom__new(c.prom_path);
 		if (!pr.prom) {
-			fprintf(stderr, "hotspot-k: --prometheus %s: %s\n", c.prom_path,
+			hk_log__print(HK_LOG_ERR, "--prometheus %s: %s\n", c.prom_path,
 				strerror(errno));
 			return EXIT_USAGE;
 		}
 	}
 	if (c.pin) {
 		if (!access(HK_PIN_DIR, F_OK)) {
-			fprintf(stderr, "hotspot-k: --pin: %s exists: an instance is pinned already "
+			hk_log__print(HK_LOG_ERR, "--pin: %s exists: an instance is pinned already "
 				"(hotspot-k unpin stops it)\n", HK_PIN_DIR);
 			return EXIT_RUNTIME;
 		}
@@ -451,17 +454,17 @@ int main(int argc, char **argv)
 
 	sig_fd = signals_fd();
 	if (sig_fd < 0) {
-		fprintf(stderr, "hotspot-k: signalfd: %s\n", strerror(errno));
+		hk_log__print(HK_LOG_ERR, "signalfd: %s\n", strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	if (hk_loader__start(&l, &c.opts, err, sizeof(err))) {
-		fprintf(stderr, "hotspot-k: %s\n", err);
+		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		return EXIT_RUNTIME;
 	}
 	if (c.pin) {
 		ret = hk_loader__pin(l, HK_PIN_DIR, err, sizeof(err));
 		if (ret)
-			fprintf(stderr, "hotspot-k: %s\n", err);
+			hk_log__print(HK_LOG_ERR, "%s\n", err);
 		else
 			printf("hotspot-k: pinned under %s, driver %s, every %llu ms: the diagnosis "
 			       "runs on in the kernel; hotspot-k follow prints its transitions, "

@@ -42,16 +42,27 @@ struct hk_loader {
 /*
  * libbpf's own messages: all of them with -v; else the last few are kept,
  * for a failure the kernel has no log of (a CO-RE relocation, an ELF
- * problem). The verifier's log comes to verifier_log instead.
+ * problem). The verifier's log comes to prog_logs instead.
  */
 static int log_verbose;
 static char log_tail[4][256];
 static unsigned int log_lines;
 
 /* Where the kernel writes the verifier's log of a program that failed to
- * load (libbpf asks for it only after a failure: kernel_log_level 0). */
+ * load, one buffer per program (libbpf asks for it only after a failure). */
 #define HK_VERIFIER_LOG_BYTES (1 << 20)
-static char *verifier_log;
+#define HK_MAX_PROGS 16
+static char *prog_logs[HK_MAX_PROGS];
+
+static void free_prog_logs(void)
+{
+	int i;
+
+	for (i = 0; i < HK_MAX_PROGS; i++) {
+		free(prog_logs[i]);
+		prog_logs[i] = NULL;
+	}
+}
 
 /* the verifier's statistics close its log: they say nothing of why */
 static int log_line_is_noise(const char *p)
@@ -102,54 +113,50 @@ static size_t append_tail(char *err, size_t err_len, size_t off)
 }
 
 /*
- * Why hotspot_bpf__load() failed, from what libbpf created rather than from
- * the words of its messages: a map it could not create (the map's fd is
- * missing: maps come first), else the first program to load that has no
- * fd, with the last lines of the verifier's log.
+ * Why hotspot_bpf__load() failed, from libbpf's log buffer options rather
+ * than the words of its messages. A failed load closes every map and
+ * program, so their fds say nothing; but each program has a log buffer of
+ * its own (libbpf fills it only when the program fails to load, retrying
+ * with the verifier's log on): the one with a log is the one refused. With
+ * none, the load failed before any program: creating the maps.
  */
 static void load_failure(struct hk_loader *l, __u32 max_procs, char *err, size_t err_len,
 			 int e)
 {
 	struct bpf_object *obj = l->skel->obj;
 	struct bpf_program *prog;
-	struct bpf_map *map;
+	const struct bpf_map *big = l->skel->maps.hk_procs;
 	char *p, *save = NULL;
-	size_t off;
+	size_t off, n;
+	int i = 0;
 
-	bpf_object__for_each_map(map, obj) {
-		if (bpf_map__fd(map) >= 0 || !bpf_map__autocreate(map))
-			continue;
-		off = snprintf(err, err_len, "cannot create BPF map %s (%u entries of %u bytes): %s",
-			       bpf_map__name(map), bpf_map__max_entries(map),
-			       bpf_map__value_size(map), strerror(e));
-		if ((e == ENOMEM || e == E2BIG) && off < err_len)
-			snprintf(err + off, err_len - off,
-				 ": too little memory for it, in the kernel or in this memory "
-				 "cgroup; try a smaller --max-procs (now %u)", max_procs);
-		else if (e == EPERM && off < err_len)
-			snprintf(err + off, err_len - off,
-				 ": needs CAP_BPF (or CAP_SYS_ADMIN) in this process's capability set");
-		return;
-	}
 	bpf_object__for_each_program(prog, obj) {
-		if (!bpf_program__autoload(prog) || bpf_program__fd(prog) >= 0)
+		char *log = prog_logs[i++];
+
+		if (!log || !log[0])
 			continue;
 		off = snprintf(err, err_len, "loading BPF program %s failed: %s",
 			       bpf_program__name(prog), strerror(e));
-		if (verifier_log && verifier_log[0]) {
-			log_lines = 0;
-			for (p = strtok_r(verifier_log, "\n", &save); p;
-			     p = strtok_r(NULL, "\n", &save))
-				keep_line(p);
-		}
-		if (!log_lines && e == EPERM && off < err_len) {
-			snprintf(err + off, err_len - off,
-				 " (needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN)");
-			return;
-		}
+		log_lines = 0;
+		for (p = strtok_r(log, "\n", &save); p; p = strtok_r(NULL, "\n", &save))
+			keep_line(p);
 		off = append_tail(err, err_len, off);
 		if (off < err_len)
 			snprintf(err + off, err_len - off, " (full log with --verbose)");
+		return;
+	}
+	if (e == ENOMEM || e == E2BIG) {
+		n = (size_t)bpf_map__max_entries(big) * bpf_map__value_size(big);
+		snprintf(err, err_len, "cannot create the BPF maps (the largest, hk_procs, holds "
+			 "%u entries of %u bytes, %zu MiB): %s: too little memory for them, in "
+			 "the kernel or in this memory cgroup; try a smaller --max-procs (now %u)",
+			 bpf_map__max_entries(big), bpf_map__value_size(big), n >> 20,
+			 strerror(e), max_procs);
+		return;
+	}
+	if (e == EPERM) {
+		snprintf(err, err_len, "loading BPF failed: %s (needs CAP_BPF and CAP_PERFMON, "
+			 "or CAP_SYS_ADMIN)", strerror(e));
 		return;
 	}
 	off = snprintf(err, err_len, "loading the BPF object failed: %s", strerror(e));
@@ -211,9 +218,11 @@ static int sched_switch_args(const struct btf *vmlinux)
  * driver's walk is one stretch on a CPU, which grows with the threads.
  */
 static int choose_driver(struct hk_loader *l, const struct btf *vmlinux,
-			 const struct hk_loader_opts *o, char *err, size_t err_len)
+			 const struct hk_loader_opts *o, int as_old, char *err, size_t err_len)
 {
-	int open_coded = kernel_has_func(vmlinux, "bpf_iter_task_new");
+	/* as 5.15 (HOTSPOT_K_AS_5_15): no open-coded iterator, so no timer
+	 * driver either, as on that kernel */
+	int open_coded = !as_old && kernel_has_func(vmlinux, "bpf_iter_task_new");
 	int wq = open_coded && kernel_has_func(vmlinux, "bpf_wq_start");
 	__u32 threads = hk_sys__nr_threads();
 
@@ -332,6 +341,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		     char *err, size_t err_len)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
+	struct bpf_program *prog;
 	struct btf *vmlinux = NULL;
 	void *p;
 	struct hk_config cfg;
@@ -366,23 +376,28 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	as_old = getenv("HOTSPOT_K_AS_5_15") && !strcmp(getenv("HOTSPOT_K_AS_5_15"), "1");
 	l->bounded_loops = as_old || !kernel_has_helper(vmlinux, "BPF_FUNC_loop");
 	args = as_old ? 4 : sched_switch_args(vmlinux);
-	e = choose_driver(l, vmlinux, o, err, err_len);
+	e = choose_driver(l, vmlinux, o, as_old, err, err_len);
 	btf__free(vmlinux);
 	if (e)
 		goto cleanup;
 	timer = l->driver != HK_DRIVER_ITER;
 
-	verifier_log = calloc(1, HK_VERIFIER_LOG_BYTES);
-	if (!verifier_log) {
-		snprintf(err, err_len, "out of memory");
-		goto cleanup;
-	}
-	open_opts.kernel_log_buf = verifier_log;
-	open_opts.kernel_log_size = HK_VERIFIER_LOG_BYTES;
 	l->skel = hotspot_bpf__open_opts(&open_opts);
 	if (!l->skel) {
 		snprintf(err, err_len, "cannot open the BPF object: %s", strerror(errno));
 		goto cleanup;
+	}
+	i = 0;
+	bpf_object__for_each_program(prog, l->skel->obj) {
+		if (i == HK_MAX_PROGS)
+			break;
+		prog_logs[i] = calloc(1, HK_VERIFIER_LOG_BYTES);
+		if (!prog_logs[i] ||
+		    bpf_program__set_log_buf(prog, prog_logs[i], HK_VERIFIER_LOG_BYTES)) {
+			snprintf(err, err_len, "out of memory");
+			goto cleanup;
+		}
+		i++;
 	}
 	if (o->max_procs) {
 		bpf_map__set_max_entries(l->skel->maps.hk_procs, o->max_procs);
@@ -401,9 +416,10 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	e = hotspot_bpf__load(l->skel);
 	if (e)
 		load_failure(l, o->max_procs, err, err_len, -e);
-	/* only a failed load writes there */
-	free(verifier_log);
-	verifier_log = NULL;
+	/* only a failed load writes there; libbpf keeps no reference after it */
+	bpf_object__for_each_program(prog, l->skel->obj)
+		bpf_program__set_log_buf(prog, NULL, 0);
+	free_prog_logs();
 	if (e)
 		goto cleanup;
 	cfg = o->cfg;
@@ -467,8 +483,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	*out = l;
 	return 0;
 cleanup:
-	free(verifier_log);
-	verifier_log = NULL;
+	free_prog_logs();
 	hk_loader__destroy(l);
 	return -1;
 }

@@ -233,7 +233,7 @@ def t_cli_map_enomem(suite, ctx):
                                                          "--json", "-i", INTERVAL]),
                               timeout=20)
     lines = err.strip().splitlines()
-    if rc != 1 or len(lines) != 1 or "map hk_procs" not in err or "--max-procs" not in err:
+    if rc != 1 or len(lines) != 1 or "hk_procs" not in err or "--max-procs" not in err:
         raise TestFailure("--max-procs 1M in a 48 MiB cgroup: exit %d, stderr:\n%s; want "
                           "exit 1 and one line naming hk_procs and --max-procs" %
                           (rc, indent(err)))

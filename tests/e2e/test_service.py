@@ -150,16 +150,16 @@ def t_reload(suite, ctx):
 
 
 def t_journal(suite, ctx):
-    """stdout is the journal (JOURNAL_STREAM names it): each line starts with
-    its syslog priority, <5> into CPU-bound, <6> for exited."""
+    """stdout and stderr are the journal (JOURNAL_STREAM names them): each
+    line starts with its syslog priority, <5> into CPU-bound, <6> for exited,
+    <6> for the tool's start line."""
     r, w = os.pipe()
     st = os.fstat(w)
     env = dict(os.environ, JOURNAL_STREAM="%d:%d" % (st.st_dev, st.st_ino))
-    err = open(os.path.join(ctx.workdir, "journal.stderr"), "wb")
+    # as systemd does: stdout and stderr on the one stream
     tool = ctx.workload("tool", [suite.tool, "-i", INTERVAL, *suite.tool_args], stdout=w,
-                        stderr=err, env=env)
+                        stderr=w, env=env)
     os.close(w)
-    err.close()
     os.set_blocking(r, False)
     time.sleep(2)
     hog = named_hog(suite, ctx, "hkj-hog")
@@ -180,6 +180,10 @@ def t_journal(suite, ctx):
             or "CPU-bound" not in lines[0] or "exited" not in lines[1]:
         raise TestFailure("with JOURNAL_STREAM set: %r; want a <5> CPU-bound line and a <6> "
                           "exited line" % lines)
+    # the tool's own lines on stderr too: its start line is news, not trouble
+    start = [l for l in out.decode(errors="replace").splitlines() if "diagnosing every" in l]
+    if not start or not start[0].startswith("<6>hotspot-k: diagnosing every"):
+        raise TestFailure("the start line on stderr has no <6>: %r" % start)
     ctx.record("journal", True, "%s | %s" % (lines[0][:40], lines[1][:40]))
 
 

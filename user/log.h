@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * log.h - the tool's own messages on stderr, each with its syslog priority
+ * when stderr is the journal, so that `journalctl -p err` shows a failed
+ * reload and `-p warning` a timer taken for dead.
+ */
+#ifndef HK_USER_LOG_H
+#define HK_USER_LOG_H
+
+enum hk_log_prio {
+	HK_LOG_ERR = 3,
+	HK_LOG_WARNING = 4,
+	HK_LOG_NOTICE = 5,
+	HK_LOG_INFO = 6,
+};
+
+/* Whether stderr is the journal's stream ("<N>" then starts each line). */
+void hk_log__init(int journal);
+
+/* "hotspot-k: " and the message, one line (fmt ends with '\n'). */
+void hk_log__print(enum hk_log_prio prio, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* HK_USER_LOG_H */
