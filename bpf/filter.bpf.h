@@ -62,9 +62,18 @@ static __always_inline int hk_cgroup_under(struct task_struct *t, const struct h
 	return 0;
 }
 
-/* Whether the process of t is one to diagnose (it passes every filter set). */
-static __noinline int hk_filter_pass(struct task_struct *t)
+/*
+ * Whether the process whose group leader is at leader_addr is one to
+ * diagnose (it passes every filter set). Global, with a scalar argument
+ * (the address as a probe read gives it, not a typed pointer): the verifier
+ * checks it once, on its own. A static function is checked again at every
+ * call, inside the walk's loop, where its own loops multiplied the states:
+ * 6.12's verifier gave up on the wq walk after 1M instructions. Every read
+ * is a probe read, which takes the address as it is.
+ */
+__noinline int hk_filter_pass(__u64 leader_addr)
 {
+	struct task_struct *t = (struct task_struct *)leader_addr;
 	struct hk_config *c = hk_cfg();
 	char comm[HK_COMM_LEN] = {};
 	__u32 tgid, i, n;
@@ -82,7 +91,7 @@ static __noinline int hk_filter_pass(struct task_struct *t)
 	}
 	if (c->filter_comms.n || c->exclude_comms.n) {
 		/* the process's name: its leader's, as ps shows it */
-		BPF_CORE_READ_INTO(&comm, t, group_leader, comm);
+		BPF_CORE_READ_INTO(&comm, t, comm);
 		if (c->filter_comms.n && !hk_comm_listed(comm, &c->filter_comms))
 			return 0;
 		if (hk_comm_listed(comm, &c->exclude_comms))

@@ -542,8 +542,13 @@ static __always_inline int hk_cur_select(struct task_struct *t)
 	hk_cur.sig = sig;
 	if (t->flags & HK_PF_KTHREAD)
 		return 0;
-	if (hk_walk_filtered && !hk_filter_pass(t))
-		return 0;
+	if (hk_walk_filtered) {
+		__u64 leader = 0;
+
+		bpf_probe_read_kernel(&leader, sizeof(leader), &t->group_leader);
+		if (!leader || !hk_filter_pass(leader))
+			return 0;
+	}
 	hk_cur_take(sig, t->tgid);
 	hk_cur_state = HK_CUR_OPEN;
 	return 1;
