@@ -89,6 +89,45 @@ static __always_inline unsigned int hk_task_state(struct task_struct *t)
 	return (unsigned int)o->state;
 }
 
+/*
+ * Is the thread asleep in an I/O wait (io_schedule: a disk, a network file
+ * system)? in_iowait stays set from io_schedule_prepare() until the thread
+ * runs again; asleep, it is blocked on that I/O.
+ */
+static __always_inline int hk_task_in_iowait(struct task_struct *t)
+{
+	if (!bpf_core_field_exists(t->in_iowait))
+		return 0;
+	return BPF_CORE_READ_BITFIELD(t, in_iowait) &&
+	       hk_task_state(t) != HK_TASK_RUNNING;
+}
+
+/*
+ * Time the thread slept in I/O wait (delay accounting's blkio_delay),
+ * plus the sleep it is in now: the kernel credits a sleep when it ends,
+ * and a thread stuck on a dead disk must show. blkio_start is local_clock,
+ * the clock rq_now_ns bounds from below. 0 when delay accounting is off
+ * (kernel.task_delayacct = 0: the counters stand still) or not built.
+ */
+static __always_inline __u64 hk_task_io_ns(struct task_struct *t, __u64 rq_now_ns)
+{
+	struct task_delay_info *d;
+	__u64 ns, start;
+
+	if (!bpf_core_field_exists(t->delays))
+		return 0;
+	d = t->delays;
+	if (!d)
+		return 0;
+	ns = BPF_CORE_READ(d, blkio_delay);
+	if (hk_task_in_iowait(t)) {
+		start = BPF_CORE_READ(d, blkio_start);
+		if (start && rq_now_ns > start)
+			ns += rq_now_ns - start;
+	}
+	return ns;
+}
+
 static __always_inline __u32 hk_task_cpu(struct task_struct *t)
 {
 	struct task_struct___cpu *o = (void *)t;

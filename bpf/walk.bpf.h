@@ -86,6 +86,7 @@ static __u64 hk_cur_quiet;
 static __u64 hk_cur_visited;
 static __u64 hk_cur_window_ns;
 static __u64 hk_walk_switches;
+static __u32 hk_io_on;			/* io_blocked is on: hk_config's, per walk */
 
 static __u64 hk_stale_dropped;
 static __u64 hk_cur_parked;
@@ -163,7 +164,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 {
 	struct hk_config *c = hk_cfg();
 	struct hk_sample *acc = &hk_cur.s;
-	__u64 wait = t->sched_info.run_delay, drun, dwait = 0;
+	__u64 wait = t->sched_info.run_delay, drun, dwait = 0, io = 0, dio = 0;
 	__u64 window = hk_cur_window_ns;
 	struct hk_counters now, zero = {};
 	struct hk_task *ts;
@@ -186,9 +187,12 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 	 * Not from a stale stamp (see below): that wait is not real. */
 	if (waiting && hk_rq_now_ns > queued && queued != ts->stale_queued)
 		wait += hk_rq_now_ns - queued;
+	if (hk_io_on)
+		io = hk_task_io_ns(t, hk_rq_now_ns);
 	if (ts->walk) {
 		drun = hk_sub_clamp(now.runtime_ns, ts->seen.runtime_ns);
 		dwait = hk_sub_clamp(wait, ts->wait_ns);
+		dio = hk_sub_clamp(io, ts->io_ns);
 		hk_counters_add_since(&hk_cur.did, &now, &ts->seen);
 		/* the stale stamp was consumed since: the kernel credited
 		 * the whole sleep as run delay */
@@ -202,6 +206,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 		 * and its window is its life */
 		drun = now.runtime_ns;
 		dwait = wait;
+		dio = io;
 		window = hk_sub_clamp(hk_walk_start_ns, t->start_time);
 		hk_counters_add_since(&hk_cur.did, &now, &zero);
 	} else {
@@ -216,19 +221,26 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 	 */
 	ts->stale_queued = queued && !waiting ? queued :
 			   (queued == ts->stale_queued ? queued : 0);
-	/* one thread runs and waits at most a whole window, in all */
+	/* one thread runs, waits and sleeps at most a whole window, in all */
 	if (window) {
 		drun = hk_min_u64(drun, window);
 		dwait = hk_min_u64(dwait, window - drun);
+		dio = hk_min_u64(dio, window - drun - dwait);
 	}
 	ts->seen = now;
 	ts->wait_ns = wait;
+	ts->io_ns = io;
 	ts->walk = hk_walk_no;
 
 	acc->wait_delta_ns += dwait;
 	if (dwait > acc->thread_wait_delta_ns) {
 		acc->thread_wait_delta_ns = dwait;
 		acc->wait_tid = t->pid;
+	}
+	acc->io_delta_ns += dio;
+	if (dio > acc->thread_io_delta_ns) {
+		acc->thread_io_delta_ns = dio;
+		acc->io_tid = t->pid;
 	}
 	if (drun + dwait > acc->thread_run_delta_ns + acc->thread_queued_delta_ns) {
 		acc->thread_run_delta_ns = drun;
@@ -289,6 +301,8 @@ static __always_inline void hk_proc_carry(struct hk_proc *p, __u32 tgid)
 {
 	p->carry_wait_ns += hk_cur.s.wait_delta_ns;
 	p->carry_thread_wait_ns += hk_cur.s.thread_wait_delta_ns;
+	p->carry_io_ns += hk_cur.s.io_delta_ns;
+	p->carry_thread_io_ns += hk_cur.s.thread_io_delta_ns;
 	p->seen_walk = hk_walk_no;
 	hk_attn_set(tgid);
 }
@@ -567,6 +581,11 @@ static __always_inline int hk_walk_task(struct task_struct *t)
 
 	hk_cur_threads++;
 	quiet = hk_thread_quiet(t, &queued, &arrival, &waiting);
+	/* asleep on I/O since before the previous walk: not quiet, its
+	 * pending I/O wait is this window's (one more cache line of the
+	 * task, only with io_blocked on) */
+	if (quiet && hk_io_on && hk_task_in_iowait(t))
+		quiet = 0;
 	last = hk_last_thread(t);
 	if (quiet && !last)
 		return 0;
@@ -674,6 +693,7 @@ static __noinline int hk_walk_begin(__u32 in_worker)
 	/* the filters changed (a reload): the processes they now leave out
 	 * are not met, and the sweep drops their entries */
 	hk_walk_filtered = hk_filter_any(c);
+	hk_io_on = c->io_blocked_pct_x100 != 0;
 	if (c->filter_gen != hk_filter_gen_seen) {
 		hk_filter_gen_seen = c->filter_gen;
 		hk_sweep_needed = 1;

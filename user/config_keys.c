@@ -34,6 +34,14 @@ const struct hk_section hk_sections[] = {
 	{ "noisy_neighbor",
 	  "Noisy neighbor: the process that most often took the CPU from a\n"
 	  "Starved process, when it uses a significant share of a CPU." },
+	{ "io_blocked",
+	  "I/O-blocked: its threads slept in I/O wait (on a disk, a network file\n"
+	  "system: uninterruptible sleep in io_schedule) for at least\n"
+	  "min_blocked of the window, summed over threads. Read from delay\n"
+	  "accounting: hotspot-k sets kernel.task_delayacct = 1 while it runs\n"
+	  "and puts back the value it found when it exits. A sleep in\n"
+	  "nanosleep, poll or a lock is not I/O. 0 % turns the diagnosis off\n"
+	  "(and delay accounting is left as it is)." },
 	{ "cpu_bound",
 	  "CPU-bound: one thread wants a whole CPU (on one or waiting for one\n"
 	  "most of the window) or the process wants a large share of all CPUs,\n"
@@ -122,6 +130,12 @@ const struct hk_key hk_keys[] = {
 	    5000, 100, 10000,
 	    "CPU use, as a share of one CPU, from which the aggressor of a\n"
 	    "Starved process is a noisy neighbor."),
+
+	KEY("io_blocked", "min_blocked", HK_UNIT_PCT_X100, io_blocked_pct_x100,
+	    5000, 0, 10000,
+	    "Time its threads were blocked on I/O, summed, as a share of the\n"
+	    "window, from which a process is I/O-blocked: 50 % is one thread\n"
+	    "blocked half the time, or two a quarter each. 0 %: off."),
 
 	KEY("cpu_bound", "thread_cpu", HK_UNIT_PCT_X100, cpu_thread_pct_x100,
 	    9000, 100, 10000,

@@ -158,6 +158,24 @@ static void ev_noisy_neighbor(struct hk_out *o, const struct hk_event *e,
 	out_pid_comm(o, ev->victim_tgid, e->victim_comm, flags);
 }
 
+/* "blocked on I/O 83 % · tid 4242 83 %" */
+static void ev_io_blocked(struct hk_out *o, const struct hk_event *e,
+			  unsigned int flags)
+{
+	const struct hk_evidence *ev = &e->ev;
+
+	hk_out__str(o, "blocked on I/O ");
+	hk_out__pct(o, ev->io_pct_x100);
+	if (ev->io_tid) {
+		hk_out__printf(o, SEP "tid %u ", ev->io_tid);
+		hk_out__pct(o, ev->thread_io_pct_x100);
+	}
+	if (flags & HK_EVIDENCE_SHORT)
+		return;
+	hk_out__str(o, SEP "cpu ");
+	hk_out__pct(o, ev->cpu_pct_x100);
+}
+
 static void ev_cpu_bound(struct hk_out *o, const struct hk_event *e,
 			 unsigned int flags)
 {
@@ -213,6 +231,9 @@ static void ev_label(struct hk_out *o, const struct hk_event *e, __u32 label,
 		break;
 	case HK_NOISY_NEIGHBOR:
 		ev_noisy_neighbor(o, e, flags);
+		break;
+	case HK_IO_BLOCKED:
+		ev_io_blocked(o, e, flags);
 		break;
 	default:
 		ev_summary(o, e);

@@ -57,6 +57,9 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_json__pct(&o, "thread_run_delay_pct", ev->thread_wait_pct_x100);
 	hk_json__u64(&o, "run_delay_tid", ev->wait_tid);
 	hk_json__pct(&o, "throttled_pct", ev->throttled_pct_x100);
+	hk_json__pct(&o, "io_blocked_pct", ev->io_pct_x100);
+	hk_json__pct(&o, "thread_io_blocked_pct", ev->thread_io_pct_x100);
+	hk_json__u64(&o, "io_blocked_tid", ev->io_tid);
 	hk_json__u64(&o, "nr_threads", ev->nr_threads);
 	/* minor + major, as on the human line and in cpu_bound.max_faults_per_s */
 	hk_json__u64(&o, "faults_per_s", ev->minor_faults_per_s + ev->major_faults_per_s);

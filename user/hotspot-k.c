@@ -18,6 +18,7 @@
 #include <sys/time.h>
 #include "cli.h"
 #include "config.h"
+#include "delayacct.h"
 #include "format.h"
 #include "loader.h"
 #include "log.h"
@@ -202,6 +203,20 @@ static int output_failed(const struct hk_printer *pr)
  * SIGHUP: the config file again, with the same flags on top, validated,
  * then written into hk_config in place. A bad file changes nothing.
  */
+/* kernel.task_delayacct, for io_blocked: put back at exit */
+static struct hk_delayacct delayacct;
+
+/* io_blocked reads delay accounting: on while it is diagnosed. */
+static void delayacct_for(const struct hk_config *cfg)
+{
+	char why[512];
+
+	if (!cfg->io_blocked_pct_x100 || !hk_delayacct__enable(&delayacct, why, sizeof(why)))
+		return;
+	hk_log__print(HK_LOG_WARNING, "io_blocked: %s; a process blocked on I/O is "
+		      "not seen unless delay accounting is on\n", why);
+}
+
 static void reload(const struct hk_cli *c, struct hk_loader *l)
 {
 	struct hk_config cfg, old;
@@ -232,6 +247,7 @@ static void reload(const struct hk_cli *c, struct hk_loader *l)
 		return;
 	}
 	hk_log__print(HK_LOG_NOTICE, "reload: %s: %s\n", c->config_path, diff);
+	delayacct_for(&cfg);
 }
 
 /* --prometheus: the textfile rewritten when it has news, at most once a window. */
@@ -461,7 +477,10 @@ int main(int argc, char **argv)
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		return EXIT_RUNTIME;
 	}
+	delayacct_for(&c.opts.cfg);
 	if (c.pin) {
+		/* pinned, the diagnosis outlives us: so does delay accounting */
+		delayacct.turned_on = 0;
 		ret = hk_loader__pin(l, HK_PIN_DIR, err, sizeof(err));
 		if (ret)
 			hk_log__print(HK_LOG_ERR, "%s\n", err);
@@ -499,6 +518,9 @@ int main(int argc, char **argv)
 	}
 	print_summary(l, &pr);
 	hk_loader__destroy(l);
+	if (hk_delayacct__restore(&delayacct))
+		hk_log__print(HK_LOG_WARNING, "cannot turn delay accounting back off (%s): %s\n",
+			      HK_DELAYACCT_SYSCTL, strerror(errno));
 	hk_printer__free(&pr);
 	close(sig_fd);
 	return ret;

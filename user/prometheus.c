@@ -235,6 +235,9 @@ static const struct proc_metric proc_metrics[] = {
 	{ "hotspot_k_process_throttled_ratio", V_RATIO, EV(throttled_pct_x100),
 	  "Time its cgroups' CPU quota kept them throttled, as a share of the "
 	  "window, summed over CPUs." },
+	{ "hotspot_k_process_io_blocked_ratio", V_RATIO, EV(io_pct_x100),
+	  "Time its threads slept blocked on I/O, as a share of the window "
+	  "(at most 1 per thread)." },
 	{ "hotspot_k_process_major_faults_per_second", V_U64, EV(major_faults_per_s),
 	  "Major page faults per second over the window." },
 	{ "hotspot_k_process_minor_faults_per_second", V_U64, EV(minor_faults_per_s),
@@ -376,6 +379,9 @@ int hk_prom__format(const struct hk_prom *p, const struct hk_stats *st,
 
 	if (!st)
 		st = &zero;
+	/* from here: a write that fails before the flush (the text is longer
+	 * than the stream's buffer) leaves its errno */
+	errno = 0;
 	memcpy(count, p->unlisted, sizeof(count));
 	for (i = 0; i < p->nr; i++)
 		count[p->procs[i].label]++;
@@ -405,7 +411,6 @@ int hk_prom__format(const struct hk_prom *p, const struct hk_stats *st,
 	       "What walks the threads each window: wq, timer or iter.");
 	fprintf(out, "hotspot_k_driver{driver=\"%s\"} 1\n", driver ? driver : "none");
 
-	errno = 0;
 	if (fflush(out) || ferror(out))
 		return errno ? -errno : -EIO;
 	return 0;

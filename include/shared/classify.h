@@ -266,6 +266,16 @@ static inline __u32 hk_classify(const struct hk_config *c,
 		return HK_STARVED;
 	if (ev->victim_tgid && ev->cpu_pct_x100 >= c->noisy_cpu_pct_x100)
 		return HK_NOISY_NEIGHBOR;
+	/*
+	 * Blocked on I/O: its threads slept in I/O wait (a disk, a network
+	 * file system: what the kernel calls iowait) for that share of a
+	 * thread's window, summed. After the memory labels: a thrashing
+	 * process waits on I/O too, and memory is then the cause. Before
+	 * CPU-bound: a process with a spinning thread and one stuck on a
+	 * disk is held back by the disk.
+	 */
+	if (c->io_blocked_pct_x100 && ev->io_pct_x100 >= c->io_blocked_pct_x100)
+		return HK_IO_BLOCKED;
 	if (hk_cpu_hungry(c, ev) &&
 	    ev->minor_faults_per_s + ev->major_faults_per_s < c->cpu_max_faults_per_s)
 		return HK_CPU_BOUND;
@@ -276,7 +286,7 @@ static inline __u32 hk_classify(const struct hk_config *c,
 static inline int hk_may_be_noisy(const struct hk_config *c,
 				  const struct hk_evidence *ev, __u32 match)
 {
-	return (match == HK_OK || match == HK_CPU_BOUND) &&
+	return (match == HK_OK || match == HK_IO_BLOCKED || match == HK_CPU_BOUND) &&
 	       ev->cpu_pct_x100 >= c->noisy_cpu_pct_x100;
 }
 
@@ -404,6 +414,16 @@ static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 				  10000);
 	p->carry_wait_ns = 0;
 	p->carry_thread_wait_ns = 0;
+	/* blocked time is per thread like wait: at most a window each */
+	ev->io_pct_x100 = (__u32)hk_min_u64(hk_share_x100(s->io_delta_ns + p->carry_io_ns,
+							  window_ns), max_x100);
+	ev->io_tid = s->io_tid;
+	ev->thread_io_pct_x100 =
+		(__u32)hk_min_u64(hk_share_x100(s->thread_io_delta_ns +
+						p->carry_thread_io_ns, window_ns),
+				  10000);
+	p->carry_io_ns = 0;
+	p->carry_thread_io_ns = 0;
 	/* summed over the CPUs its cgroups' run queues were throttled on */
 	ev->throttled_pct_x100 =
 		(__u32)hk_min_u64(hk_share_x100(hk_sub_clamp(s->throttled_ns,
@@ -486,6 +506,8 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 		p->windows--;
 		p->carry_wait_ns += s->wait_delta_ns;
 		p->carry_thread_wait_ns += s->thread_wait_delta_ns;
+		p->carry_io_ns += s->io_delta_ns;
+		p->carry_thread_io_ns += s->thread_io_delta_ns;
 		return 0;
 	}
 

@@ -72,9 +72,10 @@ enum hk_label {
 	HK_THROTTLED = 3,
 	HK_STARVED = 4,
 	HK_NOISY_NEIGHBOR = 5,
-	HK_CPU_BOUND = 6,
-	HK_EXITED = 7,		/* only ever a transition's target */
-	HK_NR_LABELS = 8,
+	HK_IO_BLOCKED = 6,
+	HK_CPU_BOUND = 7,
+	HK_EXITED = 8,		/* only ever a transition's target */
+	HK_NR_LABELS = 9,
 };
 
 enum hk_limit_kind {
@@ -133,7 +134,9 @@ struct hk_config {
 	/* cpu_bound */
 	__u32 cpu_thread_pct_x100;	/* one thread running or runnable */
 	__u32 cpu_total_pct_x100;	/* whole process, of all CPUs */
-	__u32 pad1;
+	/* io_blocked: its threads' time blocked on I/O (delay accounting's
+	 * blkio), summed, share of one thread's window; 0: off */
+	__u32 io_blocked_pct_x100;
 	__u64 cpu_max_faults_per_s;
 
 	/* derived from the above by hk_config__derive() */
@@ -208,6 +211,11 @@ struct hk_evidence {
 	__u32 aggressor_switches;
 	__u32 victim_tgid;		/* a Starved process we starve */
 	__u32 victim_switches;		/* how often we took its CPU */
+	/* blocked on I/O (in_iowait sleeps: delay accounting's blkio) */
+	__u32 io_pct_x100;		/* all threads, of one thread's window */
+	__u32 io_tid;			/* the thread blocked longest */
+	__u32 thread_io_pct_x100;	/* ... its share, at most 100 % */
+	__u32 pad_io;
 };
 
 /* What a thread or a process did, counted by the kernel (cumulative). */
@@ -250,6 +258,8 @@ struct hk_proc {
 	__u64 throttled_ns;
 	__u64 carry_wait_ns;		/* wait of a skipped sample */
 	__u64 carry_thread_wait_ns;	/* ... of its thread that waited most */
+	__u64 carry_io_ns;		/* I/O wait of a skipped sample */
+	__u64 carry_thread_io_ns;	/* ... of its thread blocked longest */
 	/* anon + shmem RSS trend ring */
 	__u32 trend_head;		/* next slot to write */
 	__u32 trend_nr;
@@ -285,6 +295,10 @@ struct hk_sample {
 	__u64 thread_queued_delta_ns;
 	__u64 thread_wait_delta_ns;	/* run-queue wait of the thread that
 					 * waited most in this window */
+	__u64 io_delta_ns;		/* blocked on I/O in this window */
+	__u64 thread_io_delta_ns;	/* ... the thread blocked longest */
+	__u32 io_tid;
+	__u32 pad_io;
 	__u32 thread_tid;
 	__u32 thread_cpu;
 	__u32 wait_tid;

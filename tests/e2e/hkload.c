@@ -27,7 +27,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include "shared/units.h"
@@ -71,6 +74,13 @@ static const char usage_text[] =
 "      N processes of M busy (or sleeping) threads, made in turn, one thread\n"
 "      of each process after the other, so that their TIDs interleave; prints\n"
 "      each process's PID on a line of its own before \"ready\"\n"
+"  dio --file PATH [--size SIZE] [--block SIZE]\n"
+"      fill PATH to --size (64M), then read --block (1M) at random offsets with\n"
+"      O_DIRECT, back to back: asleep in I/O wait nearly all the time\n"
+"  nap [--every DUR]                  sleep --every (1ms) in nanosleep and poll,\n"
+"      by turns: asleep, interruptibly, nearly all the time\n"
+"  vforkwait [--every DUR]            vfork a child that sleeps --every (200ms):\n"
+"      the parent waits uninterruptibly, and not on I/O\n"
 "SIZE: bytes, or with K, M, G (1M = 1048576). DUR: 250ms, 1.5s.\n"
 "Examples:\n"
 "  hkload grow --step 10M --every 250ms      # a 40 MiB/s leak\n"
@@ -685,6 +695,97 @@ static int cmd_interleaved(int argc, char **argv)
 	hold_forever();
 }
 
+/*
+ * Blocked on a disk: O_DIRECT reads sleep in io_schedule until the device
+ * answers, and no page cache answers for it. The block is read at an
+ * aligned random offset so that no device cache of the last one helps.
+ */
+static int cmd_dio(int argc, char **argv)
+{
+	const char *file = NULL;
+	uint64_t size = 64 << 20, block = 1 << 20, blocks, n = 1;
+	const struct opt_spec spec[] = {
+		{ "file", OPT_PATH, &file }, { "size", OPT_SIZE, &size },
+		{ "block", OPT_SIZE, &block },
+	};
+	void *buf;
+	int fd;
+
+	parse_opts(argc, argv, spec, ARRAY_SIZE(spec));
+	if (!file)
+		usage_error("--file is required");
+	if (!block || block % 4096 || size < block)
+		usage_error("--block must be a multiple of 4K, at most --size");
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		die("open %s: %s", file, strerror(errno));
+	fill_file(fd, file, size);
+	if (fsync(fd))
+		die("fsync %s: %s", file, strerror(errno));
+	close(fd);
+	fd = open(file, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		die("open %s with O_DIRECT: %s (a tmpfs cannot: use a disk)", file,
+		    strerror(errno));
+	if (posix_memalign(&buf, 4096, block))
+		die("out of memory");
+	blocks = size / block;
+	say_ready();
+	for (;;) {
+		/* a 64-bit LCG: no libc state, the same walk every run */
+		n = n * 6364136223846793005ULL + 1442695040888963407ULL;
+		if (pread(fd, buf, block, (off_t)((n >> 33) % blocks * block)) < 0)
+			die("read %s: %s", file, strerror(errno));
+	}
+}
+
+/* Asleep, interruptibly: what a process waiting for work looks like. */
+static int cmd_nap(int argc, char **argv)
+{
+	uint64_t every_ns = HK_NSEC_PER_MSEC;
+	const struct opt_spec spec[] = { { "every", OPT_DUR, &every_ns } };
+	struct timespec ts;
+
+	parse_opts(argc, argv, spec, ARRAY_SIZE(spec));
+	ts.tv_sec = (time_t)(every_ns / HK_NSEC_PER_SEC);
+	ts.tv_nsec = (long)(every_ns % HK_NSEC_PER_SEC);
+	say_ready();
+	for (;;) {
+		nanosleep(&ts, NULL);
+		if (ppoll(NULL, 0, &ts, NULL) < 0 && errno != EINTR)
+			die("ppoll: %s", strerror(errno));
+	}
+	return 0;
+}
+
+/*
+ * Uninterruptible, not I/O: a vfork parent sleeps in D state until its
+ * child execs or exits. The child only makes system calls (it shares the
+ * parent's memory and stack).
+ */
+static int cmd_vforkwait(int argc, char **argv)
+{
+	uint64_t every_ns = 200 * HK_NSEC_PER_MSEC;
+	const struct opt_spec spec[] = { { "every", OPT_DUR, &every_ns } };
+	struct timespec ts;
+	pid_t pid;
+
+	parse_opts(argc, argv, spec, ARRAY_SIZE(spec));
+	ts.tv_sec = (time_t)(every_ns / HK_NSEC_PER_SEC);
+	ts.tv_nsec = (long)(every_ns % HK_NSEC_PER_SEC);
+	say_ready();
+	for (;;) {
+		pid = vfork();
+		if (pid < 0)
+			die("vfork: %s", strerror(errno));
+		if (!pid) {
+			syscall(SYS_nanosleep, &ts, NULL);
+			syscall(SYS_exit, 0);
+		}
+		waitpid(pid, NULL, 0);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -694,6 +795,7 @@ int main(int argc, char **argv)
 		{ "grow", cmd_grow }, { "write", cmd_write },
 		{ "mmapread", cmd_mmapread }, { "spin", cmd_spin },
 		{ "sleepers", cmd_sleepers }, { "interleaved", cmd_interleaved },
+		{ "dio", cmd_dio }, { "nap", cmd_nap }, { "vforkwait", cmd_vforkwait },
 	};
 	pid_t parent = getppid();
 	int i;

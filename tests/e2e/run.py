@@ -42,6 +42,7 @@ import threading
 import test_cli
 import test_controls
 import test_cpu
+import test_io
 import test_json
 import test_memory
 import test_output
@@ -57,7 +58,7 @@ from hk_e2e.suite import Suite
 # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
 TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_controls.TESTS + test_output.TESTS + test_service.TESTS +
-         test_status.TESTS + test_json.TESTS)
+         test_status.TESTS + test_json.TESTS + test_io.TESTS)
 
 
 def main():

@@ -217,6 +217,47 @@ static void test_classify_throttled(void)
 	CLASSIFY(ev, HK_OK);
 }
 
+static void test_classify_io_blocked(void)
+{
+	struct hk_evidence ev;
+	const char *what;
+	__u32 t;
+
+	vec_config();
+	t = cfg.io_blocked_pct_x100;
+	CU_ASSERT_EQUAL(t, 5000);
+	memset(&ev, 0, sizeof(ev));
+	what = "blocked on I/O at the threshold";
+	ev.io_pct_x100 = t;
+	CLASSIFY(ev, HK_IO_BLOCKED);
+	what = "one below";
+	ev.io_pct_x100 = t - 1;
+	CLASSIFY(ev, HK_OK);
+	what = "blocked 100 % with the diagnosis off";
+	ev.io_pct_x100 = 10000;
+	cfg.io_blocked_pct_x100 = 0;
+	CLASSIFY(ev, HK_OK);
+	cfg.io_blocked_pct_x100 = t;
+	/* starved comes first: it is not on a CPU because others are */
+	what = "blocked and starved";
+	ev.thread_wait_pct_x100 = 9700;
+	ev.wait_pct_x100 = 9700;
+	CLASSIFY(ev, HK_STARVED);
+	/* a spinning thread beside a blocked one: the disk holds it back */
+	what = "blocked, a thread spinning";
+	memset(&ev, 0, sizeof(ev));
+	ev.io_pct_x100 = 6000;
+	ev.thread_cpu_pct_x100 = 9900;
+	ev.cpu_pct_x100 = 9900;
+	CLASSIFY(ev, HK_IO_BLOCKED);
+	/* a noisy neighbour is named for what it does to others */
+	what = "blocked, and starving another";
+	ev.victim_tgid = 77;
+	CLASSIFY(ev, HK_NOISY_NEIGHBOR);
+	/* and can still become one after the first pass */
+	CU_ASSERT_TRUE(hk_may_be_noisy(&cfg, &ev, HK_IO_BLOCKED));
+}
+
 static void test_classify_starved(void)
 {
 	struct hk_evidence ev;
@@ -391,6 +432,7 @@ int hk_add_classify_suite(void)
 		{ "classify throttled", test_classify_throttled },
 		{ "classify starved", test_classify_starved },
 		{ "classify noisy_neighbor", test_classify_noisy },
+		{ "classify io_blocked", test_classify_io_blocked },
 		{ "classify cpu_bound", test_classify_cpu },
 		{ "may_be_noisy", test_may_be_noisy },
 		{ "enter_windows", test_enter_windows },

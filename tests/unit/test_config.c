@@ -29,7 +29,7 @@ static void test_defaults(void)
 		.noisy_cpu_pct_x100 = 5000,
 		.cpu_thread_pct_x100 = 9000,
 		.cpu_total_pct_x100 = 5000,
-		.pad1 = 0,
+		.io_blocked_pct_x100 = 5000,
 		.cpu_max_faults_per_s = 1000,
 		/* derive() computes these, after every override */
 		.trend_stride_ns = 0,

@@ -32,7 +32,8 @@ static void test_json_oom_risk(void)
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
 		   "\"thread_tid\":4243,\"thread_cpu\":2,"
 		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
-		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,"
+		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
@@ -65,7 +66,8 @@ static void test_json_mem_thrashing(void)
 		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":0.00,"
 		   "\"thread_tid\":5100,\"thread_cpu\":0,"
 		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
-		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,"
+		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":12348,\"minor_faults_per_s\":12345,"
 		   "\"major_faults_per_s\":3,\"unexplained_faults_per_s\":11900,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2,\"rss_bytes\":10485760,"
@@ -91,7 +93,8 @@ static void test_json_throttled(void)
 		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":8.00,"
 		   "\"thread_tid\":4401,\"thread_cpu\":3,"
 		   "\"run_delay_pct\":210.00,\"thread_run_delay_pct\":41.00,"
-		   "\"run_delay_tid\":4410,\"throttled_pct\":62.50,"
+		   "\"run_delay_tid\":4410,\"throttled_pct\":62.50,\"io_blocked_pct\":0.00,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":8,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -103,7 +106,8 @@ static void test_json_throttled(void)
 	ASSERT_HAS(json(&e, NULL),
 		   "\"from\":\"throttled\",\"to\":\"ok\",\"cgroup\":null,\"cgroup_truncated\":false,");
 	ASSERT_HAS(fmt_out,
-		   ",\"run_delay_tid\":4410,\"throttled_pct\":0.01,\"nr_threads\":8,");
+		   ",\"run_delay_tid\":4410,\"throttled_pct\":0.01,\"io_blocked_pct\":0.00,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"nr_threads\":8,");
 }
 
 static void test_json_starved(void)
@@ -118,7 +122,8 @@ static void test_json_starved(void)
 		   "\"thread_cpu_pct\":0.80,\"thread_queued_pct\":0.00,"
 		   "\"thread_tid\":4301,\"thread_cpu\":0,"
 		   "\"run_delay_pct\":97.50,\"thread_run_delay_pct\":97.00,"
-		   "\"run_delay_tid\":4302,\"throttled_pct\":0.00,"
+		   "\"run_delay_tid\":4302,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":2,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
@@ -139,7 +144,8 @@ static void test_json_noisy_neighbor(void)
 		   "\"thread_cpu_pct\":98.00,\"thread_queued_pct\":1.50,"
 		   "\"thread_tid\":4300,\"thread_cpu\":0,"
 		   "\"run_delay_pct\":1.50,\"thread_run_delay_pct\":0.00,"
-		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,"
+		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
@@ -166,7 +172,8 @@ static void test_json_cpu_bound(void)
 		   "\"thread_cpu_pct\":99.00,\"thread_queued_pct\":43.21,"
 		   "\"thread_tid\":4250,\"thread_cpu\":1,"
 		   "\"run_delay_pct\":90.00,\"thread_run_delay_pct\":45.00,"
-		   "\"run_delay_tid\":4251,\"throttled_pct\":0.00,"
+		   "\"run_delay_tid\":4251,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":3,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -184,7 +191,8 @@ static void test_json_ok(void)
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.00,"
 		   "\"thread_tid\":4250,\"thread_cpu\":1,"
 		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
-		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,"
+		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -203,7 +211,8 @@ static void test_json_exited(void)
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
 		   "\"thread_tid\":4243,\"thread_cpu\":2,"
 		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
-		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,"
+		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"

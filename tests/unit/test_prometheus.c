@@ -36,6 +36,7 @@
 	"hotspot_k_processes{label=\"throttled\"} " throttled "\n"		\
 	"hotspot_k_processes{label=\"starved\"} " starved "\n"			\
 	"hotspot_k_processes{label=\"noisy_neighbor\"} " noisy "\n"		\
+	"hotspot_k_processes{label=\"io_blocked\"} 0\n"			\
 	"hotspot_k_processes{label=\"cpu_bound\"} " cpu "\n"			\
 	FAM("hotspot_k_processes_unlisted", "gauge",				\
 	    "Flagged processes without hotspot_k_process_* series: more "	\
@@ -44,7 +45,7 @@
 
 /* Each argument: the samples of that family, "" for none. */
 #define PER_PROCESS(flagged, cpu, run_delay, thread_run_delay, throttled,	\
-		    major, minor, rss, anon, slope, limit, eta)			\
+		    io, major, minor, rss, anon, slope, limit, eta)			\
 	FAM("hotspot_k_process_flagged", "gauge",				\
 	    "1 for each process flagged now, labelled with its diagnosis. "	\
 	    "The hotspot_k_process_* gauges below hold the evidence of the "	\
@@ -61,6 +62,9 @@
 	FAM("hotspot_k_process_throttled_ratio", "gauge",			\
 	    "Time its cgroups' CPU quota kept them throttled, as a share of "	\
 	    "the window, summed over CPUs.") throttled				\
+	FAM("hotspot_k_process_io_blocked_ratio", "gauge",			\
+	    "Time its threads slept blocked on I/O, as a share of the window "	\
+	    "(at most 1 per thread).") io					\
 	FAM("hotspot_k_process_major_faults_per_second", "gauge",		\
 	    "Major page faults per second over the window.") major		\
 	FAM("hotspot_k_process_minor_faults_per_second", "gauge",		\
@@ -80,7 +84,7 @@
 	    "Time until the RSS reaches that limit at its slope; only while "	\
 	    "it heads there.") eta
 
-#define NO_PROCESS PER_PROCESS("", "", "", "", "", "", "", "", "", "", "", "")
+#define NO_PROCESS PER_PROCESS("", "", "", "", "", "", "", "", "", "", "", "", "")
 
 /* One sample of a per-process family. */
 #define S(name, labels, v) "hotspot_k_process_" name "{" labels "} " v "\n"
@@ -384,6 +388,8 @@ static void test_transitions(void)
 			       S("thread_run_delay_ratio", L_CPU, "0.0000"),
 			       S("throttled_ratio", L_OOM, "0.0123")
 			       S("throttled_ratio", L_CPU, "0.0000"),
+			       S("io_blocked_ratio", L_OOM, "0.0000")
+			       S("io_blocked_ratio", L_CPU, "0.0000"),
 			       S("major_faults_per_second", L_OOM, "45")
 			       S("major_faults_per_second", L_CPU, "0"),
 			       S("minor_faults_per_second", L_OOM, "9700")
@@ -417,6 +423,8 @@ static void test_transitions(void)
 			       S("thread_run_delay_ratio", L_THR, "0.4100"),
 			       S("throttled_ratio", L_OOM, "0.0123")
 			       S("throttled_ratio", L_THR, "0.6250"),
+			       S("io_blocked_ratio", L_OOM, "0.0000")
+			       S("io_blocked_ratio", L_THR, "0.0000"),
 			       S("major_faults_per_second", L_OOM, "45")
 			       S("major_faults_per_second", L_THR, "0"),
 			       S("minor_faults_per_second", L_OOM, "9700")
@@ -487,6 +495,7 @@ static void test_hostile(void)
 			       HOSTILE_SAMPLES("run_delay_ratio", "0.9750"),
 			       HOSTILE_SAMPLES("thread_run_delay_ratio", "0.9700"),
 			       HOSTILE_SAMPLES("throttled_ratio", "0.0000"),
+			       HOSTILE_SAMPLES("io_blocked_ratio", "0.0000"),
 			       HOSTILE_SAMPLES("major_faults_per_second", "0"),
 			       HOSTILE_SAMPLES("minor_faults_per_second", "0"),
 			       HOSTILE_SAMPLES("rss_bytes", "10485760"),

@@ -65,6 +65,9 @@ struct hkv_load {
 	__u64 thread_wait_ns;		/* the thread that waited most,
 					 * 0: wait_ns (one thread) */
 	__u64 throttled_ns;		/* its cgroups' quota throttling */
+	__u64 io_ns;			/* blocked on I/O, all threads */
+	__u64 thread_io_ns;		/* the thread blocked longest, 0:
+					 * io_ns (one thread) */
 	__u64 minor_faults;
 	__u64 major_faults;
 	__u64 nvcsw;
@@ -151,6 +154,8 @@ enum hkv_field {
 	HKV_F_ANON,		/* rss_anon_bytes */
 	HKV_F_WINDOW,		/* window_ns */
 	HKV_F_VICTIM_STARVED,	/* victim_starved */
+	HKV_F_IO,		/* io_pct_x100 */
+	HKV_F_THREAD_IO,	/* thread_io_pct_x100 */
 };
 
 /* One hand-computed evidence value, read after the window ends. */
@@ -194,6 +199,8 @@ static inline __s64 hkv_field_get(const struct hk_evidence *ev, __u32 f)
 {
 	switch (f) {
 	case HKV_F_CPU:		return ev->cpu_pct_x100;
+	case HKV_F_IO:		return ev->io_pct_x100;
+	case HKV_F_THREAD_IO:	return ev->thread_io_pct_x100;
 	case HKV_F_THREAD_CPU:	return ev->thread_cpu_pct_x100;
 	case HKV_F_WAIT:	return ev->wait_pct_x100;
 	case HKV_F_MINOR:	return (__s64)ev->minor_faults_per_s;
@@ -228,7 +235,7 @@ static inline const char *hkv_label_name(__u32 l)
 {
 	static const char *const names[HK_NR_LABELS] = {
 		"OK", "OOM risk", "Mem-thrashing", "Throttled", "Starved",
-		"Noisy neighbor", "CPU-bound", "exited",
+		"Noisy neighbor", "I/O-blocked", "CPU-bound", "exited",
 	};
 
 	return l < HK_NR_LABELS ? names[l] : "?";
@@ -325,6 +332,9 @@ static inline void hkv_sample(const struct hkv_vector *v, const struct hkv_proc 
 	s->anon_pages = anon > 0 ? (__u64)anon : 0;
 	s->rss_pages = s->anon_pages + (file > 0 ? (__u64)file : 0);
 	s->wait_delta_ns = l->wait_ns;
+	s->io_delta_ns = l->io_ns;
+	s->thread_io_delta_ns = l->thread_io_ns ? l->thread_io_ns : l->io_ns;
+	s->io_tid = l->io_ns ? p->tgid : 0;
 	s->thread_wait_delta_ns = l->thread_wait_ns ? l->thread_wait_ns : l->wait_ns;
 	s->wait_tid = p->tgid;
 	s->thread_run_delta_ns = l->thread_run_ns;
@@ -442,6 +452,7 @@ static inline const struct hkv_proc *hkv_find(const struct hkv_vector *v,
 #define THR	HK_THROTTLED
 #define ST	HK_STARVED
 #define NN	HK_NOISY_NEIGHBOR
+#define IO	HK_IO_BLOCKED
 #define CPU	HK_CPU_BOUND
 #define EXIT	HK_EXITED
 
@@ -449,6 +460,7 @@ static const struct hkv_vector hkv_vectors[] = {
 #include "vectors_cpu.inc"
 #include "vectors_mem.inc"
 #include "vectors_life.inc"
+#include "vectors_io.inc"
 };
 
 #undef OK
@@ -457,6 +469,7 @@ static const struct hkv_vector hkv_vectors[] = {
 #undef THR
 #undef ST
 #undef NN
+#undef IO
 #undef CPU
 #undef EXIT
 

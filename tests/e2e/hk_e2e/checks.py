@@ -57,6 +57,7 @@ def describe_entry(tool, pid):
     ev = e.get("ev", {})
     keep = ("cpu_pct_x100", "thread_cpu_pct_x100", "thread_queued_pct_x100",
             "wait_pct_x100", "thread_wait_pct_x100", "throttled_pct_x100",
+            "io_pct_x100", "thread_io_pct_x100", "io_tid",
             "minor_faults_per_s", "major_faults_per_s", "unexplained_faults_per_s",
             "rss_bytes", "rss_anon_bytes", "rss_growth_bytes_per_s",
             "rss_slope_bytes_per_s", "rss_net_growth_bytes", "rss_trend_ms",
