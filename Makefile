@@ -39,9 +39,11 @@ LIBBPF_LIBS   := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf) -le
 # Debian's libbpf-dev, libelf-dev and zlib1g-dev ship the archives.
 ifeq ($(STATIC),1)
 LIBBPF_LIBS   := -l:libbpf.a -l:libelf.a -l:libz.a
+ELF_LIBS      := -l:libelf.a -l:libz.a
 LDFLAGS_LINK  := -static
 LINK_KIND     := static
 else
+ELF_LIBS      := -lelf -lz
 LDFLAGS_LINK  :=
 LINK_KIND     := dynamic
 endif
@@ -106,9 +108,11 @@ run: all
 	./hotspot-k $(ARGS)
 
 # --- tests -------------------------------------------------------------
-$(OUTPUT)/unit-tests: $(UNIT_SRCS) $(USER_LIB_O) $(wildcard tests/unit/*.h tests/common/*.h) $(VECTORS) $(SHARED_H)
+# STATIC=1 links it static too: the symbolizer's tests then find libc
+# inside the binary, as they would in a static hotspot-k
+$(OUTPUT)/unit-tests: $(UNIT_SRCS) $(USER_LIB_O) $(wildcard tests/unit/*.h tests/common/*.h) $(VECTORS) $(SHARED_H) $(LINK_STAMP)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(INCLUDES) -Itests -Itests/common $(UNIT_SRCS) $(USER_LIB_O) -lcunit -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(INCLUDES) -Itests -Itests/common $(UNIT_SRCS) $(USER_LIB_O) -lcunit $(ELF_LIBS) -o $@
 
 $(OUTPUT)/prog-test: tests/bpf-prog-test/prog_test.c $(OUTPUT)/hotspot.skel.h $(VECTORS) $(USER_LIB_O) $(LINK_STAMP)
 	$(call msg,LINK,$@)
@@ -149,7 +153,7 @@ e2e-iter: hotspot-k $(OUTPUT)/hkload
 test: deps
 	$(Q)tools/deps.sh test
 	$(Q)$(MAKE) --no-print-directory STATIC=1 hotspot-k $(OUTPUT)/prog-test $(OUTPUT)/hkload
-	$(Q)$(MAKE) --no-print-directory unit
+	$(Q)$(MAKE) --no-print-directory STATIC=1 unit
 	$(Q)$(MAKE) --no-print-directory sanitize
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 	$(Q)$(MAKE) --no-print-directory STATIC=1 prog-test

@@ -10,12 +10,7 @@
 #include <stdbool.h>
 #include "escape.h"
 
-/*
- * Length of the well-formed UTF-8 sequence at s (Unicode table 3-7: no
- * overlong forms, no surrogates, nothing above U+10FFFF), 0 if there is
- * none. n is how many bytes are left.
- */
-static size_t utf8_seq(const unsigned char *s, size_t n, __u32 *cp)
+size_t hk_utf8__seq(const unsigned char *s, size_t n, __u32 *cp)
 {
 	__u32 c, min;
 	size_t need, i;
@@ -95,7 +90,7 @@ size_t hk_out__term_text(struct hk_out *o, const char *str, size_t n)
 	__u32 cp;
 
 	while (i < n) {
-		k = utf8_seq(s + i, n - i, &cp);
+		k = hk_utf8__seq(s + i, n - i, &cp);
 		/* a backslash is doubled: "\\x1b" in a name is not an escape */
 		if (k && cp == '\\') {
 			hk_out__str(o, "\\\\");
@@ -128,7 +123,7 @@ void hk_out__json_str(struct hk_out *o, const char *str, size_t n)
 
 	hk_out__mem(o, "\"", 1);
 	while (i < n) {
-		k = utf8_seq(s + i, n - i, &cp);
+		k = hk_utf8__seq(s + i, n - i, &cp);
 		if (!k) {
 			hk_out__str(o, "\\ufffd");
 			i++;

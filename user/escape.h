@@ -17,6 +17,13 @@ static inline size_t hk_comm__len(const char *comm)
 }
 
 /*
+ * Length of the well-formed UTF-8 sequence at s (Unicode table 3-7: no
+ * overlong forms, no surrogates, nothing above U+10FFFF) and its code point
+ * in *cp, 0 if there is none. n (> 0) is how many bytes are left.
+ */
+size_t hk_utf8__seq(const unsigned char *s, size_t n, __u32 *cp);
+
+/*
  * Terminal-safe text: control characters, invisible ones (bidi controls,
  * zero-width characters) and bytes outside well-formed UTF-8 become \xHH
  * for each byte, a backslash becomes two, the rest is kept. Returns the

@@ -34,11 +34,11 @@ fuzz-bins: $(patsubst %,$(OUTPUT)/fuzz_%,$(FUZZ_TARGETS)) $(OUTPUT)/fuzz-seeds
 
 $(OUTPUT)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $(INCLUDES) -Itests/common $< $(FUZZ_SRCS) $(USER_LIB_O) -o $@
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $(INCLUDES) -Itests/common $< $(FUZZ_SRCS) $(USER_LIB_O) $(ELF_LIBS) -o $@
 
 $(OUTPUT)/fuzz-seeds: tests/fuzz/seeds.c $(FUZZ_DEPS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(INCLUDES) -Itests/common $< $(FUZZ_SRCS) $(USER_LIB_O) -o $@
+	$(Q)$(CC) $(CFLAGS) $(INCLUDES) -Itests/common $< $(FUZZ_SRCS) $(USER_LIB_O) $(ELF_LIBS) -o $@
 
 sanitize-bins: $(OUTPUT)/hotspot-k $(OUTPUT)/unit-tests
 	@:

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * flamegraph.h - stacks of names with their time, merged into one tree,
+ * written as folded stacks (for flamegraph.pl, inferno, speedscope) or as
+ * a self-contained SVG flame graph.
+ *
+ * Frames are cleaned as they come in (frame_name.h: ';' becomes ':',
+ * whitespace and control characters '_', bytes outside UTF-8 '?'), so the
+ * folded output always parses; two names that clean alike are one frame.
+ * Kernel frames are told apart by the suffix "_[k]" (HK_FLAME_KERNEL_SUFFIX)
+ * that the caller appends, as perf's folded stacks have them.
+ */
+#ifndef HK_USER_FLAMEGRAPH_H
+#define HK_USER_FLAMEGRAPH_H
+
+#include <stdio.h>
+#include <linux/types.h>
+
+#define HK_FLAME_KERNEL_SUFFIX	"_[k]"
+/* the extra leaf frame of an off-CPU stack */
+#define HK_FLAME_OFF_CPU	"[off-cpu]"
+/* frames of a stack kept, the leaf-most (bpf_get_stackid gives 127 + 127) */
+#define HK_FLAME_MAX_DEPTH	1024
+
+struct hk_flame;
+
+struct hk_flame *hk_flame__new(void);
+
+/*
+ * One stack: frames[0] is the root (outermost), frames[n-1] the leaf; a
+ * NULL or empty frame, or no frame at all, is "[unknown]"; weight in microseconds
+ * of thread time (0: nothing added); off_cpu: time blocked, not on a CPU.
+ * The same stack added twice sums. Returns 0 or -ENOMEM.
+ */
+int hk_flame__add(struct hk_flame *f, const char *const *frames, size_t n,
+		  __u64 weight_us, int off_cpu);
+
+/*
+ * Folded stacks: one line per distinct stack, "root;...;leaf COUNT\n",
+ * COUNT in microseconds; an off-CPU stack ends with the extra leaf frame
+ * "[off-cpu]". In byte order (as LC_ALL=C sort puts them), so the same
+ * stacks always give the same file. 0 or -errno (write errors too).
+ */
+int hk_flame__write_folded(const struct hk_flame *f, FILE *out);
+
+/*
+ * A self-contained SVG flame graph (no script, nothing fetched): the root
+ * ("all") at the bottom, one <rect> per frame, width by time, callees
+ * above their callers sorted by name. On-CPU frames warm (red to yellow,
+ * by a hash of the name; "_[k]" kernel frames pale amber), frames mostly
+ * off-CPU blue. Each has a <title> "NAME (12.3 ms, 45.67%)" (% of all the
+ * time in the graph), and a label cut to its box with "..", none when
+ * under 3 characters fit. Frames narrower than 0.1 px are not drawn; the
+ * footer says how many. 0 or -errno (write errors too).
+ */
+int hk_flame__write_svg(const struct hk_flame *f, FILE *out, const char *title,
+			const char *subtitle);
+
+/* Microseconds of all the stacks added, on-CPU (off_cpu 0) or off-CPU. */
+__u64 hk_flame__total_us(const struct hk_flame *f, int off_cpu);
+
+/*
+ * Microseconds spent in frames named name (cleaned as frames are) and
+ * below them, on- or off-CPU; a frame under another of the same name
+ * (recursion) is not counted twice.
+ */
+__u64 hk_flame__frame_us(const struct hk_flame *f, const char *name, int off_cpu);
+
+void hk_flame__free(struct hk_flame *f);
+
+#endif /* HK_USER_FLAMEGRAPH_H */
