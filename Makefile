@@ -60,7 +60,11 @@ endif
 
 SHARED_H  := $(wildcard include/shared/*.h)
 USER_LIB  := $(wildcard user/*.c)
-USER_LIB  := $(filter-out user/hotspot-k.c user/loader.c user/pinned.c,$(USER_LIB))
+# the BPF skeletons' users and the profiler's: linked into hotspot-k only
+SKEL_USERS := user/hotspot-k.c user/loader.c user/pinned.c user/profiler.c \
+	      user/profile_cmd.c user/act.c \
+	      user/profile_write.c
+USER_LIB  := $(filter-out $(SKEL_USERS),$(USER_LIB))
 USER_LIB_O := $(patsubst user/%.c,$(OUTPUT)/%.o,$(USER_LIB))
 UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
@@ -91,16 +95,25 @@ $(OUTPUT)/hotspot.skel.h: $(OUTPUT)/hotspot.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name hotspot_bpf > $@
 
+$(OUTPUT)/profile.bpf.o: bpf/profile.bpf.c $(wildcard bpf/*.bpf.h) $(SHARED_H) $(VMLINUX_H)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(INCLUDES) $(LIBBPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name profile_bpf > $@
+
 $(OUTPUT)/%.o: user/%.c $(wildcard user/*.h) $(SHARED_H) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(INCLUDES) $(LIBBPF_CFLAGS) -c $< -o $@
 
 $(OUTPUT)/hotspot-k.o $(OUTPUT)/loader.o $(OUTPUT)/pinned.o: $(OUTPUT)/hotspot.skel.h
+$(OUTPUT)/profiler.o $(OUTPUT)/profile_write.o: $(OUTPUT)/profile.skel.h
 
 $(LINK_STAMP): | $(OUTPUT)
 	$(Q)rm -f $(OUTPUT)/link.* && touch $@
 
-hotspot-k: $(OUTPUT)/hotspot-k.o $(OUTPUT)/loader.o $(OUTPUT)/pinned.o $(USER_LIB_O) $(LINK_STAMP)
+hotspot-k: $(patsubst user/%.c,$(OUTPUT)/%.o,$(SKEL_USERS)) $(USER_LIB_O) $(LINK_STAMP)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(filter %.o,$^) $(LIBBPF_LIBS) -o $@
 
@@ -118,6 +131,12 @@ $(OUTPUT)/prog-test: tests/bpf-prog-test/prog_test.c $(OUTPUT)/hotspot.skel.h $(
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(INCLUDES) -Itests $(LIBBPF_CFLAGS) $< $(USER_LIB_O) $(LIBBPF_LIBS) -o $@
 
+# frame pointers, no inlining: the profiler's tests look for its functions
+$(OUTPUT)/profload: tests/e2e/profload.c $(LINK_STAMP) | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -g -O1 -fno-omit-frame-pointer -fno-inline -Wall -Wextra $(LDFLAGS_LINK) \
+		-pthread $< -o $@
+
 $(OUTPUT)/hkload: tests/e2e/hkload.c include/shared/units.h $(LINK_STAMP) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude -pthread $< -o $@
@@ -132,7 +151,7 @@ prog-test: $(OUTPUT)/prog-test
 		{ cat $(OUTPUT)/prog-test-b.log; exit 1; }
 	@echo "bounded loops: $$(tail -n 1 $(OUTPUT)/prog-test-b.log)"
 
-e2e: hotspot-k $(OUTPUT)/hkload
+e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 # the same scenarios as a 5.15 kernel runs them: the iter/task driver (the
@@ -144,7 +163,7 @@ E2E_ITER_SKIP := $(E2E_ITER_SKIP),cli_usage_errors,cli_not_root,cli_write_error,
 E2E_ITER_SKIP := $(E2E_ITER_SKIP),cli_no_caps,cli_map_enomem,cli_interval_defaults,status_usage
 # --pin needs a timer driver, which 5.15 has not
 E2E_ITER_SKIP := $(E2E_ITER_SKIP),timer_walk,handover,dead_timer,pin
-e2e-iter: hotspot-k $(OUTPUT)/hkload
+e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload
 	$(Q)HOTSPOT_K_AS_5_15=1 python3 tests/e2e/run.py --tool ./hotspot-k \
 		--hkload $(OUTPUT)/hkload --tool-args "--driver iter" --skip "$(E2E_ITER_SKIP)"
 
@@ -152,7 +171,8 @@ e2e-iter: hotspot-k $(OUTPUT)/hkload
 # in Debian's 6.1 and 6.12 kernels under qemu (make vmtest).
 test: deps
 	$(Q)tools/deps.sh test
-	$(Q)$(MAKE) --no-print-directory STATIC=1 hotspot-k $(OUTPUT)/prog-test $(OUTPUT)/hkload
+	$(Q)$(MAKE) --no-print-directory STATIC=1 hotspot-k $(OUTPUT)/prog-test $(OUTPUT)/hkload \
+		$(OUTPUT)/profload
 	$(Q)$(MAKE) --no-print-directory STATIC=1 unit
 	$(Q)$(MAKE) --no-print-directory sanitize
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke

@@ -24,16 +24,19 @@ enum {
 	OPT_EXCLUDE_COMM,
 	OPT_PROMETHEUS,
 	OPT_PIN,
+	OPT_PROFILE,
+	OPT_PROFILE_DIR,
 };
 
 static const char usage_text[] =
 "Usage: hotspot-k [--config FILE] [--interval DUR] [--json] [OPTION...]\n"
 "       hotspot-k status [-a] [-n N] [--json]\n"
 "       hotspot-k follow [--json] [--utc] | hotspot-k unpin\n"
+"       hotspot-k profile PID [--duration DUR] [--dir DIR] [--json]\n"
 "\n"
 "Diagnose every process in the kernel and print each change of diagnosis:\n"
-"OOM risk, Mem-thrashing, Throttled, Starved, Noisy neighbor, CPU-bound, OK,\n"
-"exited. Runs until SIGINT/SIGTERM, then detaches everything and exits 0;\n"
+"OOM risk, Mem-thrashing, Throttled, Starved, Noisy neighbor, I/O-blocked,\n"
+"CPU-bound, OK, exited. Runs until SIGINT/SIGTERM, then detaches everything and exits 0;\n"
 "SIGHUP reads --config again and applies it in place.\n"
 "\n"
 "  -c, --config FILE        thresholds and filters (see --generate-config);\n"
@@ -50,6 +53,12 @@ static const char usage_text[] =
 "                           controller's hierarchy on a hybrid v1/v2 host)\n"
 "      --prometheus FILE    keep FILE as a node_exporter textfile: flagged\n"
 "                           processes, counts per label, the tool's counters\n"
+"      --profile DUR        profile each process that enters an alarm label for\n"
+"                           DUR (e.g. 10s): on-CPU and off-CPU stacks, written\n"
+"                           as hotspot-k.PID.LABEL.TIME.{folded,svg} (a flame\n"
+"                           graph); at most 4 at once (overrides [profile]\n"
+"                           duration)\n"
+"      --profile-dir DIR    where profiles are written (default: .)\n"
 "      --pin                load, pin under /sys/fs/bpf/hotspot-k and exit: the\n"
 "                           diagnosis runs on in the kernel (driver wq or timer)\n"
 "      --max-procs N        processes tracked at once (default: 4 x the\n"
@@ -73,6 +82,8 @@ static const char usage_text[] =
 "                           (-a: also the busiest; --json); see status --help\n"
 "  follow [--json]          print the pinned instance's transitions\n"
 "  unpin                    stop the pinned instance\n"
+"  profile PID              profile one process now (--duration 10s) into a\n"
+"                           flame graph; see profile --help\n"
 "\n"
 "Examples:\n"
 "  sudo hotspot-k                             # defaults, 5 s windows\n"
@@ -84,6 +95,8 @@ static const char usage_text[] =
 "  sudo hotspot-k --pin && sudo hotspot-k follow   # no process between reads\n"
 "  sudo systemctl reload hotspot-k            # the service re-reads its config\n"
 "  sudo hotspot-k status -a                   # from another terminal\n"
+"  sudo hotspot-k --profile 10s --profile-dir /var/tmp   # flame graph per alarm\n"
+"  sudo hotspot-k profile 4242 --duration 30s # where does 4242's time go?\n"
 "  sudo bpftool map dump name hk_procs        # current state per process\n"
 "\n"
 "Exit status: 0 normal, 1 runtime failure, 2 usage or config error.\n";
@@ -104,6 +117,8 @@ static const struct option long_opts[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 	{ "pin", no_argument, NULL, OPT_PIN },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "profile-dir", required_argument, NULL, OPT_PROFILE_DIR },
 	{ "generate-config", no_argument, NULL, OPT_GENERATE },
 	{ "check-config", required_argument, NULL, OPT_CHECK },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -119,8 +134,10 @@ static void usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, "\nTry 'hotspot-k --help' for more information.\n");
 }
 
-void hk_cli__apply_filters(const struct hk_cli *c, struct hk_config *cfg)
+void hk_cli__apply_flags(const struct hk_cli *c, struct hk_config *cfg)
 {
+	if (c->profile_set)
+		cfg->profile_ns = c->profile_ns;
 	if (c->filters_set & FILTER_PIDS)
 		cfg->filter_pids = c->filters.filter_pids;
 	if (c->filters_set & FILTER_COMMS)
@@ -173,6 +190,18 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 			break;
 		case OPT_PIN:
 			c->pin = 1;
+			break;
+		case OPT_PROFILE:
+			if (hk_units__parse_duration_ns(optarg, &c->profile_ns) ||
+			    c->profile_ns > HK_NSEC_PER_HOUR ||
+			    (c->profile_ns && c->profile_ns < HK_NSEC_PER_SEC)) {
+				usage_error("bad --profile '%s' (1s..1h, e.g. 10s; 0s: off)", optarg);
+				return EXIT_USAGE;
+			}
+			c->profile_set = 1;
+			break;
+		case OPT_PROFILE_DIR:
+			c->profile_dir = optarg;
 			break;
 		case 'i':
 			if (hk_units__parse_duration_ns(optarg, &c->interval_ns) ||

@@ -25,6 +25,9 @@ struct hk_cli {
 	int utc;
 	const char *prom_path;		/* --prometheus */
 	int pin;			/* --pin */
+	__u64 profile_ns;		/* --profile */
+	int profile_set;
+	const char *profile_dir;	/* --profile-dir; NULL: "." */
 	/* --pid, --comm, --exclude-comm, --cgroup: each replaces its key */
 	struct hk_config filters;
 	unsigned int filters_set;	/* FILTER_* given */
@@ -44,7 +47,8 @@ enum {
  */
 int hk_cli__parse(struct hk_cli *c, int argc, char **argv);
 
-/* Put the command line's filters over the config's (they replace its keys). */
-void hk_cli__apply_filters(const struct hk_cli *c, struct hk_config *cfg);
+/* Put the command line's filters and --profile over the config's (they
+ * replace its keys). */
+void hk_cli__apply_flags(const struct hk_cli *c, struct hk_config *cfg);
 
 #endif /* HK_USER_CLI_H */

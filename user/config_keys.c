@@ -47,6 +47,13 @@ const struct hk_section hk_sections[] = {
 	  "most of the window) or the process wants a large share of all CPUs,\n"
 	  "with few page faults. Its wait for a CPU is in the evidence: on a\n"
 	  "saturated host every busy loop is CPU-bound." },
+	{ "profile",
+	  "Profile on transition: a process that enters an alarm label is\n"
+	  "profiled for `duration` (on-CPU stacks sampled at 99 Hz, off-CPU time\n"
+	  "with the stacks it slept in), then written as folded stacks and an\n"
+	  "SVG flame graph in --profile-dir (the current directory by default):\n"
+	  "hotspot-k.PID.LABEL.TIME.{folded,svg}. At most 4 at once. Nothing of\n"
+	  "the profiler runs while no process is profiled." },
 	{ "filter",
 	  "Which processes to diagnose: every one by default. A process must\n"
 	  "pass every filter set; the walk skips the others in the kernel,\n"
@@ -148,6 +155,8 @@ const struct hk_key hk_keys[] = {
 	KEY("cpu_bound", "max_faults_per_s", HK_UNIT_COUNT, cpu_max_faults_per_s,
 	    1000, 1, UINT64_MAX,
 	    "Minor plus major page faults per second must stay below this."),
+	KEY("profile", "duration", HK_UNIT_DURATION_NS, profile_ns, 0, 0, HK_NSEC_PER_HOUR,
+	    "How long to profile a process that enters an alarm label; 0s: never."),
 	KEY("filter", "pids", HK_UNIT_PID_LIST, filter_pids, 0, 0, 0,
 	    "Only these processes (TGIDs as the host sees them), comma-separated."),
 	KEY("filter", "comms", HK_UNIT_COMM_LIST, filter_comms, 0, 0, 0,

@@ -16,6 +16,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/time.h>
+#include "act.h"
 #include "cli.h"
 #include "config.h"
 #include "delayacct.h"
@@ -24,6 +25,7 @@
 #include "log.h"
 #include "pinned.h"
 #include "printer.h"
+#include "profile_cmd.h"
 #include "prometheus.h"
 #include "status.h"
 #include "sysinfo.h"
@@ -231,7 +233,7 @@ static void reload(const struct hk_cli *c, struct hk_loader *l)
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}
-	hk_cli__apply_filters(c, &cfg);
+	hk_cli__apply_flags(c, &cfg);
 	if (hk_sys__resolve_cgroup(&cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
@@ -317,6 +319,8 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 		.interval_ns = c->opts.cfg.interval_ns,
 	};
 	struct prom_pace pp = { .path = c->prom_path, .interval_ns = c->opts.cfg.interval_ns };
+	struct hk_act *a = pr->act;
+	struct hk_config cfg;
 	struct epoll_event evs[2];
 	int ep, n, i, stop = 0, timeout;
 	struct hk_handover ho;
@@ -333,6 +337,8 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 		if (timeout < 0)
 			timeout = watchdog_timeout_ms(&wd, mono_ns());
 		timeout = min_timeout(timeout, prom_timeout_ms(pr, &pp, mono_ns()));
+		if (a && a->prof)
+			timeout = min_timeout(timeout, hk_profiler__timeout_ms(a->prof));
 		n = epoll_wait(ep, evs, 2, timeout);
 		/* a signal that is not ours to stop on (SIGCONT after Ctrl-Z,
 		 * a debugger attaching) interrupts the wait too */
@@ -354,6 +360,9 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 					continue;
 				}
 				reload(c, l);
+				hk_loader__config(l, &cfg);
+				if (a)
+					a->profile_ns = cfg.profile_ns;
 				wd.interval_ns = hk_loader__interval_ns(l);
 				pp.interval_ns = wd.interval_ns;
 			}
@@ -380,6 +389,8 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 		watchdog_check(&wd, l);
 		n = hk_loader__walk_if_due(l);
 		prom_tick(pr, &pp, l);
+		if (a && a->prof)
+			hk_profiler__poll(a->prof);
 		if (n < 0) {
 			hk_log__print(HK_LOG_ERR, "walking: reading the task iterator: %s\n",
 				strerror(-n));
@@ -396,6 +407,7 @@ int main(int argc, char **argv)
 	struct hk_printer pr;
 	char err[HK_ERR_LEN + 512];
 	struct hk_loader *l = NULL;
+	struct hk_act act = {};
 	int ret, sig_fd;
 
 	if (argc > 1 && !strcmp(argv[1], "status"))
@@ -407,6 +419,8 @@ int main(int argc, char **argv)
 		return hk_pinned__follow(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "unpin"))
 		return hk_pinned__unpin(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "profile"))
+		return hk_profile_cmd__main(argc - 1, argv + 1);
 	ret = hk_cli__parse(&c, argc, argv);
 	if (ret >= 0)
 		return ret;
@@ -424,7 +438,7 @@ int main(int argc, char **argv)
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		return EXIT_USAGE;
 	}
-	hk_cli__apply_filters(&c, &c.opts.cfg);
+	hk_cli__apply_flags(&c, &c.opts.cfg);
 	if (hk_sys__resolve_cgroup(&c.opts.cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		return EXIT_USAGE;
@@ -467,6 +481,24 @@ int main(int argc, char **argv)
 	}
 	c.opts.on_event = hk_printer__event;
 	c.opts.ctx = &pr;
+	act.pr = &pr;
+	act.profile_ns = c.opts.cfg.profile_ns;
+	act.profile_dir = c.profile_dir ? c.profile_dir : ".";
+	if (!c.pin) {
+		/* the dir is checked now, not when a process is flagged at 3 am */
+		if (c.opts.cfg.profile_ns && access(act.profile_dir, W_OK | X_OK)) {
+			hk_log__print(HK_LOG_ERR, "--profile-dir %s: %s\n", act.profile_dir,
+				      strerror(errno));
+			return EXIT_USAGE;
+		}
+		act.prof = hk_profiler__new(hk_act__profile_done, &act);
+		if (!act.prof) {
+			hk_log__print(HK_LOG_ERR, "out of memory\n");
+			return EXIT_RUNTIME;
+		}
+		pr.on_transition = hk_act__transition;
+		pr.act = &act;
+	}
 
 	sig_fd = signals_fd();
 	if (sig_fd < 0) {
@@ -508,6 +540,9 @@ int main(int argc, char **argv)
 		setitimer(ITIMER_REAL, &stop_at, NULL);
 	}
 	ret = event_loop(&c, l, &pr, sig_fd);
+	/* profiles still running are written with what they have */
+	hk_profiler__free(act.prof);
+	act.prof = NULL;
 	/* the textfile says the last state, even if less than a window old */
 	if (pr.prom) {
 		struct hk_stats st;

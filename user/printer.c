@@ -95,18 +95,31 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 			     "hotspot-k: pid %u: %s -> %s: line too long to format\n",
 			     e->tgid, hk_label__id(e->from), hk_label__id(e->to));
 	}
+	if (hk_printer__write(p, hk_label__priority(e->to), p->line, (size_t)n))
+		return -EIO;
+	p->events++;
+	if (p->on_transition)
+		p->on_transition(p->act, e);
+	return 0;
+}
+
+int hk_printer__write(struct hk_printer *p, int priority, const char *line, size_t n)
+{
+	if (p->write_errno) {
+		p->lines_lost++;
+		return -1;
+	}
 	errno = 0;
 	/* the journal reads "<N>" as the line's priority (sd-daemon(3)) */
-	if (p->syslog_prefix && fprintf(p->out, "<%d>", hk_label__priority(e->to)) < 0) {
+	if (p->syslog_prefix && fprintf(p->out, "<%d>", priority) < 0) {
 		p->write_errno = errno ? errno : EIO;
 		p->lines_lost++;
-		return -EIO;
+		return -1;
 	}
-	if (fwrite(p->line, 1, (size_t)n, p->out) != (size_t)n || fflush(p->out)) {
+	if (fwrite(line, 1, n, p->out) != n || fflush(p->out)) {
 		p->write_errno = errno ? errno : EIO;
 		p->lines_lost++;
-		return -EIO;
+		return -1;
 	}
-	p->events++;
 	return 0;
 }

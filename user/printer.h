@@ -22,6 +22,10 @@ struct hk_printer {
 	int syslog_prefix;		/* "<N>" before each line: the journal */
 	struct hk_prom *prom;		/* --prometheus: told every transition */
 	int prom_changed;		/* ... and one came since the last write */
+	/* told every transition once it is written: what the tool does
+	 * about it (act.c: profile, freeze) */
+	void (*on_transition)(void *act, const struct hk_event *e);
+	void *act;
 };
 
 /*
@@ -30,6 +34,13 @@ struct hk_printer {
  * journal_stream is that variable's value, NULL when unset.
  */
 int hk_printer__is_journal(int fd, const char *journal_stream);
+
+/*
+ * One line of the tool's own (a profile written, a cgroup frozen), n bytes
+ * ending in a newline, at a syslog priority: 0, or -1 when the output
+ * failed (counted, and said at exit, as for transitions).
+ */
+int hk_printer__write(struct hk_printer *p, int priority, const char *line, size_t n);
 
 /* 0, or -1 (out of memory). */
 int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int color);

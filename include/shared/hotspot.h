@@ -165,6 +165,10 @@ struct hk_config {
 	__u32 filter_cgroup_hier;		/* enum hk_filter_hier */
 	__u32 filter_gen;			/* bumped when the filters change:
 						 * the next walk sweeps hk_procs */
+
+	/* What userspace does on a transition; the kernel does not read these. */
+	__u64 profile_ns;		/* profile a process entering an alarm
+					 * label for this long; 0: off */
 };
 
 /*

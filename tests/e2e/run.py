@@ -46,6 +46,7 @@ import test_io
 import test_json
 import test_memory
 import test_output
+import test_profile
 import test_service
 import test_seed
 import test_status
@@ -58,7 +59,7 @@ from hk_e2e.suite import Suite
 # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
 TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_controls.TESTS + test_output.TESTS + test_service.TESTS +
-         test_status.TESTS + test_json.TESTS + test_io.TESTS)
+         test_status.TESTS + test_io.TESTS + test_profile.TESTS + test_json.TESTS)
 
 
 def main():
@@ -109,6 +110,10 @@ def main():
     suite.hkload = os.path.join(suite.workdir, "hkload")
     shutil.copy2(hkload, suite.hkload)
     os.chmod(suite.hkload, 0o755)
+    # the profiler's workload (tests/e2e/profload.c), built beside hkload
+    profload = os.path.join(os.path.dirname(hkload), "profload")
+    if os.access(profload, os.X_OK):
+        shutil.copy2(profload, os.path.join(suite.workdir, "profload"))
     load_defaults(snap)
     finished = threading.Event()
 

@@ -49,6 +49,17 @@ def t_json_valid(suite, ctx):
         for _, o in tool.events():
             n += 1
             problems = []
+            # what the tool did about a transition (a profile, a freeze):
+            # a line of its own, named by "event"
+            if "event" in o:
+                if o["event"] not in ("profile", "freeze"):
+                    problems.append("event %r unknown" % o["event"])
+                if not isinstance(o.get("pid"), int) or o["pid"] <= 0:
+                    problems.append("pid")
+                if problems:
+                    raise TestFailure("%s run: bad fields (%s) in:\n%s" %
+                                      (tool.name, ", ".join(problems), fmt_events([o])))
+                continue
             if not isinstance(o.get("time"), str) or not TIME_RE.match(o["time"]):
                 problems.append("time is not RFC 3339 with ms")
             if not isinstance(o.get("pid"), int) or o["pid"] <= 0:

@@ -16,7 +16,8 @@ def history(tool, pid):
     """The transitions of one PID, up to and including its first `exited`."""
     out = []
     for _, o in tool.events():
-        if o.get("pid") == pid:
+        # "event" lines say what the tool did (a profile, a freeze)
+        if o.get("pid") == pid and "event" not in o:
             out.append(o)
             if o.get("to") == "exited":
                 break

@@ -12,7 +12,7 @@ MAX_RETRIES = 3                # at most this many reruns per suite,
 RETRY_BEFORE_S = 200           # and none this late: the watchdog must not fire
 CALM_BUDGET_S = 45             # waiting for others' bursts to pass, per suite
 TEARDOWN_GRACE_S = 1.5         # BPF objects must be gone within this after exit
-LABELS = {"ok", "oom_risk", "mem_thrashing", "throttled", "starved",
+LABELS = {"ok", "oom_risk", "mem_thrashing", "throttled", "starved", "io_blocked",
           "noisy_neighbor", "cpu_bound", "exited"}
 TIME_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)$")
 

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * profile.h - what crosses the kernel/user boundary while a process is
+ * profiled (bpf/profile.bpf.c, user/profiler.c). A separate BPF object
+ * from the diagnosis: it is loaded and attached only while a profile runs,
+ * so that with nothing profiled no program of it runs at all.
+ */
+#ifndef HK_SHARED_PROFILE_H
+#define HK_SHARED_PROFILE_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+enum hk_prof_limits {
+	/* processes profiled at once: each sample and switch compares its
+	 * TGID with this many */
+	HK_PROF_TARGETS = 4,
+	/* frames kept of a stack (the kernel's own limit is 127) */
+	HK_PROF_DEPTH = 127,
+	/* distinct stacks the stack map keeps, all profiles together */
+	HK_PROF_STACKS = 16384,
+	/* distinct (process, user stack, kernel stack, on/off) counted */
+	HK_PROF_KEYS = 16384,
+	/* samples a second on each CPU: off 100 Hz timer ticks, so that
+	 * samples do not beat against periodic work */
+	HK_PROF_FREQ_HZ = 99,
+};
+
+/* A key of hk_prof_counts: one stack of one process, on or off CPU. */
+struct hk_prof_key {
+	__u32 tgid;
+	__s32 user_stack;	/* id in hk_prof_stacks; < 0: none */
+	__s32 kern_stack;	/* id in hk_prof_stacks; < 0: none */
+	__u32 off_cpu;		/* 0: samples on a CPU; 1: ns asleep */
+};
+
+/* What the programs could not keep, per run of the object. */
+struct hk_prof_stats {
+	__u64 samples;		/* on-CPU samples of a profiled process */
+	__u64 switches_out;	/* its threads going to sleep */
+	__u64 stack_errors;	/* bpf_get_stackid failed (map full, ...) */
+	__u64 keys_lost;	/* hk_prof_counts full */
+};
+
+#endif /* HK_SHARED_PROFILE_H */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * act.h - what the tool does about a transition once it is written:
+ * profile the process (--profile), and its line when the profile starts
+ * and when its files are written.
+ */
+#ifndef HK_USER_ACT_H
+#define HK_USER_ACT_H
+
+#include "printer.h"
+#include "profiler.h"
+
+struct hk_act {
+	struct hk_printer *pr;		/* where the lines go */
+	struct hk_profiler *prof;	/* NULL: nothing is profiled */
+	__u64 profile_ns;		/* 0: no profile on transition */
+	const char *profile_dir;
+	__u64 profiles_written;
+	__u64 profiles_failed;
+	__u64 profiles_skipped;		/* the cap was reached */
+};
+
+/* printer's on_transition: start a profile, end one whose process exited. */
+void hk_act__transition(void *act, const struct hk_event *e);
+
+/* The profiler's done(): the line that says where the files are. */
+void hk_act__profile_done(void *act, const struct hk_profile_result *r);
+
+/* The line that says a profile started (also for `hotspot-k profile`). */
+void hk_act__profile_started(struct hk_act *a, __u32 pid, const char *comm,
+			     const char *label, const char *prefix);
+
+#endif /* HK_USER_ACT_H */

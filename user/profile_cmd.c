@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * profile_cmd.c - `hotspot-k profile PID [--duration DUR] [--dir DIR]`:
+ * the profile --profile takes on a transition, taken now. SIGINT or
+ * SIGTERM ends it early, written with what was collected; so does the
+ * process's exit.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "act.h"
+#include "cli.h"
+#include "log.h"
+#include "units.h"
+
+static const char usage_text[] =
+"Usage: hotspot-k profile PID [--duration DUR] [--dir DIR] [--json]\n"
+"\n"
+"Profile one process: its on-CPU stacks, sampled at 99 Hz on every CPU, and\n"
+"the time its threads slept, with the stacks they slept in. Written as\n"
+"DIR/hotspot-k.PID.manual.TIME.folded (folded stacks, read by flamegraph.pl,\n"
+"inferno and speedscope) and .svg (a flame graph: on-CPU warm, off-CPU blue).\n"
+"Ends after DUR, when the process exits, or on SIGINT/SIGTERM, written with\n"
+"what was collected. Complete user stacks need frame pointers\n"
+"(-fno-omit-frame-pointer).\n"
+"\n"
+"      --duration DUR   how long (default 10s, at most 1h)\n"
+"      --dir DIR        where the files go (default .)\n"
+"  -j, --json           the lines as JSON objects\n"
+"  -h, --help           this help\n";
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "hotspot-k profile: %s '%s'\nTry 'hotspot-k profile --help'.\n",
+		what, arg);
+	return EXIT_USAGE;
+}
+
+/* SIGINT and SIGTERM, blocked: sigtimedwait takes them between polls. */
+static void block_stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigprocmask(SIG_BLOCK, set, NULL);
+}
+
+int hk_profile_cmd__main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "dir", required_argument, NULL, 'D' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	char prefix[HK_PROFILE_PATH_MAX], err[512], comm[16] = "", path[64], *end;
+	struct hk_act act = { .profile_ns = 10 * HK_NSEC_PER_SEC, .profile_dir = "." };
+	struct hk_printer pr;
+	struct timespec ts;
+	unsigned long pid;
+	sigset_t stop;
+	int opt, json = 0, t;
+	FILE *f;
+
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			if (hk_units__parse_duration_ns(optarg, &act.profile_ns) ||
+			    act.profile_ns < HK_NSEC_PER_SEC || act.profile_ns > HK_NSEC_PER_HOUR)
+				return usage_error("bad --duration (1s..1h, e.g. 10s)", optarg);
+			break;
+		case 'D':
+			act.profile_dir = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'hotspot-k profile --help'.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "hotspot-k profile: %s\nTry 'hotspot-k profile --help'.\n",
+			optind < argc ? "one PID only" : "which PID?");
+		return EXIT_USAGE;
+	}
+	errno = 0;
+	pid = strtoul(argv[optind], &end, 10);
+	if (errno || *end || !pid || pid > 4194304)
+		return usage_error("bad PID", argv[optind]);
+	if (kill((pid_t)pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "hotspot-k profile: no process %lu\n", pid);
+		return EXIT_RUNTIME;
+	}
+	if (access(act.profile_dir, W_OK | X_OK)) {
+		fprintf(stderr, "hotspot-k profile: --dir %s: %s\n", act.profile_dir,
+			strerror(errno));
+		return EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "/proc/%lu/comm", pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (hk_printer__init(&pr, stdout, json, 0, 0)) {
+		fprintf(stderr, "hotspot-k profile: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	act.pr = &pr;
+	act.prof = hk_profiler__new(hk_act__profile_done, &act);
+	block_stop_signals(&stop);
+	if (!act.prof || hk_profiler__start(act.prof, (__u32)pid, "manual", act.profile_ns,
+					    act.profile_dir, prefix, sizeof(prefix), err,
+					    sizeof(err))) {
+		hk_log__print(HK_LOG_ERR, "profile %lu: %s\n", pid, act.prof ? err : "out of memory");
+		hk_profiler__free(act.prof);
+		hk_printer__free(&pr);
+		return EXIT_RUNTIME;
+	}
+	hk_act__profile_started(&act, (__u32)pid, comm, "manual", prefix);
+	while (hk_profiler__count(act.prof)) {
+		t = hk_profiler__timeout_ms(act.prof);
+		ts.tv_sec = t / 1000;
+		ts.tv_nsec = (long)(t % 1000) * 1000000L;
+		if (sigtimedwait(&stop, NULL, &ts) > 0)
+			hk_profiler__stop_all(act.prof);
+		else
+			hk_profiler__poll(act.prof);
+	}
+	hk_profiler__free(act.prof);
+	opt = pr.write_errno;
+	hk_printer__free(&pr);
+	return !opt && act.profiles_written ? EXIT_OK : EXIT_RUNTIME;
+}

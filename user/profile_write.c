@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * profile_write.c - from stack ids and counts to named frames and files.
+ *
+ * A stack, root first: the process's name, its user frames outermost
+ * first, then its kernel frames ("_[k]"). On-CPU samples weigh what a
+ * sample stands for (1 / HK_PROF_FREQ_HZ s), off-CPU stacks the time
+ * asleep: both in microseconds of thread time, so that one graph shows
+ * where the wall-clock time of every thread went.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "flamegraph.h"
+#include "shared/profile.h"	/* before the skeleton: its .bss uses it */
+#include "profile.skel.h"
+#include "profile_write.h"
+#include "symbolize.h"
+#include "shared/units.h"
+
+#define FRAME_LEN 160
+
+struct hk_profile_syms {
+	__u32 pid;
+	char comm[16];
+	struct hk_usyms *user;
+};
+
+/* The kernel's names, read once: /proc/kallsyms is 100k lines. */
+static struct hk_ksyms *kernel_syms;
+static int kernel_syms_tried;
+
+struct hk_profile_syms *hk_profile_syms__open(__u32 pid, char *err, size_t err_len)
+{
+	struct hk_profile_syms *s = calloc(1, sizeof(*s));
+	char path[64];
+	FILE *f;
+
+	if (!s) {
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
+	s->pid = pid;
+	s->user = hk_usyms__open((int)pid);
+	if (!s->user) {
+		snprintf(err, err_len, "pid %u: cannot read its memory map: %s", pid,
+			 strerror(errno));
+		free(s);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(s->comm, sizeof(s->comm), f))
+			s->comm[strcspn(s->comm, "\n")] = 0;
+		fclose(f);
+	}
+	if (!s->comm[0])
+		snprintf(s->comm, sizeof(s->comm), "%u", pid);
+	return s;
+}
+
+void hk_profile_syms__close(struct hk_profile_syms *s)
+{
+	if (!s)
+		return;
+	hk_usyms__close(s->user);
+	free(s);
+}
+
+int hk_profile__prefix(char *buf, size_t len, const char *dir, __u32 pid,
+		       const char *label, time_t when)
+{
+	char stamp[32];
+	struct tm tm;
+
+	gmtime_r(&when, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	return snprintf(buf, len, "%s/hotspot-k.%u.%s.%s", dir && *dir ? dir : ".", pid,
+			label, stamp);
+}
+
+/* A live process may have mapped more since the start: read its map again. */
+static void syms_refresh(struct hk_profile_syms *s)
+{
+	struct hk_usyms *now;
+
+	if (kill((pid_t)s->pid, 0))
+		return;
+	now = hk_usyms__open((int)s->pid);
+	if (!now)
+		return;
+	hk_usyms__close(s->user);
+	s->user = now;
+}
+
+/* Is the leaf-most of the n frames (ips[0]) in a BPF program or the
+ * tracepoint's call into it? Then the others move up one. */
+static int own_frame(__u64 *ips, int n)
+{
+	char name[FRAME_LEN];
+
+	hk_ksyms__name(kernel_syms, ips[0], name, sizeof(name));
+	if (strncmp(name, "bpf_prog_", 9) && strncmp(name, "bpf_trace_run", 13) &&
+	    strncmp(name, "__bpf_trace_", 12) && strncmp(name, "__traceiter_", 12))
+		return 0;
+	memmove(ips, ips + 1, (size_t)(n - 1) * sizeof(*ips));
+	ips[n - 1] = 0;
+	return 1;
+}
+
+/*
+ * Append one stack's frames, leaf first in ips, root first in names. Every
+ * address but a sample's own is a return address, the instruction after a
+ * call: the call is the byte before, and may end its function. sampled: the
+ * leaf is where a CPU sample interrupted (on-CPU), not a return.
+ */
+static size_t frames_of(int stack_fd, __s32 id, int kernel, int sampled,
+			struct hk_profile_syms *s, char (*names)[FRAME_LEN], size_t at,
+			size_t max)
+{
+	__u64 ips[HK_PROF_DEPTH] = {}, addr;
+	char buf[FRAME_LEN];
+	int n, i;
+
+	if (id < 0 || bpf_map_lookup_elem(stack_fd, &id, ips))
+		return at;
+	for (n = 0; n < HK_PROF_DEPTH && ips[n]; n++)
+		;
+	/* the off-CPU stack is taken from inside the profiler's own program:
+	 * its frames and the tracepoint's are not the process's */
+	while (kernel && n > 0 && kernel_syms && own_frame(ips, n))
+		n--;
+	for (i = n - 1; i >= 0 && at < max; i--, at++) {
+		addr = ips[i] - (i > 0 || !sampled);
+		if (kernel) {
+			if (kernel_syms)
+				hk_ksyms__name(kernel_syms, addr, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "[kernel]");
+			snprintf(names[at], FRAME_LEN, "%.*s_[k]", FRAME_LEN - 5, buf);
+		} else {
+			hk_usyms__name(s->user, addr, names[at], FRAME_LEN);
+		}
+	}
+	return at;
+}
+
+/* The keys of pid, copied out first: deleting while iterating skips keys. */
+static struct hk_prof_key *keys_of(int counts_fd, __u32 pid, size_t *nr)
+{
+	struct hk_prof_key key, next, *keys;
+	void *prev = NULL;
+	size_t n = 0;
+
+	keys = calloc(HK_PROF_KEYS, sizeof(*keys));
+	if (!keys)
+		return NULL;
+	while (n < HK_PROF_KEYS && !bpf_map_get_next_key(counts_fd, prev, &next)) {
+		if (next.tgid == pid)
+			keys[n++] = next;
+		key = next;
+		prev = &key;
+	}
+	*nr = n;
+	return keys;
+}
+
+/* Write to PATH.tmp, then rename: a reader never sees half a file. */
+static int write_file(const char *prefix, const char *ext, const struct hk_flame *f,
+		      const char *title, const char *subtitle)
+{
+	char path[HK_PROFILE_PATH_MAX + 16], tmp[HK_PROFILE_PATH_MAX + 24];
+	FILE *out;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s.%s", prefix, ext);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	out = fopen(tmp, "we");
+	if (!out)
+		return -errno;
+	ret = strcmp(ext, "svg") ? hk_flame__write_folded(f, out) :
+				   hk_flame__write_svg(f, out, title, subtitle);
+	if (fclose(out) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+static void titles(const struct hk_profile_syms *s, const struct hk_profile_result *r,
+		   char *title, size_t tlen, char *sub, size_t slen)
+{
+	snprintf(title, tlen, "hotspot-k: %u (%s), %s", r->pid, s->comm, r->label);
+	snprintf(sub, slen, "%.1f s of wall clock: on-CPU %llu samples at %d Hz (%.2f s), "
+		 "off-CPU %.2f s (blue), summed over threads%s",
+		 (double)r->duration_ns / HK_NSEC_PER_SEC,
+		 (unsigned long long)r->on_cpu_samples, HK_PROF_FREQ_HZ,
+		 (double)r->on_cpu_samples / HK_PROF_FREQ_HZ,
+		 (double)r->off_cpu_ns / HK_NSEC_PER_SEC,
+		 r->exited ? "; the process exited" : "");
+}
+
+void hk_profile__write(struct profile_bpf *skel, struct hk_profile_syms *syms,
+		       struct hk_profile_result *r)
+{
+	int counts_fd = bpf_map__fd(skel->maps.hk_prof_counts);
+	int stack_fd = bpf_map__fd(skel->maps.hk_prof_stacks);
+	char (*names)[FRAME_LEN] = NULL;
+	const char **frames = NULL;
+	struct hk_prof_key *keys;
+	char title[128], sub[256];
+	struct hk_flame *f;
+	size_t nr = 0, i, n, k;
+	__u64 v, us;
+	int ret, sampled;
+
+	snprintf(r->comm, sizeof(r->comm), "%s", syms->comm);
+	if (!kernel_syms_tried) {
+		kernel_syms_tried = 1;
+		kernel_syms = hk_ksyms__load();
+	}
+	syms_refresh(syms);
+	f = hk_flame__new();
+	keys = keys_of(counts_fd, r->pid, &nr);
+	names = calloc(2 * HK_PROF_DEPTH + 1, sizeof(*names));
+	frames = calloc(2 * HK_PROF_DEPTH + 1, sizeof(*frames));
+	if (!f || !keys || !names || !frames) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		goto out;
+	}
+	for (i = 0; i < 2 * HK_PROF_DEPTH + 1; i++)
+		frames[i] = names[i];
+	for (k = 0; k < nr; k++) {
+		if (bpf_map_lookup_elem(counts_fd, &keys[k], &v))
+			continue;
+		bpf_map_delete_elem(counts_fd, &keys[k]);
+		snprintf(names[0], FRAME_LEN, "%s", syms->comm);
+		/* on-CPU, the leaf of the kernel stack was interrupted, or, with
+		 * none, the user one's */
+		sampled = !keys[k].off_cpu;
+		n = frames_of(stack_fd, keys[k].user_stack, 0, sampled && keys[k].kern_stack < 0,
+			      syms, names, 1, HK_PROF_DEPTH + 1);
+		n = frames_of(stack_fd, keys[k].kern_stack, 1, sampled, syms, names, n,
+			      2 * HK_PROF_DEPTH + 1);
+		if (keys[k].off_cpu) {
+			r->off_cpu_ns += v;
+			us = v / HK_NSEC_PER_USEC;
+		} else {
+			r->on_cpu_samples += v;
+			us = v * HK_USEC_PER_SEC / HK_PROF_FREQ_HZ;
+		}
+		if (hk_flame__add(f, frames, n, us, (int)keys[k].off_cpu)) {
+			snprintf(r->err, sizeof(r->err), "out of memory");
+			goto out;
+		}
+		r->stacks++;
+	}
+	r->lost = skel->bss->hk_prof_stats.stack_errors + skel->bss->hk_prof_stats.keys_lost;
+	titles(syms, r, title, sizeof(title), sub, sizeof(sub));
+	ret = write_file(r->prefix, "folded", f, title, sub);
+	if (!ret)
+		ret = write_file(r->prefix, "svg", f, title, sub);
+	if (ret)
+		snprintf(r->err, sizeof(r->err), "writing %.180s: %s", r->prefix, strerror(-ret));
+	else
+		r->written = 1;
+out:
+	free(frames);
+	free(names);
+	free(keys);
+	hk_flame__free(f);
+}
