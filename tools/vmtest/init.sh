@@ -265,6 +265,26 @@ else
 	stop "$spin"
 fi
 
+# --- profile: the profiler's object loads, samples a busy loop, writes ------
+now
+t0=$NOW
+timeout -s KILL 60 hkload spin >/dev/null &
+spin=$!
+PROF=/tmp/profile.out
+if timeout -s KILL 120 hotspot-k profile "$spin" --duration 2s --dir /tmp --json \
+	>"$PROF" 2>&1 && grep -q '"state":"written"' "$PROF"; then
+	samples=$(sed -n 's/.*"on_cpu_samples":\([0-9]*\).*/\1/p' "$PROF")
+	stacks=$(sed -n 's/.*"stacks":\([0-9]*\).*/\1/p' "$PROF")
+	if [ "${samples:-0}" -gt 0 ] && [ -s "$(sed -n 's/.*"svg":"\([^"]*\)".*/\1/p' "$PROF")" ]; then
+		result profile PASS "$t0" "$samples samples on-CPU, $stacks stacks in 2 s"
+	else
+		result profile FAIL "$t0" "no sample or no SVG: $(tail -n 1 "$PROF")"
+	fi
+else
+	result profile FAIL "$t0" "$(tail -n 2 "$PROF" | tr '\n' ' ')"
+fi
+stop "$spin"
+
 # --- oom_risk: a steady leak inside a memory cgroup with a limit -------------
 if ! with_tool oom_risk; then
 	:
