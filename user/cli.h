@@ -25,9 +25,10 @@ struct hk_cli {
 	int utc;
 	const char *prom_path;		/* --prometheus */
 	int pin;			/* --pin */
-	/* --pid, --comm, --exclude-comm, --cgroup: each replaces its key */
+	/* --pid, --comm, --exclude-comm, --cgroup, --freeze-on-oom,
+	 * --never-freeze: each replaces its key */
 	struct hk_config filters;
-	unsigned int filters_set;	/* FILTER_* given */
+	unsigned int filters_set;	/* FILTER_*, FREEZE_* given */
 };
 
 enum {
@@ -35,6 +36,8 @@ enum {
 	FILTER_COMMS = 2,
 	FILTER_EXCLUDE = 4,
 	FILTER_CGROUP = 8,
+	FREEZE_ETA = 16,
+	FREEZE_NEVER = 32,
 };
 
 /*
@@ -44,7 +47,8 @@ enum {
  */
 int hk_cli__parse(struct hk_cli *c, int argc, char **argv);
 
-/* Put the command line's filters over the config's (they replace its keys). */
+/* Put the command line's filters and freeze settings over the config's
+ * (they replace its keys). */
 void hk_cli__apply_filters(const struct hk_cli *c, struct hk_config *cfg);
 
 #endif /* HK_USER_CLI_H */

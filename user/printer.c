@@ -58,12 +58,26 @@ static char *event_cgroup(const struct hk_event *e)
 	return hk_sys__cgroup_path(e->tgid, cpu ? "cpu" : "memory");
 }
 
+/* One line out, with its priority for the journal: 0, or -1 (why kept). */
+static int emit(struct hk_printer *p, const char *line, int n, int prio)
+{
+	errno = 0;
+	/* the journal reads "<N>" as the line's priority (sd-daemon(3)) */
+	if ((p->syslog_prefix && fprintf(p->out, "<%d>", prio) < 0) ||
+	    fwrite(line, 1, (size_t)n, p->out) != (size_t)n || fflush(p->out)) {
+		p->write_errno = errno ? errno : EIO;
+		p->lines_lost++;
+		return -1;
+	}
+	return 0;
+}
+
 int hk_printer__event(void *ctx, void *data, size_t size)
 {
 	struct hk_printer *p = ctx;
 	const struct hk_event *e = data;
 	char *cg = NULL;
-	int n;
+	int n, prio;
 
 	/* transitions only: a hand-over is the loader's business */
 	if (size < sizeof(*e) || e->type != HK_EV_TRANSITION)
@@ -95,18 +109,14 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 			     "hotspot-k: pid %u: %s -> %s: line too long to format\n",
 			     e->tgid, hk_label__id(e->from), hk_label__id(e->to));
 	}
-	errno = 0;
-	/* the journal reads "<N>" as the line's priority (sd-daemon(3)) */
-	if (p->syslog_prefix && fprintf(p->out, "<%d>", hk_label__priority(e->to)) < 0) {
-		p->write_errno = errno ? errno : EIO;
-		p->lines_lost++;
+	if (emit(p, p->line, n, hk_label__priority(e->to)))
 		return -EIO;
-	}
-	if (fwrite(p->line, 1, (size_t)n, p->out) != (size_t)n || fflush(p->out)) {
-		p->write_errno = errno ? errno : EIO;
-		p->lines_lost++;
-		return -EIO;
-	}
 	p->events++;
+	/* after the line that says why: the freeze line follows it */
+	if (p->freeze) {
+		n = hk_freeze__event(p->freeze, e, p->json, &p->fmt, &prio);
+		if (n > 0 && emit(p, p->freeze->line, n, prio))
+			return -EIO;
+	}
 	return 0;
 }

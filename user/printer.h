@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include "format.h"
+#include "freeze.h"
 #include "prometheus.h"
 
 struct hk_printer {
@@ -22,6 +23,8 @@ struct hk_printer {
 	int syslog_prefix;		/* "<N>" before each line: the journal */
 	struct hk_prom *prom;		/* --prometheus: told every transition */
 	int prom_changed;		/* ... and one came since the last write */
+	struct hk_freezer *freeze;	/* --freeze-on-oom: acts on entries
+					 * into oom_risk; NULL: never */
 };
 
 /*

@@ -29,5 +29,6 @@ int hk_add_classify_suite(void);
 int hk_add_prometheus_suite(void);
 int hk_add_status_suite(void);
 int hk_add_window_step_suite(void);
+int hk_add_freeze_suite(void);
 
 #endif
