@@ -26,6 +26,8 @@ enum {
 	OPT_PIN,
 	OPT_PROFILE,
 	OPT_PROFILE_DIR,
+	OPT_FREEZE_ON_OOM,
+	OPT_NEVER_FREEZE,
 };
 
 static const char usage_text[] =
@@ -33,6 +35,7 @@ static const char usage_text[] =
 "       hotspot-k status [-a] [-n N] [--json]\n"
 "       hotspot-k follow [--json] [--utc] | hotspot-k unpin\n"
 "       hotspot-k profile PID [--duration DUR] [--dir DIR] [--json]\n"
+"       hotspot-k thaw CGROUP\n"
 "\n"
 "Diagnose every process in the kernel and print each change of diagnosis:\n"
 "OOM risk, Mem-thrashing, Throttled, Starved, Noisy neighbor, I/O-blocked,\n"
@@ -59,6 +62,13 @@ static const char usage_text[] =
 "                           graph); at most 4 at once (overrides [profile]\n"
 "                           duration)\n"
 "      --profile-dir DIR    where profiles are written (default: .)\n"
+"      --freeze-on-oom ETA  freeze the cgroup of a process that enters OOM risk\n"
+"                           with an ETA below ETA (e.g. 60s; 0s: never, the\n"
+"                           default), and say so; hotspot-k thaw undoes it.\n"
+"                           Never the root cgroup or hotspot-k's own\n"
+"      --never-freeze PATH  never freeze this cgroup (not its children;\n"
+"                           repeatable, at most 8; '' for none); default\n"
+"                           /init.scope, /system.slice\n"
 "      --pin                load, pin under /sys/fs/bpf/hotspot-k and exit: the\n"
 "                           diagnosis runs on in the kernel (driver wq or timer)\n"
 "      --max-procs N        processes tracked at once (default: 4 x the\n"
@@ -84,6 +94,7 @@ static const char usage_text[] =
 "  unpin                    stop the pinned instance\n"
 "  profile PID              profile one process now (--duration 10s) into a\n"
 "                           flame graph; see profile --help\n"
+"  thaw CGROUP              thaw a cgroup --freeze-on-oom froze\n"
 "\n"
 "Examples:\n"
 "  sudo hotspot-k                             # defaults, 5 s windows\n"
@@ -93,6 +104,7 @@ static const char usage_text[] =
 "  sudo hotspot-k -i 1s --json >> /var/log/hotspot-k.jsonl\n"
 "  sudo hotspot-k --prometheus /var/lib/node_exporter/textfile_collector/hk.prom\n"
 "  sudo hotspot-k --pin && sudo hotspot-k follow   # no process between reads\n"
+"  sudo hotspot-k --freeze-on-oom 60s         # then: sudo hotspot-k thaw /hk/leak\n"
 "  sudo systemctl reload hotspot-k            # the service re-reads its config\n"
 "  sudo hotspot-k status -a                   # from another terminal\n"
 "  sudo hotspot-k --profile 10s --profile-dir /var/tmp   # flame graph per alarm\n"
@@ -119,6 +131,8 @@ static const struct option long_opts[] = {
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "profile-dir", required_argument, NULL, OPT_PROFILE_DIR },
+	{ "freeze-on-oom", required_argument, NULL, OPT_FREEZE_ON_OOM },
+	{ "never-freeze", required_argument, NULL, OPT_NEVER_FREEZE },
 	{ "generate-config", no_argument, NULL, OPT_GENERATE },
 	{ "check-config", required_argument, NULL, OPT_CHECK },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -146,6 +160,10 @@ void hk_cli__apply_flags(const struct hk_cli *c, struct hk_config *cfg)
 		cfg->exclude_comms = c->filters.exclude_comms;
 	if (c->filters_set & FILTER_CGROUP)
 		memcpy(cfg->filter_cgroup, c->filters.filter_cgroup, sizeof(cfg->filter_cgroup));
+	if (c->filters_set & FREEZE_ETA)
+		cfg->freeze_eta_s = c->filters.freeze_eta_s;
+	if (c->filters_set & FREEZE_NEVER)
+		cfg->freeze_never = c->filters.freeze_never;
 }
 
 int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
@@ -181,6 +199,24 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 			c->filters_set |= FILTER_CGROUP;
 			if (hk_filter__set_cgroup(&c->filters, optarg, why, sizeof(why)))
 				goto bad_filter;
+			break;
+		case OPT_NEVER_FREEZE:
+			flag = "--never-freeze";
+			c->filters_set |= FREEZE_NEVER;
+			/* '' says: none, not even the defaults */
+			if (*optarg && hk_filter__add_path(&c->filters.freeze_never, optarg, why,
+							   sizeof(why)))
+				goto bad_filter;
+			break;
+		case OPT_FREEZE_ON_OOM:
+			if (hk_units__parse(optarg, HK_UNIT_DURATION_S,
+					    &c->filters.freeze_eta_s, NULL, 0) ||
+			    c->filters.freeze_eta_s > HK_FREEZE_ETA_MAX_S) {
+				usage_error("bad --freeze-on-oom '%s' (whole seconds up to 30d, "
+					    "e.g. 60s; 0s: never)", optarg);
+				return EXIT_USAGE;
+			}
+			c->filters_set |= FREEZE_ETA;
 			break;
 		case 'c':
 			c->config_path = optarg;

@@ -28,9 +28,10 @@ struct hk_cli {
 	__u64 profile_ns;		/* --profile */
 	int profile_set;
 	const char *profile_dir;	/* --profile-dir; NULL: "." */
-	/* --pid, --comm, --exclude-comm, --cgroup: each replaces its key */
+	/* --pid, --comm, --exclude-comm, --cgroup, --freeze-on-oom,
+	 * --never-freeze: each replaces its key */
 	struct hk_config filters;
-	unsigned int filters_set;	/* FILTER_* given */
+	unsigned int filters_set;	/* FILTER_*, FREEZE_* given */
 };
 
 enum {
@@ -38,6 +39,8 @@ enum {
 	FILTER_COMMS = 2,
 	FILTER_EXCLUDE = 4,
 	FILTER_CGROUP = 8,
+	FREEZE_ETA = 16,
+	FREEZE_NEVER = 32,
 };
 
 /*
@@ -47,8 +50,8 @@ enum {
  */
 int hk_cli__parse(struct hk_cli *c, int argc, char **argv);
 
-/* Put the command line's filters and --profile over the config's (they
- * replace its keys). */
+/* Put the command line's filters, freeze settings and --profile over the
+ * config's (they replace its keys). */
 void hk_cli__apply_flags(const struct hk_cli *c, struct hk_config *cfg);
 
 #endif /* HK_USER_CLI_H */

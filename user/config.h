@@ -5,8 +5,9 @@
  * config_gen.c; values with units are units.h's.
  *
  * Format: `key = value` lines in [sections] named after the diagnoses
- * ([general], [oom_risk], [mem_thrashing], [starved], [noisy_neighbor],
- * [cpu_bound]); `#` starts a comment; values carry units (5s, 500ms,
+ * ([general], [oom_risk], [mem_thrashing], [throttled], [starved],
+ * [noisy_neighbor], [cpu_bound]), then [filter] and [freeze]; `#` starts a
+ * comment; values carry units (5s, 500ms,
  * 500MiB, 10%). Keys not set keep their defaults.
  */
 #ifndef HK_USER_CONFIG_H
@@ -17,6 +18,9 @@
 #include "shared/hotspot.h"
 
 #define HK_ERR_LEN 256
+
+/* The largest [freeze] on_oom_eta and --freeze-on-oom: the ETA horizon's. */
+#define HK_FREEZE_ETA_MAX_S	(30 * 86400)
 
 /* Keys the table may hold (one line number each in an origin). */
 #define HK_CONFIG_MAX_KEYS 64
@@ -69,6 +73,14 @@ int hk_config__load(struct hk_config *c, const char *path, __u64 interval_ns,
 int hk_filter__add_pid(struct hk_config *c, const char *s, char *why, size_t why_len);
 int hk_filter__add_comm(struct hk_comm_list *l, const char *s, char *why, size_t why_len);
 int hk_filter__set_cgroup(struct hk_config *c, const char *s, char *why, size_t why_len);
+
+/*
+ * A cgroup path (--never-freeze, [freeze] never) into l, written as
+ * /proc/PID/cgroup writes paths: "init.scope" and "/init.scope/" are
+ * "/init.scope". 0 (also when already listed), or -1 with why: a '.' or
+ * '..' component, a control character, ',' or '#', too long, a full list.
+ */
+int hk_filter__add_path(struct hk_path_list *l, const char *s, char *why, size_t why_len);
 
 /*
  * What changes from a to b, key by key ("general.interval 5s -> 1s, ..."),

@@ -19,7 +19,7 @@ static void print_key(const struct hk_key *k, const struct hk_config *c, char *b
 int hk_config__diff(const struct hk_config *a, const struct hk_config *b, char *buf,
 		    size_t len)
 {
-	char va[HK_FILTER_PATH_LEN * 2], vb[HK_FILTER_PATH_LEN * 2];
+	char va[HK_CONFIG_TEXT_MAX], vb[HK_CONFIG_TEXT_MAX];
 	size_t i, off = 0;
 	int n = 0;
 

@@ -47,6 +47,8 @@ static const char *kind_name(enum hk_unit_kind kind)
 		return "Process names, comma-separated, at most 8";
 	case HK_UNIT_PATH:
 		return "A cgroup path";
+	case HK_UNIT_PATH_LIST:
+		return "Cgroup paths, comma-separated, at most 8";
 	}
 	return "";
 }
@@ -66,7 +68,7 @@ static void print_comment(FILE *out, const char *text)
 
 int hk_config__generate(const struct hk_config *c, FILE *out)
 {
-	char val[32], def[32], range[80], text[HK_FILTER_PATH_LEN * 2];
+	char val[32], def[32], range[80], text[HK_CONFIG_TEXT_MAX];
 	const struct hk_key *k;
 	size_t s, i;
 
@@ -82,9 +84,10 @@ int hk_config__generate(const struct hk_config *c, FILE *out)
 			fputs("\n", out);
 			print_comment(out, k->help);
 			if (hk_units__is_text(k->kind)) {
-				/* an empty value: no filter */
+				/* an empty value: no filter, no list */
 				hk_filter__print(k, c, text, sizeof(text));
-				fprintf(out, "# %s. Default: none.\n", kind_name(k->kind));
+				fprintf(out, "# %s. Default: %s.\n", kind_name(k->kind),
+					k->def_text ? k->def_text : "none");
 				fprintf(out, "%s =%s%s\n", k->name, *text ? " " : "", text);
 				continue;
 			}

@@ -61,13 +61,26 @@ const struct hk_section hk_sections[] = {
 	  "The flags --pid, --comm, --exclude-comm and --cgroup replace the\n"
 	  "key of the same name. On SIGHUP, processes the new filters leave out\n"
 	  "get an `exited` transition." },
+	{ "freeze",
+	  "Freeze before the OOM killer (off by default): when a process enters\n"
+	  "OOM risk with an ETA below on_oom_eta, its cgroup is frozen (cgroup v2\n"
+	  "cgroup.freeze, else the v1 freezer) and a line says so; nothing in it\n"
+	  "runs, allocates or is killed until `hotspot-k thaw CGROUP`. Never the\n"
+	  "root cgroup, hotspot-k's own cgroup or one of its ancestors, or a\n"
+	  "cgroup in `never`. --freeze-on-oom replaces on_oom_eta,\n"
+	  "--never-freeze replaces never." },
 };
 
 const size_t hk_nr_sections = ARRAY_SIZE(hk_sections);
 
 #define KEY(sec, key, kind, field, def, min, max, help)			\
 	{ sec, key, kind, offsetof(struct hk_config, field),		\
-	  sizeof(((struct hk_config *)0)->field), def, min, max, help }
+	  sizeof(((struct hk_config *)0)->field), def, min, max, help, NULL }
+
+/* A key whose value is text, with its default as the file writes it. */
+#define KEY_TEXT(sec, key, kind, field, def_text, help)			\
+	{ sec, key, kind, offsetof(struct hk_config, field),		\
+	  sizeof(((struct hk_config *)0)->field), 0, 0, 0, help, def_text }
 
 const struct hk_key hk_keys[] = {
 	KEY("general", "interval", HK_UNIT_DURATION_NS, interval_ns,
@@ -168,6 +181,19 @@ const struct hk_key hk_keys[] = {
 	    "Only processes in this cgroup or below it: a path in the unified\n"
 	    "(v2) hierarchy, or on a host whose memory controller is on v1, in\n"
 	    "the memory hierarchy (e.g. /system.slice/nginx.service)."),
+
+	KEY("freeze", "on_oom_eta", HK_UNIT_DURATION_S, freeze_eta_s,
+	    0, 0, HK_FREEZE_ETA_MAX_S,
+	    "Freeze the cgroup of a process that enters OOM risk with an ETA\n"
+	    "below this. Decided when it enters, not again while it stays at\n"
+	    "risk. 0s: never freeze."),
+	KEY_TEXT("freeze", "never", HK_UNIT_PATH_LIST, freeze_never,
+		 "/init.scope, /system.slice",
+	    "Cgroups never frozen: paths in the freezer's hierarchy, each the\n"
+	    "cgroup itself, not its children (/system.slice protects the slice,\n"
+	    "not the services under it). An empty value lists none; the root\n"
+	    "cgroup and hotspot-k's own (and its ancestors) are never frozen\n"
+	    "whatever it says."),
 };
 
 const size_t hk_nr_keys = ARRAY_SIZE(hk_keys);
@@ -215,9 +241,13 @@ void hk_config__defaults(struct hk_config *c)
 	size_t i;
 
 	memset(c, 0, sizeof(*c));
-	for (i = 0; i < hk_nr_keys; i++)
+	for (i = 0; i < hk_nr_keys; i++) {
 		if (!hk_units__is_text(hk_keys[i].kind))
 			hk_key__set(&hk_keys[i], c, hk_keys[i].def);
+		/* the table's own text: a unit test parses every default */
+		else if (hk_keys[i].def_text)
+			hk_filter__parse(&hk_keys[i], c, hk_keys[i].def_text, NULL, 0);
+	}
 }
 
 void hk_key__print_range(const struct hk_key *k, char *buf, size_t len)

@@ -28,7 +28,12 @@ struct hk_key {
 	size_t size;
 	__u64 def, min, max;	/* in the stored unit; max ~0: no maximum */
 	const char *help;
+	const char *def_text;	/* a text key's default; NULL: empty */
 };
+
+/* A text key's value as --generate-config and a reload's diff print it:
+ * the longest is a full [freeze] never list. */
+#define HK_CONFIG_TEXT_MAX (HK_FREEZE_NEVER * (HK_FILTER_PATH_LEN + 2))
 
 /* A key of an earlier version: a file that sets one is told why it went. */
 struct hk_removed_key {

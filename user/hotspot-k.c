@@ -21,6 +21,7 @@
 #include "config.h"
 #include "delayacct.h"
 #include "format.h"
+#include "freeze.h"
 #include "loader.h"
 #include "log.h"
 #include "pinned.h"
@@ -76,6 +77,12 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		(unsigned long long)st.wq_start_failures,
 		(unsigned long long)pr->lines_lost, (unsigned long long)pr->cgroups_cut,
 		HK_FORMAT_CGROUP_MAX);
+	if (pr->freeze && (pr->freeze->eta_s || pr->freeze->frozen || pr->freeze->refused ||
+			   pr->freeze->failed))
+		hk_log__print(HK_LOG_INFO, "freeze: %llu cgroups frozen (or freezing), "
+			"%llu refused, %llu failed\n", (unsigned long long)pr->freeze->frozen,
+			(unsigned long long)pr->freeze->refused,
+			(unsigned long long)pr->freeze->failed);
 }
 
 /* Windows without one after which a timer driver is taken for dead. */
@@ -219,7 +226,7 @@ static void delayacct_for(const struct hk_config *cfg)
 		      "not seen unless delay accounting is on\n", why);
 }
 
-static void reload(const struct hk_cli *c, struct hk_loader *l)
+static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freezer *fz)
 {
 	struct hk_config cfg, old;
 	char err[HK_ERR_LEN + 512], diff[1024];
@@ -248,6 +255,7 @@ static void reload(const struct hk_cli *c, struct hk_loader *l)
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}
+	hk_freeze__configure(fz, &cfg);
 	hk_log__print(HK_LOG_NOTICE, "reload: %s: %s\n", c->config_path, diff);
 	delayacct_for(&cfg);
 }
@@ -359,7 +367,7 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 					stop = -1;
 					continue;
 				}
-				reload(c, l);
+				reload(c, l, pr->freeze);
 				hk_loader__config(l, &cfg);
 				if (a)
 					a->profile_ns = cfg.profile_ns;
@@ -404,6 +412,7 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 int main(int argc, char **argv)
 {
 	struct hk_cli c = {};
+	struct hk_freezer fz;
 	struct hk_printer pr;
 	char err[HK_ERR_LEN + 512];
 	struct hk_loader *l = NULL;
@@ -421,6 +430,8 @@ int main(int argc, char **argv)
 		return hk_pinned__unpin(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "profile"))
 		return hk_profile_cmd__main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "thaw"))
+		return hk_freeze__thaw_main(argc - 1, argv + 1);
 	ret = hk_cli__parse(&c, argc, argv);
 	if (ret >= 0)
 		return ret;
@@ -443,6 +454,12 @@ int main(int argc, char **argv)
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		return EXIT_USAGE;
 	}
+	/* a freeze is done from here, as the line that says so is written */
+	if (c.pin && c.opts.cfg.freeze_eta_s) {
+		hk_log__print(HK_LOG_ERR, "--pin leaves no process to freeze from: not with "
+			      "--freeze-on-oom or [freeze] on_oom_eta\n");
+		return EXIT_USAGE;
+	}
 	if (c.check_path) {
 		printf("%s: ok\n", c.check_path);
 		return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
@@ -463,6 +480,12 @@ int main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	pr.syslog_prefix = hk_printer__is_journal(STDOUT_FILENO, getenv("JOURNAL_STREAM"));
+	/* set up even when off: a reload may turn it on */
+	if (hk_freeze__init(&fz, &c.opts.cfg)) {
+		hk_log__print(HK_LOG_ERR, "out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	pr.freeze = &fz;
 	if (c.prom_path) {
 		pr.prom = hk_prom__new(c.prom_path);
 		if (!pr.prom) {
@@ -529,6 +552,10 @@ int main(int argc, char **argv)
 	}
 	/* on stderr in --json mode too: which driver runs is worth a line */
 	print_start(l, c.opts.cfg.interval_ns);
+	if (fz.eta_s) {
+		ret = hk_freeze__describe(&fz, err, sizeof(err));
+		hk_log__print(ret, "%s\n", err);
+	}
 	if (c.duration_ns) {
 		/* not alarm(): its 32-bit seconds cut 4294967297 s to 1 s */
 		struct itimerval stop_at = {
@@ -557,6 +584,7 @@ int main(int argc, char **argv)
 		hk_log__print(HK_LOG_WARNING, "cannot turn delay accounting back off (%s): %s\n",
 			      HK_DELAYACCT_SYSCTL, strerror(errno));
 	hk_printer__free(&pr);
+	hk_freeze__free(&fz);
 	close(sig_fd);
 	return ret;
 }

@@ -63,7 +63,7 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	struct hk_printer *p = ctx;
 	const struct hk_event *e = data;
 	char *cg = NULL;
-	int n;
+	int n, prio;
 
 	/* transitions only: a hand-over is the loader's business */
 	if (size < sizeof(*e) || e->type != HK_EV_TRANSITION)
@@ -98,6 +98,12 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	if (hk_printer__write(p, hk_label__priority(e->to), p->line, (size_t)n))
 		return -EIO;
 	p->events++;
+	/* after the line that says why: the freeze line follows it */
+	if (p->freeze) {
+		n = hk_freeze__event(p->freeze, e, p->json, &p->fmt, &prio);
+		if (n > 0 && hk_printer__write(p, prio, p->freeze->line, (size_t)n))
+			return -EIO;
+	}
 	if (p->on_transition)
 		p->on_transition(p->act, e);
 	return 0;
@@ -111,12 +117,8 @@ int hk_printer__write(struct hk_printer *p, int priority, const char *line, size
 	}
 	errno = 0;
 	/* the journal reads "<N>" as the line's priority (sd-daemon(3)) */
-	if (p->syslog_prefix && fprintf(p->out, "<%d>", priority) < 0) {
-		p->write_errno = errno ? errno : EIO;
-		p->lines_lost++;
-		return -1;
-	}
-	if (fwrite(line, 1, n, p->out) != n || fflush(p->out)) {
+	if ((p->syslog_prefix && fprintf(p->out, "<%d>", priority) < 0) ||
+	    fwrite(line, 1, n, p->out) != n || fflush(p->out)) {
 		p->write_errno = errno ? errno : EIO;
 		p->lines_lost++;
 		return -1;

@@ -20,6 +20,7 @@ enum hk_unit_kind {
 	HK_UNIT_PID_LIST,	/* 1234, 5678 */
 	HK_UNIT_COMM_LIST,	/* nginx, postgres */
 	HK_UNIT_PATH,		/* /system.slice/nginx.service */
+	HK_UNIT_PATH_LIST,	/* /init.scope, /system.slice */
 };
 
 /* A kind whose value is text, not a number (config_filter.c parses it). */

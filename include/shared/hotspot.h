@@ -45,6 +45,8 @@ enum hk_limits {
 	HK_FILTER_PATH_LEN = 256,
 	/* Cgroup levels the filter looks up from a process's cgroup. */
 	HK_FILTER_DEPTH = 32,
+	/* Cgroups --never-freeze and [freeze] never can list. */
+	HK_FREEZE_NEVER = 8,
 };
 
 /* Which hierarchy a cgroup filter's id is in. */
@@ -62,6 +64,12 @@ struct hk_pid_list {
 struct hk_comm_list {
 	__u32 n;
 	char comm[HK_FILTER_COMMS][HK_COMM_LEN];	/* NUL-padded */
+};
+
+/* Cgroup paths within a hierarchy, each starting with '/', NUL-padded. */
+struct hk_path_list {
+	__u32 n;
+	char path[HK_FREEZE_NEVER][HK_FILTER_PATH_LEN];
 };
 
 /* Diagnoses, most severe first: the first that matches wins. */
@@ -166,9 +174,17 @@ struct hk_config {
 	__u32 filter_gen;			/* bumped when the filters change:
 						 * the next walk sweeps hk_procs */
 
-	/* What userspace does on a transition; the kernel does not read these. */
-	__u64 profile_ns;		/* profile a process entering an alarm
-					 * label for this long; 0: off */
+	/*
+	 * Userspace only: the kernel does not read these. They live here so
+	 * that the config file, --generate-config, a reload and its diff
+	 * treat them like every other key.
+	 */
+	__u64 freeze_eta_s;			/* freeze the cgroup of a process
+						 * entering oom_risk with an ETA
+						 * below this; 0: never */
+	struct hk_path_list freeze_never;	/* cgroups never frozen */
+	__u64 profile_ns;			/* profile a process entering an alarm
+						 * label for this long; 0: off */
 };
 
 /*

@@ -11,9 +11,9 @@ Needs root (the tool loads BPF programs), bpftool, taskset, nice and setpriv
 or runuser. Python 3 standard library only.
 
 This file is the entry point: it checks the setup, runs the tests of
-test_cli, test_seed, test_cpu, test_memory, test_controls and test_json in
-that order, and prints the report. Workloads whose rate matters come from
-build/hkload (tests/e2e/hkload.c): memory populated with MAP_POPULATE and
+test_cli, test_seed, test_cpu, test_memory, test_freeze, test_controls and
+test_json (and the others) in that order, and prints the report. Workloads
+whose rate matters come from build/hkload (tests/e2e/hkload.c): memory populated with MAP_POPULATE and
 paced by absolute deadlines, so that the test sets every rate, not the
 machine's speed. Every test has a hard wall-clock timeout, every process started
 (workloads in their own process group, the tool) is killed in a finally
@@ -24,8 +24,8 @@ Modules: hk_e2e/common.py (settings), procs.py (processes we start), bpf.py
 (bpftool and bpf(2)), tool.py (one running hotspot-k, and how the suite
 waits), suite.py (running and rerunning tests on a noisy machine), checks.py
 (helpers the tests share), cgroups.py (cgroups the tests make); test_cli.py,
-test_seed.py, test_cpu.py, test_memory.py, test_controls.py, test_json.py
-(the tests).
+test_seed.py, test_cpu.py, test_memory.py, test_freeze.py, test_controls.py,
+test_json.py (the tests).
 
 Output: one line per check, `PASS name (...)` or `FAIL name: reason` (with
 the relevant JSON lines), detection latencies, then `N passed, N failed`.
@@ -42,6 +42,7 @@ import threading
 import test_cli
 import test_controls
 import test_cpu
+import test_freeze
 import test_io
 import test_json
 import test_memory
@@ -50,7 +51,7 @@ import test_profile
 import test_service
 import test_seed
 import test_status
-from hk_e2e import bpf
+from hk_e2e import bpf, cgroups
 from hk_e2e.checks import load_defaults
 from hk_e2e.common import DISTURBED_PCT, INTERVAL, SUITE_TIMEOUT_S
 from hk_e2e.procs import kill_all, mono
@@ -58,8 +59,9 @@ from hk_e2e.suite import Suite
 
 # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
 TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
-         test_controls.TESTS + test_output.TESTS + test_service.TESTS +
-         test_status.TESTS + test_io.TESTS + test_profile.TESTS + test_json.TESTS)
+         test_freeze.TESTS + test_controls.TESTS + test_output.TESTS +
+         test_service.TESTS + test_status.TESTS + test_io.TESTS + test_profile.TESTS +
+         test_json.TESTS)
 
 
 def main():
@@ -118,6 +120,7 @@ def main():
     finished = threading.Event()
 
     def summary_and_exit(code):
+        cgroups.thaw_all()      # a frozen process would outlive its SIGKILL
         kill_all()
         passed = sum(1 for _, ok, _ in suite.results if ok)
         failed = sum(1 for _, ok, _ in suite.results if not ok)
@@ -159,6 +162,7 @@ def main():
     finally:
         finished.set()
         wd.cancel()
+        cgroups.thaw_all()
         kill_all()
 
     if suite.latencies:

@@ -84,6 +84,12 @@ run bad-duration 2 20 "$tool" --duration 500ms
 run bad-driver 2 20 "$tool" --driver nope
 run bad-max-procs 2 20 "$tool" --max-procs 12
 run extra-arg 2 20 "$tool" extra
+run bad-freeze-eta 2 20 "$tool" --freeze-on-oom 1.5s
+run bad-never-freeze 2 20 "$tool" --never-freeze /a/..
+run freeze-with-pin 2 20 "$tool" --pin --freeze-on-oom 60s
+run thaw-help 0 20 "$tool" thaw --help
+run thaw-usage 2 20 "$tool" thaw
+run thaw-missing 1 20 "$tool" thaw /hk-sanitize-no-such-cgroup
 
 # A real run: a busy loop beside it for 5 s, so that at least one process
 # changes diagnosis in 3 s of 1 s windows (enter_windows = 1: after one).
@@ -111,7 +117,8 @@ bpf_run() {	# NAME ARGS...
 if [ "$(id -u)" != 0 ]; then
 	echo "  ASAN     run: skipped, not root"
 else
-	bpf_run run-human &&
+	# the freezer set up, described and freed (a busy loop is no OOM risk)
+	bpf_run run-human --freeze-on-oom 60s &&
 		echo "  ASAN     run-human: $lines events, no report"
 	if bpf_run run-json --json --utc; then
 		if python3 -c 'import json, sys

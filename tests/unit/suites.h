@@ -31,5 +31,6 @@ int hk_add_status_suite(void);
 int hk_add_window_step_suite(void);
 int hk_add_symbolize_suite(void);
 int hk_add_flamegraph_suite(void);
+int hk_add_freeze_suite(void);
 
 #endif

@@ -40,6 +40,9 @@ static void test_defaults(void)
 		.page_size_bytes = 0,
 		.hook = 0,
 		.pidns_ino = 0,
+		/* [freeze]: off, and the cgroups a host cannot live without */
+		.freeze_eta_s = 0,
+		.freeze_never = { 2, { "/init.scope", "/system.slice" } },
 	};
 	struct hk_config c;
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-"""Cgroups a test makes: a memory limit or a CPU quota, on cgroup v1 or v2,
-removed when the test ends (its processes are killed first).
+"""Cgroups a test makes: a memory limit, a CPU quota or a freezer, on cgroup
+v1 or v2, removed when the test ends (its processes are killed first; a
+frozen cgroup is thawed before that, as a frozen process cannot die).
 
 A host may be pure v2 (/sys/fs/cgroup/cgroup.controllers), hybrid (v1
 controllers under /sys/fs/cgroup/<controller>, an empty v2 tree at
@@ -12,6 +13,8 @@ import os
 import time
 
 ROOT = "/sys/fs/cgroup"
+
+_freezers = []                  # every freezer a test made: thaw_all() thaws them
 
 
 def v1_root(controller):
@@ -58,8 +61,25 @@ class Cgroup:
                 out[k] = int(v)
         return out
 
+    def thaw(self):
+        """Thaw it if it has a freezer: a frozen task never dies of SIGKILL (v1)."""
+        for name, value in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
+            if os.path.exists(os.path.join(self.path, name)):
+                try:
+                    self.write(name, value)
+                except OSError:
+                    pass
+
+    def frozen(self):
+        """v1 freezer.state (THAWED, FREEZING, FROZEN); v2 FROZEN or THAWED."""
+        if self.version == 1:
+            return self.read("freezer.state").strip()
+        events = dict(l.split(" ", 1) for l in self.read("cgroup.events").splitlines())
+        return "FROZEN" if events.get("frozen", "0").strip() == "1" else "THAWED"
+
     def remove(self):
         """Kill what is left in it, then rmdir (a killed task lingers a little)."""
+        self.thaw()
         deadline = time.monotonic() + 5
         while True:
             try:
@@ -108,6 +128,24 @@ def make(ctx, controller, version=None):
     return cg
 
 
+def freezer(ctx, cg):
+    """A freezer cgroup for the processes of cg: cg itself on v2 (every v2
+    cgroup has cgroup.freeze), a new v1 freezer cgroup otherwise. Thawed
+    before the test's processes are killed. None when the host has neither."""
+    fz = cg if cg.version == 2 else make(ctx, "freezer", version=1)
+    if fz is not None:
+        ctx.before_kill.append(fz.thaw)
+        _freezers.append(fz)
+    return fz
+
+
+def thaw_all():
+    """Thaw every freezer made so far (the suite's watchdog, a signal, the end):
+    SIGKILL alone would leave a v1-frozen process frozen for good."""
+    for fz in list(_freezers):
+        fz.thaw()
+
+
 def memory_limit(cg, limit_bytes):
     cg.write("memory.limit_in_bytes" if cg.version == 1 else "memory.max", limit_bytes)
 
@@ -123,6 +161,15 @@ def cpu_quota(cg, quota_us, period_us=100000):
 def run_in(cg, argv):
     """argv, started inside cg from its first instruction."""
     return ["sh", "-c", 'echo $$ > "$0" && exec "$@"', cg.procs, *argv]
+
+
+def run_in_both(cg1, cg2, argv):
+    """argv, started inside two cgroups (of two v1 hierarchies) at once; one
+    when they are the same cgroup."""
+    if cg1.path == cg2.path:
+        return run_in(cg1, argv)
+    return ["sh", "-c", 'echo $$ > "$0" && echo $$ > "$1" && shift && exec "$@"',
+            cg1.procs, cg2.procs, *argv]
 
 
 def path_of(cg):

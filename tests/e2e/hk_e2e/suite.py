@@ -85,6 +85,7 @@ class Ctx:
         self.tools = []
         self.workloads = []
         self.undo = []              # run last at cleanup (cgroups to remove)
+        self.before_kill = []       # run first at cleanup (cgroups to thaw)
         self.pending = []           # results, published when the attempt ends
         self.meter = LoadMeter()
         self.dead = False           # set when the test hit its hard timeout
@@ -134,6 +135,12 @@ class Ctx:
         return out
 
     def cleanup(self):
+        # a frozen process cannot die: thawed first, or the kill waits in vain
+        for fn in self.before_kill:
+            try:
+                fn()
+            except OSError as e:
+                print("note: %s: cleanup: %s" % (self.name, e), flush=True)
         for p in self.workloads:
             kill_group(p)
         for t in self.tools:
