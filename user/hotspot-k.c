@@ -34,6 +34,7 @@
 
 static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 {
+	const struct hk_act *a = pr->act;
 	struct hk_stats st = {};
 	__u64 run_ns = 0, run_cnt = 0;
 	char hook[64] = "hook cost unknown (sysctl kernel.bpf_stats_enabled=1)";
@@ -83,6 +84,11 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 			"%llu refused, %llu failed\n", (unsigned long long)pr->freeze->frozen,
 			(unsigned long long)pr->freeze->refused,
 			(unsigned long long)pr->freeze->failed);
+	if (a && (a->profile_ns || a->profiles_written || a->profiles_failed))
+		hk_log__print(HK_LOG_INFO, "profiles: %llu written, %llu failed, %llu not "
+			"started (%d at once at most)\n", (unsigned long long)a->profiles_written,
+			(unsigned long long)a->profiles_failed,
+			(unsigned long long)a->profiles_skipped, HK_PROF_TARGETS);
 }
 
 /* Windows without one after which a timer driver is taken for dead. */

@@ -44,7 +44,7 @@ sanitize-bins: $(OUTPUT)/hotspot-k $(OUTPUT)/unit-tests
 	@:
 
 # the sanitized tool, beside its objects: never over ./hotspot-k
-$(OUTPUT)/hotspot-k: $(OUTPUT)/hotspot-k.o $(OUTPUT)/loader.o $(OUTPUT)/pinned.o $(USER_LIB_O) $(LINK_STAMP)
+$(OUTPUT)/hotspot-k: $(patsubst user/%.c,$(OUTPUT)/%.o,$(SKEL_USERS)) $(USER_LIB_O) $(LINK_STAMP)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(filter %.o,$^) $(LIBBPF_LIBS) -o $@
 
