@@ -28,6 +28,12 @@
 #   prom    10. --prometheus FILE's idle cost: system calls and wake-ups
 #               with and without it, side by side (prom.sh; not in "all",
 #               ~1.2 min)
+#   profile 11. the profiler: hotspot-k --profile with nothing flagged vs
+#               without, side by side (hk_switch ns per sched_switch, no
+#               hk_prof_* program loaded); while one process is profiled,
+#               hk_prof_switch for other processes and for it, hk_prof_sample
+#               per sample, and its pinned ping-pong's slowdown (profile.sh;
+#               not in "all", ~2.5 min)
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
@@ -48,8 +54,10 @@
 # BENCH_WALK_CONFIGS (e.g. "1000x1 100x10 100000x1s"), BENCH_STRETCH_CONFIGS
 # (default "1000x2 10000x1 10000x10"), BENCH_STRETCH_S (default 15),
 # BENCH_FILTER_PROCS (default 2000), BENCH_FILTER_ROUNDS (default 3),
-# BENCH_FILTER_S (default 15), BENCH_PROM_S (default 60), BENCH_BUDGET_S
-# (default 900: no measurement starts later than this into the run).
+# BENCH_FILTER_S (default 15), BENCH_PROM_S (default 60),
+# BENCH_PROFILE_ROUNDS (default 3), BENCH_PROFILE_RUNS (default 4),
+# BENCH_PROFILE_PAIRS (default 6), BENCH_BUDGET_S (default 900: no
+# measurement starts later than this into the run).
 
 set -u
 export LC_ALL=C
@@ -180,6 +188,7 @@ trap 'echo "bench: interrupted" >&2; exit 130' INT TERM
 . "$HERE/storms.sh"
 . "$HERE/filter.sh"
 . "$HERE/prom.sh"
+. "$HERE/profile.sh"
 
 # --- numbers ------------------------------------------------------------------
 
@@ -1404,13 +1413,14 @@ main()
 {
 	local figs="$*" f i
 
-	# stretch (~7 min), filter (~2 min) and prom (~1.2 min) run on their
-	# own: the default set takes ~12 min of the 15-minute budget
+	# stretch (~7 min), filter (~2 min), prom (~1.2 min) and profile
+	# (~2.5 min) run on their own: the default set takes ~12 min of the
+	# 15-minute budget
 	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect"
 	for f in $figs; do
 		case $f in
-		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom) ;;
-		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom]..." >&2; exit 2 ;;
+		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile) ;;
+		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile]..." >&2; exit 2 ;;
 		esac
 	done
 	if [ "$(id -u)" != 0 ]; then

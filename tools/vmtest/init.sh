@@ -273,9 +273,11 @@ spin=$!
 PROF=/tmp/profile.out
 if timeout -s KILL 120 hotspot-k profile "$spin" --duration 2s --dir /tmp --json \
 	>"$PROF" 2>&1 && grep -q '"state":"written"' "$PROF"; then
-	samples=$(sed -n 's/.*"on_cpu_samples":\([0-9]*\).*/\1/p' "$PROF")
-	stacks=$(sed -n 's/.*"stacks":\([0-9]*\).*/\1/p' "$PROF")
-	if [ "${samples:-0}" -gt 0 ] && [ -s "$(sed -n 's/.*"svg":"\([^"]*\)".*/\1/p' "$PROF")" ]; then
+	done_line=$(grep '"state":"written"' "$PROF")
+	samples=$(echo "$done_line" | sed -n 's/.*"on_cpu_samples":\([0-9]*\).*/\1/p')
+	stacks=$(echo "$done_line" | sed -n 's/.*"stacks":\([0-9]*\).*/\1/p')
+	svg=$(echo "$done_line" | sed -n 's/.*"svg":"\([^"]*\)".*/\1/p')
+	if [ "${samples:-0}" -gt 0 ] && [ -s "$svg" ]; then
 		result profile PASS "$t0" "$samples samples on-CPU, $stacks stacks in 2 s"
 	else
 		result profile FAIL "$t0" "no sample or no SVG: $(tail -n 1 "$PROF")"
