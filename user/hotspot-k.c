@@ -466,6 +466,12 @@ int main(int argc, char **argv)
 			      "--freeze-on-oom or [freeze] on_oom_eta\n");
 		return EXIT_USAGE;
 	}
+	/* ... and so is a profile */
+	if (c.pin && c.opts.cfg.profile_ns) {
+		hk_log__print(HK_LOG_ERR, "--pin leaves no process to profile from: not with "
+			      "--profile or [profile] duration\n");
+		return EXIT_USAGE;
+	}
 	if (c.check_path) {
 		printf("%s: ok\n", c.check_path);
 		return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;

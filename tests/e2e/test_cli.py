@@ -100,7 +100,11 @@ def t_cli_bad_config(suite, ctx):
 
 
 def t_cli_usage_errors(suite, ctx):
-    for argv in (["--no-such-flag"], ["-i", "5x"], ["--duration", "soon"], ["stray-arg"]):
+    for argv in (["--no-such-flag"], ["-i", "5x"], ["--duration", "soon"], ["stray-arg"],
+                 ["--profile", "0.5s"], ["--pin", "--profile", "5s"],
+                 ["--profile", "5s", "--profile-dir", "/nonexistent/dir"],
+                 ["profile"], ["profile", "1", "2"], ["profile", "x1"],
+                 ["profile", "1", "--duration", "2h"], ["profile", "1", "--dir", "/nonexistent"]):
         rc, out, err, took = run_cli(suite, [suite.tool, *argv])
         if rc != 2:
             raise TestFailure("hotspot-k %s: exit %d, want 2; stderr:\n%s" %
