@@ -187,7 +187,7 @@ test: deps
 
 bench: deps
 	$(Q)tools/deps.sh bench
-	$(Q)$(MAKE) --no-print-directory hotspot-k
+	$(Q)$(MAKE) --no-print-directory hotspot-k $(OUTPUT)/hkload
 	$(Q)tools/bench/run.sh
 
 # booting other kernels under qemu: tools/vmtest/

@@ -5,10 +5,10 @@
 # profiler's own programs while one process is profiled (hk_prof_switch per
 # sched_switch for the processes that are not profiled and for the one that
 # is, hk_prof_sample per sample), and the profiled process's slowdown;
-# sourced by run.sh (it uses run.sh's helpers: run_bg, run_fg, stop, nap,
-# alive, wait_line, link_prog, prog_stat, hk_start, sysctl_set,
-# sysctl_restore, rotate, section, say, summary, med, minmax, fmt, calc, kv,
-# verdict, log, fail, and filter.sh's map_of).
+# sourced by run.sh (it uses run.sh's helpers: run_bg, stop, nap, wait_line,
+# link_prog, prog_stat, hk_start, sysctl_set, sysctl_restore, rotate,
+# section, say, summary, med, minmax, fmt, calc, kv, verdict, log, fail;
+# storms.sh's storm_label and filter.sh's map_of).
 #
 # The storms are bn-pingpong's (storms.sh's pipe, yield and idle, but read
 # while the ping-pong still runs: a profile of it ends when it exits, and
@@ -16,7 +16,7 @@
 
 PROFILE_ROUNDS=${BENCH_PROFILE_ROUNDS:-4}	# nothing flagged: rounds x 3 storms
 PROFILE_RUNS=${BENCH_PROFILE_RUNS:-4}	# one profiled: rounds x {other, self}
-PROFILE_PAIRS=${BENCH_PROFILE_PAIRS:-6}	# slowdown: rounds x {none, other, self}
+PROFILE_PAIRS=${BENCH_PROFILE_PAIRS:-5}	# slowdown: rounds x {none, other, self}
 PROFILE_STORMS="pipe yield idle"
 PROFILE_WARM=1.2	# s of ping-pong before the stats' first read ...
 PROFILE_WARM_SELF=2	# ... (when it is profiled: the profile starts in it)
@@ -56,7 +56,15 @@ prof_count()
 	for pid in "$@"; do
 		echo -n "$(prof_ids "$pid" | grep -cxF -f <(echo "${all:-none}")) "
 	done
-	echo "$(grep -c . <<<"$all")"
+	grep -c . <<<"$all"
+}
+
+# prog_tag ID: "tag:xlated_bytes" of a program
+prog_tag()
+{
+	bpftool prog show id "$1" 2>/dev/null |
+		awk '{ for (i = 1; i < NF; i++) { if ($i == "tag") t = $(i + 1); if ($i == "xlated") x = $(i + 1) } }
+		     END { print (t ? t : "?") ":" (x ? x : "?") }'
 }
 
 # prof_bss ID: "samples switches_out" of a profile object's hk_prof_stats
@@ -66,6 +74,23 @@ prof_bss()
 
 	j=$(bpftool map dump id "$1" -j 2>/dev/null)
 	echo "$(grep -o '"samples":[0-9]*' <<<"$j" | head -1 | cut -d: -f2) $(grep -o '"switches_out":[0-9]*' <<<"$j" | head -1 | cut -d: -f2)"
+}
+
+# exec_wait PID COMM: until a process just started has exec'd (its comm is
+# COMM): a profile started before would read the forked shell's
+# address space
+exec_wait()
+{
+	local i comm
+
+	for ((i = 0; i < 250; i++)); do
+		comm=
+		read -r comm <"/proc/$1/comm" 2>/dev/null
+		[ "$comm" = "$2" ] && return 0
+		alive "$1" || return 1
+		sleep 0.02
+	done
+	return 1
 }
 
 # prof_start TARGET TAG: `hotspot-k profile TARGET`, until its programs are
@@ -91,7 +116,9 @@ prof_start()
 	PF_SAMPLE=$(prof_id "$PF_PID" hk_prof_sample)
 	PF_SWITCH=$(prof_id "$PF_PID" hk_prof_switch)
 	PF_BSS=$(map_of "$PF_PID" profile_.bss)
-	[ -n "$PF_SAMPLE" ] && [ -n "$PF_SWITCH" ] && [ -n "$PF_BSS" ]
+	[ -n "$PF_SAMPLE" ] && [ -n "$PF_SWITCH" ] && [ -n "$PF_BSS" ] && return 0
+	echo "bench: hotspot-k profile $1: programs ${PF_SAMPLE:-?} ${PF_SWITCH:-?}, .bss ${PF_BSS:-?} not found (alive: $(alive "$PF_PID" && echo yes || echo no)): $(tail -2 "$out")" >&2
+	return 1
 }
 
 # prof_stop TAG: end the profile (SIGINT: written with what it has, if its
@@ -138,12 +165,12 @@ prof_delta()
 # pp_storm NAME MODE IDS...: a bn-pingpong storm (pipe, yield or idle, as
 # in storms.sh), PROFILE_WARM s unmeasured first; the BPF stats of IDS read
 # when its measured part starts and PROFILE_READ s later, while it still
-# runs, then it is stopped. MODE none: no profile; other: the profile in PF_* runs (of another
-# process), its hk_prof_stats read with the stats into PF_S0 and PF_S1;
-# self: `hotspot-k profile` of the ping-pong (its parent) is started first,
-# in the warm-up, and its programs are read too (after IDS). "secs ns runs
-# ns runs ..." in PP, and PP_LATE set when a read came after the ping-pong
-# had ended or the profile after its warm-up.
+# runs, then it is stopped. MODE none: no profile; other: the profile in
+# PF_* runs (of another process), its hk_prof_stats read with the stats
+# into PF_S0 and PF_S1; self: `hotspot-k profile` of the ping-pong (its
+# parent) is started in the warm-up, and its programs are read too (after
+# IDS). "secs ns runs ns runs ..." in PP; fails (PP_LATE says why) when the
+# profile came after the warm-up or a read after the ping-pong had ended.
 pp_storm()
 {
 	local f=$WORK/prof-storm.out name=$1 mode=$2 pid s0 s1 t0 t1 warm=$PROFILE_WARM
@@ -162,11 +189,19 @@ pp_storm()
 	run_bg "$f" "$OUT/bn-pingpong" "${pp[@]}" -w "$warm" -d "$PROFILE_SPAN"
 	pid=$BG_PID
 	if [ "$mode" = self ]; then
-		prof_start "$pid" self || { stop "$pid"; PP_LATE="profile did not start"; return 1; }
+		if ! exec_wait "$pid" bn-pingpong || ! prof_start "$pid" self; then
+			stop "$pid"
+			PP_LATE="profile did not start"
+			return 1
+		fi
 		ids+=("$PF_SWITCH" "$PF_SAMPLE")
 		grep -q '^go' "$f" && PP_LATE="profile attached after the warm-up"
 	fi
-	wait_line "$f" '^go' 10 "$pid"
+	if ! wait_line "$f" '^go' 10 "$pid"; then
+		stop "$pid"
+		PP_LATE="the ping-pong did not start: $(tail -1 "$f")"
+		return 1
+	fi
 	prof_read "${ids[@]}"
 	s0=$PRD
 	t0=$PRD_T
@@ -208,6 +243,8 @@ profile_idle()
 			[ -n "${hp[$v]}" ] && [ -n "${hprog[$v]}" ] || ok=0
 		done
 		if [ "$ok" = 1 ]; then
+			# the same program? its tag is a hash of its instructions
+			echo "$r $(prog_tag "${hprog[plain]}") $(prog_tag "${hprog[prof]}")" >>"$WORK/prof-tags"
 			for s in $PROFILE_STORMS; do
 				[ "$(sysctl -n kernel.bpf_stats_enabled)" = 1 ] ||
 					sysctl -qw kernel.bpf_stats_enabled=1
@@ -306,7 +343,8 @@ profile_tput()
 				run_bg "$f" "$OUT/bn-pingpong" pipe -c 0 -w "$PROFILE_TPUT_WARM" -d 1
 				pid=$BG_PID
 				if [ "$v" = self ]; then
-					prof_start "$pid" tput-self || { ok=0; why="the profile did not start"; }
+					{ exec_wait "$pid" bn-pingpong && prof_start "$pid" tput-self; } ||
+						{ ok=0; why="the profile did not start"; }
 					grep -q '^go' "$f" && { ok=0; why="the profile started after the warm-up"; }
 				fi
 				wait "$pid" || { ok=0; why="the ping-pong failed"; }
@@ -337,8 +375,9 @@ fig_profile()
 	: >"$WORK/prof-flagged"
 	: >"$WORK/prof-events"
 	: >"$WORK/prof-start.tsv"
+	: >"$WORK/prof-tags"
 	sysctl_set kernel.bpf_stats_enabled 1 || { fail profile "cannot set kernel.bpf_stats_enabled"; return; }
-	# the floor, side by side with every program measured here
+	# an empty program beside every program measured here, for scale
 	run_bg "$WORK/prof-empty.log" "$OUT/bn-bpf" attach empty
 	e=$BG_PID
 	if ! wait_line "$WORK/prof-empty.log" '^ready' 10 "$e"; then
@@ -428,7 +467,9 @@ profile_report()
 	met=$(awk 'NR == FNR { f[$1] = $2; next }
 		{ if ($11 + $13) bad = 1; if (!f[$2]) { n++; if ($10 + $12) bad = 1 } }
 		END { print bad ? 0 : n ? 1 : "nan" }' "$WORK/prof-flagged" "$d")
-	say "Attach order: with \`--profile\` attached second, the ratio is $(fmt %.3f "$r1") (median); attached first, $(fmt %.3f "$r2"); the two orders together (geometric mean of those medians), $(fmt %.3f "$(calc "sqrt($r1 * $r2)")"). hk_prof_* programs held by either hotspot-k, counted before and after every storm (4 counts × $nrun storms): $held (a storm where one was held is left out of the table: $(awk "!$clean" "$d" | wc -l) were); profiles the \`--profile\` instance started (a process on the machine flagged): $flagged$([ "$flagged" = 0 ] || echo " (of $(grep -o '"comm":"[^"]*","label":"[^"]*"' "$WORK/prof-events" | sed 's/"comm":"\([^"]*\)","label":"\([^"]*\)"/\1 (\2)/' | sort -u | paste -sd, | sed 's/,/, /g'); its rounds are left out of the target)"); the most hk_prof_* programs loaded on the whole machine at any of those counts (anyone's, \`bpftool prog show\`): $all. Target: with nothing flagged, no program of the profiler is loaded: $(verdict "$met")."
+	# and hk_switch is the same program with --profile as without
+	[ "$met" != 1 ] || awk '$2 != $3 { bad = 1 } END { exit bad }' "$WORK/prof-tags" || met=0
+	say "Attach order: with \`--profile\` attached second, the ratio is $(fmt %.3f "$r1") (median); attached first, $(fmt %.3f "$r2"); the two orders together (geometric mean of those medians), $(fmt %.3f "$(calc "sqrt($r1 * $r2)")"). hk_prof_* programs held by either hotspot-k, counted before and after every storm (4 counts × $nrun storms): $held (a storm where one was held is left out of the table: $(awk "!$clean" "$d" | wc -l) were); profiles the \`--profile\` instance started (a process on the machine flagged): $flagged$([ "$flagged" = 0 ] || echo " (of $(grep -o '"comm":"[^"]*","label":"[^"]*"' "$WORK/prof-events" | sed 's/"comm":"\([^"]*\)","label":"\([^"]*\)"/\1 (\2)/' | sort -u | paste -sd, | sed 's/,/, /g'); its rounds are left out of the target)"); the most hk_prof_* programs loaded on the whole machine at any of those counts (anyone's, \`bpftool prog show\`): $all. The two \`hk_switch\` programs, tag and xlated size per \`bpftool prog show\` (a hash of the instructions as loaded): $(awk '{ if ($2 == $3) same++; else diff++ } END { printf "the same in %d of %d rounds", same, NR }' "$WORK/prof-tags") ($(awk '{ print $2 }' "$WORK/prof-tags" | sort -u | paste -sd' ')$(awk '$2 != $3 { print $3 }' "$WORK/prof-tags" | sort -u | awk '{ printf " vs %s", $1 }')). Target: with nothing flagged, no program of the profiler is loaded and \`hk_switch\` is the same program: $(verdict "$met")."
 	say ""
 	say "Method: kernel BPF stats (\`kernel.bpf_stats_enabled=1\` for this part and the next, then restored): Δ\`run_time_ns\` / Δ\`run_cnt\` of each hotspot-k's sched_switch program (\`hk_switch\`, found through its own bpf_link in /proc/PID/fdinfo), read with \`bpftool prog show id N -j\` when the storm's measured part starts and ${PROFILE_READ} s later. $PROFILE_ROUNDS rounds; in each, two hotspot-k with the defaults (\`--json\`, 5 s windows: no storm process lives through two windows, so none is watched and \`hk_switch\` runs its filter only, as in figure 2), one with \`--profile 10s --profile-dir DIR\` and one without, started one after the other (which one first alternates) and left side by side, so that both programs run on the very same switches; an empty tp_btf/sched_switch program (\`bn-bpf attach empty\`) is attached before both, for the whole figure. Then the three storms, each \`bn-pingpong ... -w $PROFILE_WARM -d $PROFILE_SPAN\` (pipe: \`pipe -c 0\`, two processes on CPU 0; yield: \`yield -c 0\`; idle-heavy: \`pipe -c 0 -C 1\`), the stats read inside its measured part, then stopped by its PID. The ratio is taken per storm, then its median and min–max. Switches/s: Δ\`run_cnt\` of the empty program ÷ the wall-clock time between the reads. The empty program is no floor here: the first program on the tracepoint pays more than the ones after it (in the idle-heavy storm more than \`hk_switch\` itself); figure 1 has the floor, measured alone. hk_prof_* programs: the programs among each hotspot-k's fds (prog fds and links, named with \`bpftool prog show id N\`), counted before and after each storm; the machine-wide count is \`bpftool prog show\` lines named hk_prof_* (other users' profiles would count there). The profiler's object is loaded only when a profile starts (user/profiler.c), so \`--profile\` with nothing flagged leaves the hot path as it is: the same \`hk_switch\`, nothing more attached."
 	say ""
@@ -476,7 +517,7 @@ profile_report()
 	say ""
 	say "Method: figure 2's: \`bn-pingpong pipe -c 0 -w $PROFILE_TPUT_WARM -d 1\`, two processes pinned to CPU 0 passing one byte back and forth over two pipes, round trips counted over 1 s after a ${PROFILE_TPUT_WARM} s warm-up. $PROFILE_PAIRS rounds; in each, in a rotated order, one at a time: nothing; \`hotspot-k profile\` of a \`sleep 1000\`, started before the ping-pong; \`hotspot-k profile\` of the ping-pong's parent, started once it runs, which must have said \"profiling\" before the ping-pong's \"go\" and have written its profile once the ping-pong exited (it ends with its process); $late of $((PROFILE_PAIRS * 3)) runs were not counted for a late profile or another failure. The ratio is taken within a round, then its median and min–max ($nt rounds). kernel.bpf_stats_enabled as found ($(sysctl -n kernel.bpf_stats_enabled)): the stats' own clock reads are not in these numbers."
 	say ""
-	summary "11. profiling" "nothing flagged, side by side: hk_switch $sr ns per sched_switch without and with \`--profile\` (pipe / yield / idle storms), $(fmt %.3f "$rt")× over all storms, no hk_prof_* program held ($held); one process profiled: hk_prof_switch $(fmt %.1f "$oth_sw") ns per switch of the other processes, $(fmt %.0f "$self_sw") ns on the profiled ping-pong's ($(fmt %.0f "$so") % take stacks), hk_prof_sample $(fmt %.0f "$oth_smp") / $(fmt %.0f "$self_smp") ns per sample; pinned ping-pong $(fmt %.3f "$rself")× the round trips when profiled, $(fmt %.3f "$ro")× while another process is" "nothing flagged: no profiler program loaded: $(verdict "$met")"
+	summary "11. profiling" "nothing flagged, side by side: hk_switch $sr ns per sched_switch without and with \`--profile\` (pipe / yield / idle storms), $(fmt %.3f "$rt")× over all storms, no hk_prof_* program held ($held); one process profiled: hk_prof_switch $(fmt %.1f "$oth_sw") ns per switch of the other processes, $(fmt %.0f "$self_sw") ns on the profiled ping-pong's ($(fmt %.0f "$so") % take stacks), hk_prof_sample $(fmt %.0f "$oth_smp") / $(fmt %.0f "$self_smp") ns per sample; pinned ping-pong $(fmt %.3f "$rself")× the round trips when profiled, $(fmt %.3f "$ro")× while another process is" "nothing flagged: no profiler program loaded, the same hk_switch: $(verdict "$met")"
 	[ "$any" = 1 ] || fail profile "no storm measured with nothing flagged"
 	[ "$(awk '$1 == "self"' "$run" | wc -l)" -gt 0 ] && [ "$(awk '$1 == "other"' "$run" | wc -l)" -gt 0 ] || fail profile "no storm measured while a profile ran"
 	[ "$rself" != nan ] || fail profile "no slowdown round"

@@ -33,7 +33,10 @@
 #               hk_prof_* program loaded); while one process is profiled,
 #               hk_prof_switch for other processes and for it, hk_prof_sample
 #               per sample, and its pinned ping-pong's slowdown (profile.sh;
-#               not in "all", ~2.5 min)
+#               not in "all", ~3 min)
+#   io      12. io_blocked's cost in the walk: two instances over one
+#               population at once, io_blocked on and off, CPU per thread
+#               walked (io.sh; not in "all", ~2 min)
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
@@ -55,8 +58,9 @@
 # (default "1000x2 10000x1 10000x10"), BENCH_STRETCH_S (default 15),
 # BENCH_FILTER_PROCS (default 2000), BENCH_FILTER_ROUNDS (default 3),
 # BENCH_FILTER_S (default 15), BENCH_PROM_S (default 60),
-# BENCH_PROFILE_ROUNDS (default 3), BENCH_PROFILE_RUNS (default 4),
-# BENCH_PROFILE_PAIRS (default 6), BENCH_BUDGET_S (default 900: no
+# BENCH_PROFILE_ROUNDS (default 4), BENCH_PROFILE_RUNS (default 4),
+# BENCH_PROFILE_PAIRS (default 5), BENCH_IO_PROCS (default 150),
+# BENCH_IO_ROUNDS (default 3), BENCH_IO_S (default 15), BENCH_BUDGET_S (default 900: no
 # measurement starts later than this into the run).
 
 set -u
@@ -189,6 +193,7 @@ trap 'echo "bench: interrupted" >&2; exit 130' INT TERM
 . "$HERE/filter.sh"
 . "$HERE/prom.sh"
 . "$HERE/profile.sh"
+. "$HERE/io.sh"
 
 # --- numbers ------------------------------------------------------------------
 
@@ -1413,14 +1418,14 @@ main()
 {
 	local figs="$*" f i
 
-	# stretch (~7 min), filter (~2 min), prom (~1.2 min) and profile
-	# (~2.5 min) run on their own: the default set takes ~12 min of the
+	# stretch (~7 min), filter (~2 min), prom (~1.2 min), profile
+	# (~3 min) and io (~2 min) run on their own: the default set takes ~12 min of the
 	# 15-minute budget
 	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect"
 	for f in $figs; do
 		case $f in
-		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile) ;;
-		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile]..." >&2; exit 2 ;;
+		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io) ;;
+		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io]..." >&2; exit 2 ;;
 		esac
 	done
 	if [ "$(id -u)" != 0 ]; then
