@@ -2,8 +2,10 @@
 /*
  * act.c - a transition's consequences beyond its line.
  *
- * A process that enters an alarm label is profiled (--profile DUR), one
- * that exits has its profile written with what was collected. Each step
+ * A process that enters OOM risk close to its limit has its cgroup frozen
+ * (--freeze-on-oom, freeze.c); one that enters an alarm label is profiled
+ * (--profile DUR), one that exits has its profile written with what was
+ * collected. Each step
  * says so on a line of its own, human or JSON as the transitions are:
  *
  *   hotspot-k: profiling 4242 (yes, cpu_bound) for 10 s: ./hotspot-k.4242...{folded,svg}
@@ -127,7 +129,14 @@ void hk_act__transition(void *act, const struct hk_event *e)
 {
 	struct hk_act *a = act;
 	char prefix[HK_PROFILE_PATH_MAX], err[512];
+	int n, prio;
 
+	/* first: a freeze stops the damage, a profile only explains it */
+	if (a->freeze) {
+		n = hk_freeze__event(a->freeze, e, a->pr->json, &a->pr->fmt, &prio);
+		if (n > 0)
+			hk_printer__write(a->pr, prio, a->freeze->line, (size_t)n);
+	}
 	if (!a->prof)
 		return;
 	if (e->to == HK_EXITED) {

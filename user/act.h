@@ -7,11 +7,14 @@
 #ifndef HK_USER_ACT_H
 #define HK_USER_ACT_H
 
+#include "freeze.h"
 #include "printer.h"
 #include "profiler.h"
 
 struct hk_act {
 	struct hk_printer *pr;		/* where the lines go */
+	struct hk_freezer *freeze;	/* --freeze-on-oom: acts on entries
+					 * into oom_risk; NULL: never */
 	struct hk_profiler *prof;	/* NULL: nothing is profiled */
 	__u64 profile_ns;		/* 0: no profile on transition */
 	const char *profile_dir;
@@ -20,7 +23,8 @@ struct hk_act {
 	__u64 profiles_skipped;		/* the cap was reached */
 };
 
-/* printer's on_transition: start a profile, end one whose process exited. */
+/* printer's on_transition: freeze a cgroup, start a profile, end one whose
+ * process exited. */
 void hk_act__transition(void *act, const struct hk_event *e);
 
 /* The profiler's done(): the line that says where the files are. */

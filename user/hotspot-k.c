@@ -78,12 +78,12 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		(unsigned long long)st.wq_start_failures,
 		(unsigned long long)pr->lines_lost, (unsigned long long)pr->cgroups_cut,
 		HK_FORMAT_CGROUP_MAX);
-	if (pr->freeze && (pr->freeze->eta_s || pr->freeze->frozen || pr->freeze->refused ||
-			   pr->freeze->failed))
+	if (a && a->freeze && (a->freeze->eta_s || a->freeze->frozen || a->freeze->refused ||
+			       a->freeze->failed))
 		hk_log__print(HK_LOG_INFO, "freeze: %llu cgroups frozen (or freezing), "
-			"%llu refused, %llu failed\n", (unsigned long long)pr->freeze->frozen,
-			(unsigned long long)pr->freeze->refused,
-			(unsigned long long)pr->freeze->failed);
+			"%llu refused, %llu failed\n", (unsigned long long)a->freeze->frozen,
+			(unsigned long long)a->freeze->refused,
+			(unsigned long long)a->freeze->failed);
 	if (a && (a->profile_ns || a->profiles_written || a->profiles_failed))
 		hk_log__print(HK_LOG_INFO, "profiles: %llu written, %llu failed, %llu not "
 			"started (%d at once at most)\n", (unsigned long long)a->profiles_written,
@@ -261,7 +261,8 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}
-	hk_freeze__configure(fz, &cfg);
+	if (fz)
+		hk_freeze__configure(fz, &cfg);
 	hk_log__print(HK_LOG_NOTICE, "reload: %s: %s\n", c->config_path, diff);
 	delayacct_for(&cfg);
 }
@@ -373,7 +374,7 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 					stop = -1;
 					continue;
 				}
-				reload(c, l, pr->freeze);
+				reload(c, l, a ? a->freeze : NULL);
 				hk_loader__config(l, &cfg);
 				if (a)
 					a->profile_ns = cfg.profile_ns;
@@ -497,7 +498,6 @@ int main(int argc, char **argv)
 		hk_log__print(HK_LOG_ERR, "out of memory\n");
 		return EXIT_RUNTIME;
 	}
-	pr.freeze = &fz;
 	if (c.prom_path) {
 		pr.prom = hk_prom__new(c.prom_path);
 		if (!pr.prom) {
@@ -526,6 +526,7 @@ int main(int argc, char **argv)
 				      strerror(errno));
 			return EXIT_USAGE;
 		}
+		act.freeze = &fz;
 		act.prof = hk_profiler__new(hk_act__profile_done, &act);
 		if (!act.prof) {
 			hk_log__print(HK_LOG_ERR, "out of memory\n");

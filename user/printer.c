@@ -63,7 +63,7 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	struct hk_printer *p = ctx;
 	const struct hk_event *e = data;
 	char *cg = NULL;
-	int n, prio;
+	int n;
 
 	/* transitions only: a hand-over is the loader's business */
 	if (size < sizeof(*e) || e->type != HK_EV_TRANSITION)
@@ -98,15 +98,10 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	if (hk_printer__write(p, hk_label__priority(e->to), p->line, (size_t)n))
 		return -EIO;
 	p->events++;
-	/* after the line that says why: the freeze line follows it */
-	if (p->freeze) {
-		n = hk_freeze__event(p->freeze, e, p->json, &p->fmt, &prio);
-		if (n > 0 && hk_printer__write(p, prio, p->freeze->line, (size_t)n))
-			return -EIO;
-	}
+	/* after the line that says why: what the tool does about it */
 	if (p->on_transition)
 		p->on_transition(p->act, e);
-	return 0;
+	return p->write_errno ? -EIO : 0;
 }
 
 int hk_printer__write(struct hk_printer *p, int priority, const char *line, size_t n)

@@ -8,7 +8,6 @@
 
 #include <stdio.h>
 #include "format.h"
-#include "freeze.h"
 #include "prometheus.h"
 
 struct hk_printer {
@@ -23,10 +22,8 @@ struct hk_printer {
 	int syslog_prefix;		/* "<N>" before each line: the journal */
 	struct hk_prom *prom;		/* --prometheus: told every transition */
 	int prom_changed;		/* ... and one came since the last write */
-	struct hk_freezer *freeze;	/* --freeze-on-oom: acts on entries
-					 * into oom_risk; NULL: never */
 	/* told every transition once it is written: what the tool does
-	 * about it (act.c: profile) */
+	 * about it (act.c: freeze, profile) */
 	void (*on_transition)(void *act, const struct hk_event *e);
 	void *act;
 };
