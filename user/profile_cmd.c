@@ -59,14 +59,13 @@ int hk_profile_cmd__main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	char prefix[HK_PROFILE_PATH_MAX], err[512], comm[16] = "", path[64], *end;
+	char prefix[HK_PROFILE_PATH_MAX], err[512], *end;
 	struct hk_act act = { .profile_ns = 10 * HK_NSEC_PER_SEC, .profile_dir = "." };
 	struct hk_printer pr;
 	struct timespec ts;
 	unsigned long pid;
 	sigset_t stop;
 	int opt, json = 0, t;
-	FILE *f;
 
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (opt) {
@@ -107,13 +106,6 @@ int hk_profile_cmd__main(int argc, char **argv)
 			strerror(errno));
 		return EXIT_USAGE;
 	}
-	snprintf(path, sizeof(path), "/proc/%lu/comm", pid);
-	f = fopen(path, "re");
-	if (f) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = 0;
-		fclose(f);
-	}
 	signal(SIGPIPE, SIG_IGN);
 	if (hk_printer__init(&pr, stdout, json, 0, 0)) {
 		fprintf(stderr, "hotspot-k profile: out of memory\n");
@@ -130,7 +122,8 @@ int hk_profile_cmd__main(int argc, char **argv)
 		hk_printer__free(&pr);
 		return EXIT_RUNTIME;
 	}
-	hk_act__profile_started(&act, (__u32)pid, comm, "manual", prefix);
+	hk_act__profile_started(&act, (__u32)pid, hk_profiler__comm(act.prof, (__u32)pid),
+				"manual", prefix);
 	while (hk_profiler__count(act.prof)) {
 		t = hk_profiler__timeout_ms(act.prof);
 		ts.tv_sec = t / 1000;

@@ -66,6 +66,11 @@ struct hk_profile_syms *hk_profile_syms__open(__u32 pid, char *err, size_t err_l
 	return s;
 }
 
+const char *hk_profile_syms__comm(const struct hk_profile_syms *s)
+{
+	return s->comm;
+}
+
 void hk_profile_syms__close(struct hk_profile_syms *s)
 {
 	if (!s)

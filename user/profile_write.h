@@ -18,6 +18,8 @@ struct hk_profile_syms;
 
 struct hk_profile_syms *hk_profile_syms__open(__u32 pid, char *err, size_t err_len);
 void hk_profile_syms__close(struct hk_profile_syms *s);
+/* Its name as of the start (/proc/PID/comm), the PID when unreadable. */
+const char *hk_profile_syms__comm(const struct hk_profile_syms *s);
 
 /* "DIR/hotspot-k.PID.LABEL.20261123T073400Z"; snprintf's return. */
 int hk_profile__prefix(char *buf, size_t len, const char *dir, __u32 pid,

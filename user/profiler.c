@@ -159,6 +159,16 @@ int hk_profiler__count(const struct hk_profiler *p)
 	return n;
 }
 
+const char *hk_profiler__comm(const struct hk_profiler *p, __u32 pid)
+{
+	int i;
+
+	for (i = 0; i < HK_PROF_TARGETS; i++)
+		if (pid && p->slot[i].pid == pid)
+			return hk_profile_syms__comm(p->slot[i].syms);
+	return NULL;
+}
+
 int hk_profiler__active(const struct hk_profiler *p, __u32 pid)
 {
 	int i;

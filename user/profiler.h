@@ -47,6 +47,9 @@ int hk_profiler__start(struct hk_profiler *p, __u32 pid, const char *label,
 		       __u64 duration_ns, const char *dir, char *prefix, size_t prefix_len,
 		       char *err, size_t err_len);
 
+/* The name of a process being profiled, as of its start; NULL: it is not. */
+const char *hk_profiler__comm(const struct hk_profiler *p, __u32 pid);
+
 /* Is pid being profiled? */
 int hk_profiler__active(const struct hk_profiler *p, __u32 pid);
 /* Profiles running. */
