@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "delayacct.h"
+#include "status_bpf.h"
+#include "status_find.h"
 
 static const char *sysctl_path(const struct hk_delayacct *d)
 {
@@ -81,4 +83,22 @@ int hk_delayacct__restore(struct hk_delayacct *d)
 		return 0;
 	d->turned_on = 0;
 	return write_switch(sysctl_path(d), '0');
+}
+
+void hk_delayacct__others(unsigned int *nr, int *duty)
+{
+	struct hk_status_maps m;
+	struct hk_config cfg;
+	char err[256];
+	__u32 zero = 0;
+
+	*nr = 0;
+	*duty = 0;
+	/* none, or none that can be seen (no CAP_SYS_ADMIN): alone */
+	if (hk_status__find(&m, err, sizeof(err)))
+		return;
+	*nr = m.nr_instances ? m.nr_instances : 1;
+	if (!hk_status_bpf__lookup(m.config_fd, &zero, &cfg))
+		*duty = cfg.delayacct_duty != 0;
+	hk_status__close(&m);
 }

@@ -26,4 +26,14 @@ int hk_delayacct__enable(struct hk_delayacct *d, char *why, size_t why_len);
 /* Put back 0 if enable() turned it on; 0, or -1 with errno. */
 int hk_delayacct__restore(struct hk_delayacct *d);
 
+/*
+ * The switch is global and instances come and go: the one that turned it
+ * on has the duty to turn it off, an instance that starts while a holder
+ * of the duty runs takes it too (hk_config.delayacct_duty), and whoever
+ * holds it and exits last puts 0 back. *nr: other hotspot-k instances
+ * running now, pinned included (the caller's own counts if it is loaded);
+ * *duty: the newest one (or the pinned one) holds the duty.
+ */
+void hk_delayacct__others(unsigned int *nr, int *duty);
+
 #endif /* HK_USER_DELAYACCT_H */

@@ -221,15 +221,52 @@ static int output_failed(const struct hk_printer *pr)
 /* kernel.task_delayacct, for io_blocked: put back at exit */
 static struct hk_delayacct delayacct;
 
-/* io_blocked reads delay accounting: on while it is diagnosed. */
-static void delayacct_for(const struct hk_config *cfg)
+/*
+ * io_blocked reads delay accounting: on while it is diagnosed. Called
+ * before the load, so that the instances found are others; the duty to
+ * turn it off again goes into cfg (see hk_delayacct__others).
+ */
+static void delayacct_for(struct hk_config *cfg)
 {
+	unsigned int others;
 	char why[512];
+	int duty;
 
-	if (!cfg->io_blocked_pct_x100 || !hk_delayacct__enable(&delayacct, why, sizeof(why)))
+	/* a reload keeps the duty, whatever it asks for now */
+	cfg->delayacct_duty = delayacct.turned_on;
+	if (!cfg->io_blocked_pct_x100)
 		return;
-	hk_log__print(HK_LOG_WARNING, "io_blocked: %s; a process blocked on I/O is "
-		      "not seen unless delay accounting is on\n", why);
+	if (hk_delayacct__enable(&delayacct, why, sizeof(why))) {
+		hk_log__print(HK_LOG_WARNING, "io_blocked: %s; a process blocked on I/O is "
+			      "not seen unless delay accounting is on\n", why);
+		return;
+	}
+	if (!delayacct.turned_on) {
+		/* on already: by the administrator, or by a hotspot-k that
+		 * may exit before us */
+		hk_delayacct__others(&others, &duty);
+		delayacct.turned_on = others && duty;
+	}
+	cfg->delayacct_duty = delayacct.turned_on;
+}
+
+/* Exiting: 0 back, unless another instance still runs (it takes over). */
+static void delayacct_put_back(int loaded)
+{
+	unsigned int others;
+	int duty;
+
+	if (!delayacct.turned_on)
+		return;
+	hk_delayacct__others(&others, &duty);
+	if (others > (unsigned int)loaded) {
+		hk_log__print(HK_LOG_INFO, "kernel.task_delayacct stays 1: another hotspot-k "
+			      "runs, and turns it off when it exits\n");
+		return;
+	}
+	if (hk_delayacct__restore(&delayacct))
+		hk_log__print(HK_LOG_WARNING, "cannot turn delay accounting back off (%s): %s\n",
+			      HK_DELAYACCT_SYSCTL, strerror(errno));
 }
 
 static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freezer *fz)
@@ -257,6 +294,8 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 		hk_log__print(HK_LOG_INFO, "reload: %s: nothing changed\n", c->config_path);
 		return;
 	}
+	/* io_blocked turned on: delay accounting too, and the duty in cfg */
+	delayacct_for(&cfg);
 	if (hk_loader__reconfigure(l, &cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
@@ -264,7 +303,6 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 	if (fz)
 		hk_freeze__configure(fz, &cfg);
 	hk_log__print(HK_LOG_NOTICE, "reload: %s: %s\n", c->config_path, diff);
-	delayacct_for(&cfg);
 }
 
 /* --prometheus: the textfile rewritten when it has news, at most once a window. */
@@ -541,13 +579,15 @@ int main(int argc, char **argv)
 		hk_log__print(HK_LOG_ERR, "signalfd: %s\n", strerror(errno));
 		return EXIT_RUNTIME;
 	}
+	delayacct_for(&c.opts.cfg);
 	if (hk_loader__start(&l, &c.opts, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
+		delayacct_put_back(0);
 		return EXIT_RUNTIME;
 	}
-	delayacct_for(&c.opts.cfg);
 	if (c.pin) {
-		/* pinned, the diagnosis outlives us: so does delay accounting */
+		/* pinned, the diagnosis outlives us: so does delay accounting,
+		 * until unpin (its hk_config keeps the duty) */
 		delayacct.turned_on = 0;
 		ret = hk_loader__pin(l, HK_PIN_DIR, err, sizeof(err));
 		if (ret)
@@ -592,10 +632,10 @@ int main(int argc, char **argv)
 		hk_prom__free(pr.prom);
 	}
 	print_summary(l, &pr);
+	/* before unloading: while we are loaded, instances found beside us
+	 * are others for sure (our programs linger a moment after) */
+	delayacct_put_back(1);
 	hk_loader__destroy(l);
-	if (hk_delayacct__restore(&delayacct))
-		hk_log__print(HK_LOG_WARNING, "cannot turn delay accounting back off (%s): %s\n",
-			      HK_DELAYACCT_SYSCTL, strerror(errno));
 	hk_printer__free(&pr);
 	hk_freeze__free(&fz);
 	close(sig_fd);

@@ -16,6 +16,7 @@
 #include <sys/signalfd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "delayacct.h"
 #include "format.h"
 #include "loader.h"
 #include "printer.h"
@@ -111,9 +112,53 @@ out:
 	return ret;
 }
 
+/* Does the pinned instance hold the duty to turn delay accounting off? */
+static int pinned_duty(void)
+{
+	struct hk_config cfg;
+	__u32 zero = 0;
+	int fd, duty = 0;
+
+	fd = bpf_obj_get(HK_PIN_DIR "/hk_config");
+	if (fd < 0)
+		return 0;
+	if (!bpf_map_lookup_elem(fd, &zero, &cfg))
+		duty = cfg.delayacct_duty != 0;
+	close(fd);
+	return duty;
+}
+
+/*
+ * The pinned instance turned delay accounting on (or took it over): off
+ * again, once its programs are gone (they outlive their pins a moment),
+ * unless another instance runs.
+ */
+static void delayacct_put_back(void)
+{
+	struct hk_delayacct d = { .turned_on = 1 };
+	unsigned int others = 1;
+	int i, duty;
+
+	for (i = 0; i < 20 && others; i++) {
+		hk_delayacct__others(&others, &duty);
+		if (others)
+			usleep(100 * 1000);
+	}
+	if (others) {
+		printf("hotspot-k: kernel.task_delayacct stays 1: another hotspot-k runs\n");
+		return;
+	}
+	if (hk_delayacct__restore(&d))
+		fprintf(stderr, "hotspot-k unpin: cannot turn delay accounting back off "
+			"(%s): %s\n", HK_DELAYACCT_SYSCTL, strerror(errno));
+	else
+		printf("hotspot-k: kernel.task_delayacct back to 0, as the pinned instance "
+		       "found it\n");
+}
+
 int hk_pinned__unpin(int argc, char **argv)
 {
-	int n;
+	int n, duty;
 
 	if (argc > 1) {
 		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -125,6 +170,7 @@ int hk_pinned__unpin(int argc, char **argv)
 		fprintf(stderr, "hotspot-k unpin: unexpected argument '%s'\n", argv[1]);
 		return 2;
 	}
+	duty = pinned_duty();
 	n = hk_loader__unpin(HK_PIN_DIR);
 	if (n == -ENOENT) {
 		fprintf(stderr, "hotspot-k unpin: nothing pinned (%s)\n", HK_PIN_DIR);
@@ -136,5 +182,7 @@ int hk_pinned__unpin(int argc, char **argv)
 	}
 	printf("hotspot-k: %d pins removed from %s: the pinned instance is stopped\n", n,
 	       HK_PIN_DIR);
+	if (duty)
+		delayacct_put_back();
 	return 0;
 }

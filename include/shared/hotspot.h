@@ -185,6 +185,10 @@ struct hk_config {
 	struct hk_path_list freeze_never;	/* cgroups never frozen */
 	__u64 profile_ns;			/* profile a process entering an alarm
 						 * label for this long; 0: off */
+	__u32 delayacct_duty;			/* this instance turns delay
+						 * accounting back off if it exits
+						 * last (delayacct.c) */
+	__u32 pad_act;
 };
 
 /*

@@ -14,7 +14,7 @@
 
 import os
 
-from hk_e2e.checks import check_history, dflt, evidence, expect_enter
+from hk_e2e.checks import check_history, dflt, evidence, expect_enter, run_cli
 from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS
 from hk_e2e.procs import TestFailure, workload_alive
 from hk_e2e.tool import Tool
@@ -112,8 +112,46 @@ def t_io_off(suite, ctx):
         write_switch(found)
 
 
+def t_io_instances(suite, ctx):
+    """Two at once, either exiting first, and a pinned one: delay accounting
+    goes back to 0 when the last one that needs it is gone, not before."""
+    found = read_switch()
+    write_switch("0")
+    try:
+        for first in ("a", "b"):
+            tools = {"a": Tool(ctx, "io_inst_a_%s" % first)}
+            tools["a"].wait_ready()
+            tools["b"] = Tool(ctx, "io_inst_b_%s" % first)
+            tools["b"].wait_ready()
+            if read_switch() != "1":
+                raise TestFailure("two instances running: delay accounting %s" % read_switch())
+            second = "b" if first == "a" else "a"
+            for who, want in ((first, "1"), (second, "0")):
+                rc = tools[who].stop()
+                if rc != 0:
+                    raise TestFailure("instance %s exited %s" % (who, rc))
+                if read_switch() != want:
+                    raise TestFailure("%s stopped (of a, b; %s first): delay accounting %s, "
+                                      "want %s" % (who, first, read_switch(), want))
+        rc, out, err, took = run_cli(suite, [suite.tool, "--pin", "-i", "1s"], timeout=30)
+        try:
+            if rc != 0 or read_switch() != "1":
+                raise TestFailure("--pin: exit %d, delay accounting %s, want 0 and 1: %s" %
+                                  (rc, read_switch(), err))
+        finally:
+            rc, out, err, took = run_cli(suite, [suite.tool, "unpin"], timeout=30)
+        if rc != 0 or read_switch() != "0":
+            raise TestFailure("unpin: exit %d, delay accounting %s, want 0 and 0: %s" %
+                              (rc, read_switch(), out + err))
+        ctx.record("io_instances", True, "1 while any instance runs, 0 after the last "
+                   "(either order), and after unpin")
+    finally:
+        write_switch(found)
+
+
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("io_blocked", t_io_blocked, 60, True),
     ("io_off", t_io_off, 30),
+    ("io_instances", t_io_instances, 90),
 ]
