@@ -226,21 +226,30 @@ static struct hk_delayacct delayacct;
  * before the load, so that the instances found are others; the duty to
  * turn it off again goes into cfg (see hk_delayacct__others).
  */
+static char delayacct_why[512];
+
+/* What could not be done, said once the load went well: a tool that
+ * cannot load has a better first line to give. */
+static void delayacct_say(void)
+{
+	if (!delayacct_why[0])
+		return;
+	hk_log__print(HK_LOG_WARNING, "io_blocked: %s; a process blocked on I/O is "
+		      "not seen unless delay accounting is on\n", delayacct_why);
+	delayacct_why[0] = '\0';
+}
+
 static void delayacct_for(struct hk_config *cfg)
 {
 	unsigned int others;
-	char why[512];
 	int duty;
 
 	/* a reload keeps the duty, whatever it asks for now */
 	cfg->delayacct_duty = delayacct.turned_on;
 	if (!cfg->io_blocked_pct_x100)
 		return;
-	if (hk_delayacct__enable(&delayacct, why, sizeof(why))) {
-		hk_log__print(HK_LOG_WARNING, "io_blocked: %s; a process blocked on I/O is "
-			      "not seen unless delay accounting is on\n", why);
+	if (hk_delayacct__enable(&delayacct, delayacct_why, sizeof(delayacct_why)))
 		return;
-	}
 	if (!delayacct.turned_on) {
 		/* on already: by the administrator, or by a hotspot-k that
 		 * may exit before us */
@@ -296,6 +305,7 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 	}
 	/* io_blocked turned on: delay accounting too, and the duty in cfg */
 	delayacct_for(&cfg);
+	delayacct_say();
 	if (hk_loader__reconfigure(l, &cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
@@ -585,6 +595,7 @@ int main(int argc, char **argv)
 		delayacct_put_back(0);
 		return EXIT_RUNTIME;
 	}
+	delayacct_say();
 	if (c.pin) {
 		/* pinned, the diagnosis outlives us: so does delay accounting,
 		 * until unpin (its hk_config keeps the duty) */
