@@ -597,10 +597,13 @@ int main(int argc, char **argv)
 	}
 	delayacct_say();
 	if (c.pin) {
-		/* pinned, the diagnosis outlives us: so does delay accounting,
-		 * until unpin (its hk_config keeps the duty) */
-		delayacct.turned_on = 0;
 		ret = hk_loader__pin(l, HK_PIN_DIR, err, sizeof(err));
+		/* pinned, the diagnosis outlives us: so does delay accounting,
+		 * until unpin (its hk_config keeps the duty); not pinned, it
+		 * goes back now */
+		if (ret)
+			delayacct_put_back(1);
+		delayacct.turned_on = 0;
 		if (ret)
 			hk_log__print(HK_LOG_ERR, "%s\n", err);
 		else
