@@ -4,7 +4,8 @@
 #   make            build ./hotspot-k (installs missing Debian packages first)
 #   make run        build and run with the embedded defaults (needs root)
 #   make test       unit + ASan/UBSan + fuzz smoke + in-kernel + end-to-end
-#                   tests (both drivers) + make vmtest, on one static binary
+#                   tests (both drivers) + the attacks of an unprivileged
+#                   user + make vmtest, on one static binary
 #                   (needs root)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (tests/fuzz/)
 #   make sanitize   unit tests and hotspot-k under ASan + UBSan
@@ -70,7 +71,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
 
 .DELETE_ON_ERROR:
-.PHONY: all deps run test unit prog-test e2e e2e-iter vmtest bench clean
+.PHONY: all deps run test unit prog-test e2e e2e-attack e2e-iter vmtest bench clean
 
 # Each entry point installs what is missing first, then re-enters make so
 # that pkg-config and bpftool are looked up after the install.
@@ -154,6 +155,11 @@ prog-test: $(OUTPUT)/prog-test
 e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
+# the adversarial suite: an unprivileged user (nobody) against the root
+# tool, one test per attack of the security review (tests/e2e/test_attack_*.py)
+e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload
+	$(Q)python3 tests/e2e/run.py --attacks --tool ./hotspot-k --hkload $(OUTPUT)/hkload
+
 # the same scenarios as a 5.15 kernel runs them: the iter/task driver (the
 # one kernels before 6.7 get), bounded loops for bpf_loop() and the
 # 4-argument sched_switch program (HOTSPOT_K_AS_5_15); the tests that never
@@ -184,6 +190,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 	$(Q)$(MAKE) --no-print-directory STATIC=1 prog-test
 	$(Q)$(MAKE) --no-print-directory STATIC=1 e2e
+	$(Q)$(MAKE) --no-print-directory STATIC=1 e2e-attack
 	$(Q)$(MAKE) --no-print-directory STATIC=1 e2e-iter
 	$(Q)$(MAKE) --no-print-directory STATIC=1 install-test
 	$(Q)$(MAKE) --no-print-directory STATIC=1 vmtest

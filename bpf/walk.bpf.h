@@ -92,6 +92,7 @@ static __u64 hk_stale_dropped;
 static __u64 hk_cur_parked;
 static __u32 hk_acc_ns_pid;		/* PID in its own namespace */
 static __u64 hk_acc_ns_ino;		/* that namespace, 0: ours */
+static __u64 hk_acc_boot_ns;		/* the leader's start_boottime */
 static struct hk_accum hk_zero_accum;	/* never written */
 
 static __always_inline void hk_watch_set(struct task_struct *t)
@@ -345,6 +346,8 @@ __noinline int hk_proc_finish(__u32 tgid, __u32 no_mm)
 		return 0;
 	if (created)
 		__sync_fetch_and_add(&st->entries_created, 1);
+	/* the identity userspace checks before it acts on this PID */
+	p->start_boottime_ns = hk_acc_boot_ns;
 	hk_proc_count(p);
 	/* closed once already in this walk: the iter driver met a thread
 	 * born after the close; what it did goes into the next window */
@@ -405,6 +408,7 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	acc->now_ns = bpf_ktime_get_ns();
 	acc->nr_threads = sig->nr_threads;
 	acc->start_time_ns = leader->start_time;
+	hk_acc_boot_ns = leader->start_boottime;	/* so named since 5.5 */
 	acc->fresh = hk_prev_walk_ns && acc->start_time_ns > hk_prev_walk_ns;
 	/* two 8-byte loads: cheaper than a string copy helper */
 	*(__u64 *)&acc->comm[0] = *(__u64 *)&leader->comm[0];

@@ -96,6 +96,7 @@ static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 t
 	e->windows = p->windows;
 	e->time_ns = bpf_ktime_get_ns();
 	e->start_time_ns = p->start_time_ns;
+	e->start_boottime_ns = p->start_boottime_ns;
 	__builtin_memcpy(e->comm, p->comm, HK_COMM_LEN);
 	__builtin_memset(e->aggressor_comm, 0, HK_COMM_LEN);
 	__builtin_memset(e->victim_comm, 0, HK_COMM_LEN);

@@ -17,6 +17,7 @@
 #include <sys/signalfd.h>
 #include <sys/time.h>
 #include "act.h"
+#include "bpffs.h"
 #include "cli.h"
 #include "config.h"
 #include "delayacct.h"
@@ -555,6 +556,17 @@ int main(int argc, char **argv)
 		}
 	}
 	if (c.pin) {
+		int mounted;
+
+		/* a host without systemd (a container, a minimal VM, CI) may
+		 * have nothing on /sys/fs/bpf: mounted now, and said */
+		if (hk_bpffs__ensure(HK_BPFFS_DIR, &mounted, err, sizeof(err))) {
+			hk_log__print(HK_LOG_ERR, "--pin: %s\n", err);
+			return EXIT_RUNTIME;
+		}
+		if (mounted)
+			hk_log__print(HK_LOG_NOTICE, "--pin: nothing was mounted on %s: mounted "
+				      "bpffs there (mode 0700)\n", HK_BPFFS_DIR);
 		if (!access(HK_PIN_DIR, F_OK)) {
 			hk_log__print(HK_LOG_ERR, "--pin: %s exists: an instance is pinned already "
 				"(hotspot-k unpin stops it)\n", HK_PIN_DIR);

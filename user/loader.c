@@ -576,8 +576,12 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 		return -1;
 	}
 	l->cfg = cfg;
-	if (mkdir(dir, 0700) && errno != EEXIST) {
+	/* made here, never found: the directory is this run's lock, so that
+	 * a failure below removes this run's pins and no other instance's */
+	if (mkdir(dir, 0700)) {
 		snprintf(err, err_len, "--pin: %s: %s%s", dir, strerror(errno),
+			 errno == EEXIST ? " (another hotspot-k pinned there first: hotspot-k "
+			 "unpin stops it)" :
 			 errno == ENOENT ? " (is bpffs mounted on /sys/fs/bpf?)" :
 			 errno == EROFS ? " (a service needs ReadWritePaths=/sys/fs/bpf)" : "");
 		return -1;

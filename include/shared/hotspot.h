@@ -264,6 +264,9 @@ struct hk_hyst {
 /* Value of hk_procs, keyed by TGID (as the host sees it). */
 struct hk_proc {
 	__u64 start_time_ns;		/* group leader's; tells recycled PIDs */
+	__u64 start_boottime_ns;	/* ... on CLOCK_BOOTTIME, as /proc/PID/stat
+					 * gives it (field 22, in clock ticks):
+					 * userspace tells a recycled PID too */
 	char comm[HK_COMM_LEN];
 	struct hk_hyst hyst;
 	__u32 windows;			/* samples taken */
@@ -364,6 +367,8 @@ struct hk_event {
 	__u64 ns_ino;
 	__u64 time_ns;			/* CLOCK_MONOTONIC */
 	__u64 start_time_ns;
+	__u64 start_boottime_ns;	/* the process's start on CLOCK_BOOTTIME:
+					 * an act checks the PID still holds it */
 	char comm[HK_COMM_LEN];
 	char aggressor_comm[HK_COMM_LEN];
 	char victim_comm[HK_COMM_LEN];

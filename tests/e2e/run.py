@@ -33,6 +33,8 @@ The exit status is non-zero iff a check failed.
 """
 
 import argparse
+import glob
+import importlib
 import os
 import shutil
 import signal
@@ -64,6 +66,16 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_json.TESTS)
 
 
+def attack_tests():
+    """The adversarial suite (--attacks): every test_attack_*.py, in name order."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    tests = ()
+    for path in sorted(glob.glob(os.path.join(here, "test_attack_*.py"))):
+        mod = importlib.import_module(os.path.basename(path)[:-3])
+        tests += tuple(mod.TESTS)
+    return tests
+
+
 def main():
     ap = argparse.ArgumentParser(description="hotspot-k end-to-end tests")
     ap.add_argument("--tool", default="./hotspot-k", help="the hotspot-k binary")
@@ -76,9 +88,13 @@ def main():
     ap.add_argument("--tool-args", default="",
                     help="flags given to every hotspot-k the suite starts, "
                          "e.g. \"--driver iter\" (a test's own flags come after)")
+    ap.add_argument("--attacks", action="store_true",
+                    help="run the adversarial suite instead (test_attack_*.py): an "
+                         "unprivileged user against the root tool")
     ap.add_argument("--suite-timeout", type=float, default=SUITE_TIMEOUT_S,
                     help="global watchdog in seconds (default %(default)s)")
     args = ap.parse_args()
+    tests = attack_tests() if args.attacks else TESTS
 
     tool = os.path.abspath(args.tool)
     hkload = os.path.abspath(args.hkload)
@@ -151,11 +167,11 @@ def main():
            suite.workdir), flush=True)
     try:
         skip = set(o for o in args.skip.split(",") if o)
-        unknown = skip - set(t[0] for t in TESTS)
+        unknown = skip - set(t[0] for t in tests)
         if unknown:
             suite.record("setup", False, "--skip: no test named %s" %
                          ", ".join(sorted(unknown)))
-        for name, fn, timeout_s, *retry in TESTS:
+        for name, fn, timeout_s, *retry in tests:
             if name in skip:
                 continue
             suite.run_test(name, fn, timeout_s, retry=bool(retry and retry[0]))
@@ -164,6 +180,8 @@ def main():
         wd.cancel()
         cgroups.thaw_all()
         kill_all()
+        if getattr(suite, "attack_top", None):
+            shutil.rmtree(suite.attack_top, ignore_errors=True)
 
     if suite.latencies:
         print("detection latency (workload start, or kill for *_exited, to the "

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * test_safefile.c - files root writes where others may write too: what a
+ * planted symlink, FIFO or hard link at the names root uses does (nothing),
+ * which directories are refused, and the PID identity an act checks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "pidref.h"
+#include "safefile.h"
+#include "shared/units.h"
+#include "suites.h"
+
+static char base[64];
+
+static void mkbase(void)
+{
+	snprintf(base, sizeof(base), "/tmp/hk-unit-safefile.XXXXXX");
+	CU_ASSERT_FATAL(mkdtemp(base) != NULL);
+}
+
+static void rmbase(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	CU_ASSERT(system(cmd) == 0);
+}
+
+/* base/name; two calls may share an expression (symlink(at(a), at(b))) */
+static char *at(const char *name)
+{
+	static char p[4][256];
+	static unsigned int i;
+	char *s = p[i++ % 4];
+
+	snprintf(s, sizeof(p[0]), "%s/%s", base, name);
+	return s;
+}
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static void test_dir_checks(void)
+{
+	struct hk_safedir d;
+	char warn[512], err[512];
+
+	mkbase();
+	CU_ASSERT_EQUAL(chmod(base, 0755), 0);
+	CU_ASSERT_EQUAL(hk_safefile__dir_open(&d, base, warn, sizeof(warn), err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(warn, "");
+	hk_safefile__dir_close(&d);
+	CU_ASSERT_EQUAL(d.fd, -1);
+
+	/* group-writable, not sticky: refused, and the message says why */
+	CU_ASSERT_EQUAL(chmod(base, 0775), 0);
+	CU_ASSERT_EQUAL(hk_safefile__dir_open(&d, base, warn, sizeof(warn), err, sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "writable by its group (mode 0775) and not sticky"));
+	CU_ASSERT_EQUAL(d.fd, -1);
+	CU_ASSERT_EQUAL(chmod(base, 0777), 0);
+	CU_ASSERT_EQUAL(hk_safefile__dir_open(&d, base, warn, sizeof(warn), err, sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "writable by everyone (mode 0777)"));
+	/* sticky, as /tmp: accepted (names are never reused) */
+	CU_ASSERT_EQUAL(chmod(base, 01777), 0);
+	CU_ASSERT_EQUAL(hk_safefile__dir_open(&d, base, warn, sizeof(warn), err, sizeof(err)), 0);
+	hk_safefile__dir_close(&d);
+	CU_ASSERT_EQUAL(chmod(base, 0755), 0);
+
+	/* another owner: accepted with a warning naming the uid */
+	if (geteuid() == 0) {
+		CU_ASSERT_EQUAL(chown(base, 65534, 65534), 0);
+		CU_ASSERT_EQUAL(hk_safefile__dir_open(&d, base, warn, sizeof(warn), err,
+						      sizeof(err)), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(warn, "belongs to uid 65534"));
+		hk_safefile__dir_close(&d);
+		CU_ASSERT_EQUAL(chown(base, 0, 0), 0);
+	}
+
+	/* not a directory; not there */
+	CU_ASSERT_EQUAL(mkfifo(at("fifo"), 0600), 0);
+	CU_ASSERT_EQUAL(hk_safefile__dir_open(&d, at("fifo"), warn, sizeof(warn), err,
+					      sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "Not a directory"));
+	CU_ASSERT_EQUAL(hk_safefile__dir_open(&d, at("none"), warn, sizeof(warn), err,
+					      sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "No such file or directory"));
+	rmbase();
+}
+
+/* Every name root will use is planted: the file lands under its own name,
+ * the planted targets are untouched, and nothing blocks. */
+static void test_planted_names(void)
+{
+	struct hk_safedir d;
+	char warn[512], err[512], tmp[256], buf[64];
+	struct stat st;
+	int fd;
+
+	mkbase();
+	CU_ASSERT_EQUAL(chmod(base, 0755), 0);
+	CU_ASSERT_FATAL(hk_safefile__dir_open(&d, base, warn, sizeof(warn), err,
+					      sizeof(err)) == 0);
+	/* the victim, a symlink and a hard link to it, a FIFO, at the final
+	 * name and at the names an older writer would have used */
+	fd = open(at("victim"), O_WRONLY | O_CREAT, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, "precious", 8), 8);
+	close(fd);
+	CU_ASSERT_EQUAL(symlink(at("victim"), at("out.svg")), 0);
+	CU_ASSERT_EQUAL(symlink(at("victim"), at("out.svg.tmp")), 0);
+	CU_ASSERT_EQUAL(mkfifo(at("out.prom.tmp"), 0600), 0);
+	CU_ASSERT_EQUAL(link(at("victim"), at("out.prom")), 0);
+
+	fd = hk_safefile__create(&d, "out.svg", 0640, tmp, sizeof(tmp));
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(strncmp(tmp, ".out.svg.", 9) == 0);
+	CU_ASSERT_EQUAL(hk_safefile__write_all(fd, "new", 3), 0);
+	CU_ASSERT_EQUAL(hk_safefile__commit(&d, fd, tmp, "out.svg"), 0);
+	/* the symlink itself was replaced; its target is as it was */
+	CU_ASSERT_EQUAL(lstat(at("out.svg"), &st), 0);
+	CU_ASSERT(S_ISREG(st.st_mode));
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0640 & ~(mode_t)0);
+	slurp(at("out.svg"), buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "new");
+	slurp(at("victim"), buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "precious");
+
+	/* over a hard link to the victim: the link goes, the victim stays */
+	fd = hk_safefile__create(&d, "out.prom", 0644, tmp, sizeof(tmp));
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(hk_safefile__write_all(fd, "m 1\n", 4), 0);
+	CU_ASSERT_EQUAL(hk_safefile__commit(&d, fd, tmp, "out.prom"), 0);
+	slurp(at("victim"), buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "precious");
+	slurp(at("out.prom"), buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "m 1\n");
+
+	/* given up: no temporary file left */
+	fd = hk_safefile__create(&d, "gone", 0640, tmp, sizeof(tmp));
+	CU_ASSERT_FATAL(fd >= 0);
+	hk_safefile__abort(&d, fd, tmp);
+	CU_ASSERT_EQUAL(faccessat(d.fd, tmp, F_OK, 0), -1);
+
+	/* a name too long for tmp */
+	CU_ASSERT_EQUAL(hk_safefile__create(&d, "out.svg", 0640, tmp, 12), -ENAMETOOLONG);
+	hk_safefile__dir_close(&d);
+	rmbase();
+}
+
+static void test_write_ctl(void)
+{
+	char buf[64];
+	int fd;
+
+	mkbase();
+	fd = open(at("cgroup.freeze"), O_WRONLY | O_CREAT, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	CU_ASSERT_EQUAL(hk_safefile__write_ctl(at("cgroup.freeze"), "1\n"), 0);
+	slurp(at("cgroup.freeze"), buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "1\n");
+	/* never created */
+	CU_ASSERT_EQUAL(hk_safefile__write_ctl(at("absent"), "0"), -ENOENT);
+	CU_ASSERT_EQUAL(access(at("absent"), F_OK), -1);
+	/* never through a symlink */
+	CU_ASSERT_EQUAL(symlink(at("cgroup.freeze"), at("link")), 0);
+	CU_ASSERT_EQUAL(hk_safefile__write_ctl(at("link"), "0"), -ELOOP);
+	slurp(at("cgroup.freeze"), buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "1\n");
+	/* a FIFO nobody reads: refused at once, not waited on */
+	CU_ASSERT_EQUAL(mkfifo(at("fifo"), 0600), 0);
+	CU_ASSERT_EQUAL(hk_safefile__write_ctl(at("fifo"), "0"), -ENXIO);
+	rmbase();
+}
+
+static void test_pidref(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	unsigned long long ticks;
+	struct hk_pidref r;
+	__u64 start_ns;
+	pid_t child;
+	int st;
+
+	child = fork();
+	CU_ASSERT_FATAL(child >= 0);
+	if (!child) {
+		pause();
+		_exit(0);
+	}
+	ticks = hk_pidref__start_ticks((__u32)child);
+	CU_ASSERT_FATAL(ticks > 0);
+	start_ns = ticks * (HK_NSEC_PER_SEC / (__u64)hz);
+	/* the same process: any time within its tick */
+	CU_ASSERT_EQUAL(hk_pidref__open(&r, (__u32)child, start_ns + HK_NSEC_PER_SEC / hz - 1), 0);
+	CU_ASSERT(hk_pidref__held(&r));
+	/* another start time: another process holds this PID */
+	CU_ASSERT_EQUAL(hk_pidref__open(&(struct hk_pidref){ 0 }, (__u32)child,
+					start_ns + HK_NSEC_PER_SEC), -ESTALE);
+	kill(child, SIGKILL);
+	/* a zombie still holds its PID */
+	usleep(100000);
+	CU_ASSERT(hk_pidref__held(&r));
+	CU_ASSERT_EQUAL(waitpid(child, &st, 0), child);
+	/* reaped: the PID is free, the pidfd says so */
+	CU_ASSERT(!hk_pidref__held(&r));
+	hk_pidref__close(&r);
+	CU_ASSERT_EQUAL(r.pidfd, -1);
+	CU_ASSERT_EQUAL(hk_pidref__open(&r, (__u32)child, start_ns), -ESRCH);
+	CU_ASSERT_STRING_EQUAL(hk_pidref__strerror(-ESTALE),
+			       "it exited, and its PID now belongs to another process");
+}
+
+int hk_add_safefile_suite(void)
+{
+	static const struct hk_unit_test tests[] = {
+		{ "directories refused and warned of", test_dir_checks },
+		{ "planted symlink, FIFO and hard link", test_planted_names },
+		{ "control files: no create, no symlink, no FIFO", test_write_ctl },
+		{ "a PID checked against its start time", test_pidref },
+	};
+
+	return HK_ADD_SUITE("safefile", tests);
+}
