@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "pidref.h"
+#include "rundir.h"
 #include "safefile.h"
 #include "shared/units.h"
 #include "suites.h"
@@ -229,6 +230,40 @@ static void test_pidref(void)
 			       "it exited, and its PID now belongs to another process");
 }
 
+static void test_rundir(void)
+{
+	struct hk_safedir d;
+	char err[512], buf[64], path[128];
+
+	mkbase();
+	snprintf(path, sizeof(path), "%s/run", base);
+	/* made 0700, state put, read back, replaced whole, dropped */
+	CU_ASSERT_FATAL(hk_rundir__open(&d, path, err, sizeof(err)) == 0);
+	CU_ASSERT_EQUAL(hk_rundir__get(&d, "frozen", buf, sizeof(buf)), -ENOENT);
+	CU_ASSERT_EQUAL(hk_rundir__put(&d, "frozen", "a 1\n", 4), 0);
+	CU_ASSERT_EQUAL(hk_rundir__get(&d, "frozen", buf, sizeof(buf)), 4);
+	CU_ASSERT_STRING_EQUAL(buf, "a 1\n");
+	CU_ASSERT_EQUAL(hk_rundir__put(&d, "frozen", "b\n", 2), 0);
+	CU_ASSERT_EQUAL(hk_rundir__get(&d, "frozen", buf, 2), 1);
+	CU_ASSERT_STRING_EQUAL(buf, "b");
+	CU_ASSERT_EQUAL(hk_rundir__drop(&d, "frozen"), 0);
+	CU_ASSERT_EQUAL(hk_rundir__drop(&d, "frozen"), 0);
+	/* a symlink planted as a state file is not read */
+	CU_ASSERT_EQUAL(symlinkat("/etc/hostname", d.fd, "delayacct"), 0);
+	CU_ASSERT_EQUAL(hk_rundir__get(&d, "delayacct", buf, sizeof(buf)), -ELOOP);
+	hk_safefile__dir_close(&d);
+	/* open to others: refused, not trusted */
+	CU_ASSERT_EQUAL(chmod(path, 0755), 0);
+	CU_ASSERT_EQUAL(hk_rundir__open(&d, path, err, sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "mode 0755: it should be"));
+	/* a symlink in its place: refused */
+	snprintf(path, sizeof(path), "%s/run2", base);
+	CU_ASSERT_EQUAL(symlink(base, path), 0);
+	CU_ASSERT_EQUAL(hk_rundir__open(&d, path, err, sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "is not a directory (a symlink?)"));
+	rmbase();
+}
+
 int hk_add_safefile_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -236,6 +271,7 @@ int hk_add_safefile_suite(void)
 		{ "planted symlink, FIFO and hard link", test_planted_names },
 		{ "control files: no create, no symlink, no FIFO", test_write_ctl },
 		{ "a PID checked against its start time", test_pidref },
+		{ "the state directory under /run", test_rundir },
 	};
 
 	return HK_ADD_SUITE("safefile", tests);
