@@ -49,6 +49,7 @@ import test_io
 import test_json
 import test_memory
 import test_output
+import test_pin
 import test_profile
 import test_service
 import test_seed
@@ -62,7 +63,7 @@ from hk_e2e.suite import Suite
 # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
 TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_freeze.TESTS + test_controls.TESTS + test_output.TESTS +
-         test_service.TESTS + test_status.TESTS + test_io.TESTS + test_profile.TESTS +
+         test_service.TESTS + test_status.TESTS + test_pin.TESTS + test_io.TESTS + test_profile.TESTS +
          test_json.TESTS)
 
 
