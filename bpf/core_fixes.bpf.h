@@ -188,37 +188,67 @@ static __always_inline __u64 hk_memcg_file_pages(struct mem_cgroup *memcg)
 	return a + b > 0 ? (__u64)(a + b) : 0;
 }
 
-/* The walk up a task's memory cgroups, one bpf_loop step per level (the
- * verifier then checks one level, not every path through sixteen). */
+/* The walk over a task's memory cgroups, one bpf_loop step per level (the
+ * verifier then checks one level, not every path through them all). */
 struct hk_memcg_walk {
 	__u64 css;			/* struct cgroup_subsys_state *, 0: done */
 	__u64 unset;			/* PAGE_COUNTER_MAX: no limit */
 	__u64 best_headroom;		/* pages */
 	__u64 best_limit;		/* pages, 0: none */
+	__u64 cgrp;			/* struct cgroup *: the task's, whose
+					 * ancestors[] the walk down reads */
+	__u32 ssid;			/* memory_cgrp_id */
+	__u32 top;			/* deepest level the walk down reads */
 };
 
-static long hk_memcg_level_cb(__u64 i, struct hk_memcg_walk *w)
+/* One memory cgroup's headroom against the tightest so far. */
+static __always_inline void hk_memcg_consider(struct hk_memcg_walk *w,
+					      struct cgroup_subsys_state *css)
 {
-	struct cgroup_subsys_state *css = (void *)w->css;
 	struct mem_cgroup *memcg;
 	__u64 max, usage, file, used, room;
 
-	if (!css)
-		return 1;
 	/* css is the first member of struct mem_cgroup */
 	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
 	max = BPF_CORE_READ(memcg, memory.max);
-	if (max < w->unset) {
-		usage = BPF_CORE_READ(memcg, memory.usage.counter);
-		file = hk_memcg_file_pages(memcg);
-		used = usage > file ? usage - file : 0;
-		room = max > used ? max - used : 0;
-		if (room < w->best_headroom) {
-			w->best_headroom = room;
-			w->best_limit = max;
-		}
+	if (max >= w->unset)
+		return;
+	usage = BPF_CORE_READ(memcg, memory.usage.counter);
+	file = hk_memcg_file_pages(memcg);
+	used = usage > file ? usage - file : 0;
+	room = max > used ? max - used : 0;
+	if (room < w->best_headroom) {
+		w->best_headroom = room;
+		w->best_limit = max;
 	}
+}
+
+static long hk_memcg_up_cb(__u64 i, struct hk_memcg_walk *w)
+{
+	struct cgroup_subsys_state *css = (void *)w->css;
+
+	if (!css)
+		return 1;
+	hk_memcg_consider(w, css);
 	w->css = (__u64)BPF_CORE_READ(css, parent);
+	return 0;
+}
+
+/* Level i + 1 from the top (the root, level 0, has no limit). */
+static long hk_memcg_down_cb(__u64 i, struct hk_memcg_walk *w)
+{
+	struct cgroup *cg = (void *)w->cgrp, *anc;
+	struct cgroup_subsys_state *css;
+	/* locals: an index read from w inside BPF_CORE_READ would be
+	 * relocated as a kernel type's field */
+	__u32 level = (__u32)i + 1, ssid = w->ssid & 0xf;
+
+	if (level > w->top)
+		return 1;
+	anc = BPF_CORE_READ(cg, ancestors[level & 0xffff]);
+	css = anc ? BPF_CORE_READ(anc, subsys[ssid]) : NULL;
+	if (css)
+		hk_memcg_consider(w, css);
 	return 0;
 }
 
@@ -229,15 +259,22 @@ static long hk_memcg_level_cb(__u64 i, struct hk_memcg_walk *w)
  * about to OOM. A max of PAGE_COUNTER_MAX (LONG_MAX / PAGE_SIZE) or more
  * is unset, whatever the page size. Returns 0 when no cgroup sets a limit
  * (total RAM binds) or memcg is not built.
+ *
+ * HK_MEMCG_DEPTH levels up from the task's memory cgroup; deeper than
+ * that, as many again down from the top through cgroup->ancestors[]
+ * (Linux >= 6.0; 5.15 has ids there, not pointers), where the limits an
+ * administrator sets are. *partial: levels in between left unread.
  */
 static __always_inline int hk_memcg_limit(struct task_struct *t, __u64 page_size,
 					  __u64 *limit_bytes, __u64 *headroom_bytes,
-					  __u64 *memcg_id)
+					  __u64 *memcg_id, __u32 *partial)
 {
 	struct hk_memcg_walk w = { .best_headroom = ~0ULL };
-	struct cgroup_subsys_state *css;
-	int id;
+	struct cgroup_subsys_state *css, *stop;
+	struct cgroup *cg;
+	int id, level, stop_level;
 
+	*partial = 0;
 	if (!bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id) ||
 	    !page_size)
 		return 0;
@@ -247,10 +284,29 @@ static __always_inline int hk_memcg_limit(struct task_struct *t, __u64 page_size
 	css = BPF_CORE_READ(t, cgroups, subsys[id]);
 	if (!css)
 		return 0;
-	*memcg_id = BPF_CORE_READ(css, cgroup, kn, id);
+	cg = BPF_CORE_READ(css, cgroup);
+	*memcg_id = BPF_CORE_READ(cg, kn, id);
 	w.css = (__u64)css;
 	w.unset = 0x7fffffffffffffffULL / page_size;
-	hk_loop(HK_MEMCG_DEPTH, HK_MEMCG_DEPTH, hk_memcg_level_cb, &w);
+	hk_loop(HK_MEMCG_DEPTH, HK_MEMCG_DEPTH_BOUNDED, hk_memcg_up_cb, &w);
+	stop = (void *)w.css;
+	if (stop) {
+		/* the walk up stopped short of the root, at stop_level; the
+		 * levels from 1 to stop_level are unread */
+		level = BPF_CORE_READ(cg, level);
+		stop_level = BPF_CORE_READ(stop, cgroup, level);
+		w.top = stop_level > 0 ? (__u32)stop_level : 0;
+		if (w.top > HK_MEMCG_DEPTH)
+			w.top = HK_MEMCG_DEPTH;
+		if (bpf_core_field_exists(cg->ancestors) && level > 0) {
+			w.cgrp = (__u64)cg;
+			w.ssid = (__u32)id;
+			hk_loop(HK_MEMCG_DEPTH, HK_MEMCG_DEPTH_BOUNDED, hk_memcg_down_cb, &w);
+		} else {
+			w.top = 0;
+		}
+		*partial = stop_level > (int)w.top ? (__u32)(stop_level - (int)w.top) : 0;
+	}
 	if (!w.best_limit)
 		return 0;
 	*limit_bytes = w.best_limit * page_size;

@@ -34,11 +34,26 @@ static __always_inline int hk_comm_listed(const char *comm, const struct hk_comm
 	return 0;
 }
 
-/* t's cgroup in the filter's hierarchy is the filter's or below it */
+/* cgroup->ancestor_ids[], ids by level: Linux 5.15 to 5.19 (replaced by
+ * ancestors[], pointers, in 6.0: commit 7f203bc89eb6) */
+struct cgroup___ids {
+	int level;
+	__u64 ancestor_ids[];
+} __attribute__((preserve_access_index));
+
+/*
+ * t's cgroup in the filter's hierarchy is the filter's or below it: its
+ * ancestor at the filter's level is the filter, as the kernel's own
+ * cgroup_is_descendant() decides, in one read whatever the depth (a
+ * process nested deeper than a walk up would read cannot step out of
+ * the filter).
+ */
 static __always_inline int hk_cgroup_under(struct task_struct *t, const struct hk_config *c)
 {
 	struct cgroup_subsys_state *css;
-	struct cgroup *cg;
+	struct cgroup___ids *old;
+	struct cgroup *cg, *anc;
+	__u32 lvl = c->filter_cgroup_level;
 	int i, id;
 
 	if (c->filter_cgroup_hier == HK_FILTER_HIER_V2) {
@@ -51,6 +66,20 @@ static __always_inline int hk_cgroup_under(struct task_struct *t, const struct h
 			return 0;
 		css = BPF_CORE_READ(t, cgroups, subsys[id]);
 		cg = css ? BPF_CORE_READ(css, cgroup) : NULL;
+	}
+	if (!cg)
+		return 0;
+	if (bpf_core_field_exists(cg->ancestors)) {
+		if ((__u32)BPF_CORE_READ(cg, level) < lvl)
+			return 0;
+		anc = BPF_CORE_READ(cg, ancestors[lvl & 0xffff]);
+		return anc && BPF_CORE_READ(anc, kn, id) == c->filter_cgroup_id;
+	}
+	old = (void *)cg;
+	if (bpf_core_field_exists(old->ancestor_ids)) {
+		if ((__u32)BPF_CORE_READ(old, level) < lvl)
+			return 0;
+		return BPF_CORE_READ(old, ancestor_ids[lvl & 0xffff]) == c->filter_cgroup_id;
 	}
 	for (i = 0; i < HK_FILTER_DEPTH && cg; i++) {
 		if (BPF_CORE_READ(cg, kn, id) == c->filter_cgroup_id)

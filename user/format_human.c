@@ -65,6 +65,10 @@ static void ev_oom_risk(struct hk_out *o, const struct hk_event *e,
 	hk_out__str(o, SEP "limit ");
 	hk_out__bytes(o, ev->limit_bytes);
 	hk_out__printf(o, " (%s)", hk_limit__name(ev->limit_kind, true));
+	/* a hierarchy nested deeper than the walk reads: a limit may hide */
+	if (ev->limit_partial)
+		hk_out__printf(o, " of those read, %u cgroup levels nested too deep to read",
+			       ev->limit_partial);
 	if (!(flags & HK_EVIDENCE_SHORT)) {
 		hk_out__str(o, SEP "headroom ");
 		hk_out__bytes(o, ev->headroom_bytes);

@@ -78,6 +78,7 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_out__printf(&o, ",\"limit_kind\":\"%s\"", hk_limit__name(ev->limit_kind, false));
 	hk_json__u64(&o, "limit_bytes", ev->limit_bytes);
 	hk_json__u64(&o, "headroom_bytes", ev->headroom_bytes);
+	hk_json__u64(&o, "limit_levels_unread", ev->limit_partial);
 	if (ev->eta_s == (__u64)HK_ETA_NONE)
 		hk_out__str(&o, ",\"eta_s\":null");
 	else

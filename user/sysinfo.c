@@ -213,6 +213,18 @@ static const char *cgroup_root(__u32 *hier)
 	return NULL;
 }
 
+/* Components of a path below its root ("/a//b/" is 2): a cgroup's level,
+ * as the kernel counts it (the paths here have no "." or ".."). */
+static __u32 path_depth(const char *p)
+{
+	__u32 n = 0;
+
+	for (; *p; p++)
+		if (*p != '/' && (p[1] == '/' || !p[1]))
+			n++;
+	return n;
+}
+
 int hk_sys__resolve_cgroup(struct hk_config *c, char *err, size_t err_len)
 {
 	char path[HK_FILTER_PATH_LEN + 64];
@@ -222,6 +234,7 @@ int hk_sys__resolve_cgroup(struct hk_config *c, char *err, size_t err_len)
 
 	c->filter_cgroup_id = 0;
 	c->filter_cgroup_hier = HK_FILTER_HIER_NONE;
+	c->filter_cgroup_level = 0;
 	if (!c->filter_cgroup[0])
 		return 0;
 	root = cgroup_root(&hier);
@@ -245,5 +258,6 @@ int hk_sys__resolve_cgroup(struct hk_config *c, char *err, size_t err_len)
 	/* a cgroup directory's inode number is its kernfs node id */
 	c->filter_cgroup_id = st.st_ino;
 	c->filter_cgroup_hier = hier;
+	c->filter_cgroup_level = path_depth(path + strlen(root));
 	return 0;
 }

@@ -375,6 +375,7 @@ static inline void hk_proc_baseline(struct hk_proc *p, const struct hk_sample *s
 static inline void hk_limit(const struct hk_config *c, const struct hk_sample *s,
 			    struct hk_evidence *ev)
 {
+	ev->limit_partial = s->limit_partial;
 	if (s->limit_bytes) {
 		ev->limit_kind = s->limit_kind;
 		ev->limit_bytes = s->limit_bytes;

@@ -26,8 +26,14 @@ enum hk_limits {
 	HK_DEFER_SLOTS = 256,
 	/* Starved victims per window whose aggressor is resolved. */
 	HK_VICTIM_SLOTS = 256,
-	/* Memory cgroup ancestors examined for the tightest limit. */
-	HK_MEMCG_DEPTH = 16,
+	/* Memory cgroup levels examined for the tightest limit: this many
+	 * up from the process's own, and as many down from the top, where
+	 * an administrator's limits are (user-UID.slice, a pod): a user who
+	 * nests deeper in a delegated subtree hides only its own limits,
+	 * and the evidence says so (limit_partial). Without bpf_loop (5.15,
+	 * 5.16) the walk up takes HK_MEMCG_DEPTH_BOUNDED turns. */
+	HK_MEMCG_DEPTH = 32,
+	HK_MEMCG_DEPTH_BOUNDED = 16,
 	/* CPU task-group ancestors examined for a quota. */
 	HK_TG_DEPTH = 8,
 	/* Threads the sched_switch hook records aggressors for: a bitmap
@@ -43,7 +49,9 @@ enum hk_limits {
 	HK_FILTER_COMMS = 8,
 	/* A cgroup filter's path, as given (bpftool shows it). */
 	HK_FILTER_PATH_LEN = 256,
-	/* Cgroup levels the filter looks up from a process's cgroup. */
+	/* Cgroup levels the filter looks up from a process's cgroup where
+	 * the kernel keeps no ancestors[] array (before 5.15's ids; never
+	 * on the kernels hotspot-k loads on, but for a BTF that lacks it). */
 	HK_FILTER_DEPTH = 32,
 	/* Cgroups --never-freeze and [freeze] never can list. */
 	HK_FREEZE_NEVER = 8,
@@ -173,6 +181,9 @@ struct hk_config {
 	__u32 filter_cgroup_hier;		/* enum hk_filter_hier */
 	__u32 filter_gen;			/* bumped when the filters change:
 						 * the next walk sweeps hk_procs */
+	__u32 filter_cgroup_level;		/* the filter cgroup's depth below
+						 * its hierarchy's root (0: the root) */
+	__u32 pad_filter;
 
 	/*
 	 * Userspace only: the kernel does not read these. They live here so
@@ -239,7 +250,10 @@ struct hk_evidence {
 	__u32 io_pct_x100;		/* all threads, of one thread's window */
 	__u32 io_tid;			/* the thread blocked longest */
 	__u32 thread_io_pct_x100;	/* ... its share, at most 100 % */
-	__u32 pad_io;
+	__u32 limit_partial;		/* its memory cgroups are nested deeper
+					 * than the walk reads (HK_MEMCG_DEPTH
+					 * up and down): a limit in between is
+					 * not seen */
 };
 
 /* What a thread or a process did, counted by the kernel (cumulative). */
@@ -342,6 +356,8 @@ struct hk_sample {
 	__u64 limit_bytes;		/* 0: unknown, total RAM binds */
 	__u64 headroom_bytes;
 	__u64 memcg_id;
+	__u32 limit_partial;		/* memory cgroup levels left unread */
+	__u32 pad_limit;
 	char comm[HK_COMM_LEN];
 };
 

@@ -153,6 +153,12 @@ static void test_human_oom_risk(void)
 		   " · headroom 22.2 GiB\n");
 	e.ev.rss_trend_ms = 11500;
 	ASSERT_HAS(human(&e, &ctx_utc), "over 12 s (rss 1.21 GiB)");
+	/* nested deeper than the walk reads: said beside the limit */
+	e.ev.limit_partial = 6;
+	ASSERT_HAS(human(&e, &ctx_utc),
+		   " · limit 23.4 GiB (memcg) of those read, 6 cgroup levels nested too deep "
+		   "to read · headroom 22.2 GiB\n");
+	e.ev.limit_partial = 0;
 
 	/* the trend follows anon + shmem: file pages are only in the rss */
 	e.ev.rss_anon_bytes = 0;
