@@ -12,8 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "flamegraph.h"
+#include "frame_name.h"
 #include "format_fixtures.h"
 #include "suites.h"
+
+#define FFFD "\xef\xbf\xbd"
 
 #define STACK(...) ((const char *const[]){ __VA_ARGS__ })
 #define NFRAMES(...) (sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *))
@@ -281,6 +284,40 @@ static void test_svg_escaping(void)
 	hk_flame__free(f);
 }
 
+/*
+ * Bidi controls and zero-width characters (a name the profiled process
+ * chose: its ELF symbols, its perf map) never reach a viewer: in the
+ * folded text each of their bytes is '_' (the length stays), in the SVG's
+ * own text (title, subtitle) each is U+FFFD. U+202E would show
+ * "gpj.exe" as "exe.jpg".
+ */
+static void test_bidi(void)
+{
+	struct hk_flame *f = hk_flame__new();
+	char name[] = "caf\xc3\xa9\xe2\x80\xae" "gpj.exe";
+	char *out;
+
+	/* U+202E RLO, U+200B ZWSP, U+2066 LRI, U+200F RLM, U+FEFF BOM, U+061C
+	 * ALM, U+00AD soft hyphen; U+202F (a narrow space, visible) is kept */
+	ADD(f, 5, 0, "main", name, "a\xe2\x80\x8b" "b\xe2\x81\xa6" "c\xe2\x80\x8f" "d");
+	ADD(f, 7, 1, "\xef\xbb\xbfmain", "x\xd8\x9cy\xc2\xad" "z\xe2\x80\xaf");
+	out = written(f, 0, NULL, NULL);
+	ASSERT_STR(out,
+		   "___main;x__y__z\xe2\x80\xaf;[off-cpu] 7\n"
+		   "main;caf\xc3\xa9___gpj.exe;a___b___c___d 5\n");
+	free(out);
+	hk_frame_name__clean(name);
+	ASSERT_STR(name, "caf\xc3\xa9___gpj.exe");
+	out = written(f, 1, "pid 1 (\xe2\x80\xae" "gpj.exe)", "\xe2\x81\xa7" "s\xe2\x80\xa8");
+	ASSERT_HAS(out, ">pid 1 (" FFFD "gpj.exe)</text>");
+	ASSERT_HAS(out, ">" FFFD "s" FFFD "</text>");
+	ASSERT_HAS(out, "<title>caf\xc3\xa9___gpj.exe (0.0 ms, ");
+	ASSERT_LACKS(out, "\xe2\x80\xae");
+	ASSERT_LACKS(out, "\xe2\x80\x8b");
+	free(out);
+	hk_flame__free(f);
+}
+
 static void test_svg_empty_and_deterministic(void)
 {
 	struct hk_flame *f = hk_flame__new();
@@ -356,6 +393,7 @@ int hk_add_flamegraph_suite(void)
 		{ "svg: ms, %, labels cut", test_svg_numbers_and_labels },
 		{ "svg: frames too narrow", test_svg_narrow },
 		{ "svg: escaping", test_svg_escaping },
+		{ "bidi and zero-width characters", test_bidi },
 		{ "svg: empty, the same bytes twice", test_svg_empty_and_deterministic },
 		{ "write errors: /dev/full", test_write_errors },
 		{ "svg: well-formed XML (python3)", test_svg_well_formed },
