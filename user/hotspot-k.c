@@ -373,17 +373,19 @@ static void prom_tick(struct hk_printer *pr, struct prom_pace *pp, struct hk_loa
 {
 	__u64 now_ns = mono_ns();
 	struct hk_stats st;
+	char err[512];
 	int e;
 
 	if (!pr->prom || (pp->last_ns && now_ns < pp->last_ns + pp->interval_ns) ||
 	    hk_loader__stats(l, &st) || !hk_prom__dirty(pr->prom, &st))
 		return;
 	pp->last_ns = now_ns;
-	e = hk_prom__write(pr->prom, &st, hk_driver__name(hk_loader__driver(l, NULL)));
+	e = hk_prom__write(pr->prom, &st, hk_driver__name(hk_loader__driver(l, NULL)), err,
+			   sizeof(err));
 	if (e) {
 		if (e != pp->last_err)
 			hk_log__print(HK_LOG_ERR, "--prometheus %s: %s; trying again next window\n",
-				pp->path, strerror(-e));
+				pp->path, err);
 		pp->last_err = e;
 		return;
 	}
@@ -577,12 +579,15 @@ int main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	if (c.prom_path) {
-		pr.prom = hk_prom__new(c.prom_path);
+		char warn[512];
+
+		pr.prom = hk_prom__new(c.prom_path, warn, sizeof(warn), err, sizeof(err));
 		if (!pr.prom) {
-			hk_log__print(HK_LOG_ERR, "--prometheus %s: %s\n", c.prom_path,
-				strerror(errno));
+			hk_log__print(HK_LOG_ERR, "--prometheus %s\n", err);
 			return EXIT_USAGE;
 		}
+		if (warn[0])
+			hk_log__print(HK_LOG_WARNING, "--prometheus %s\n", warn);
 	}
 	if (c.pin) {
 		int mounted;
@@ -674,12 +679,11 @@ int main(int argc, char **argv)
 	/* profiles still running are written with what they have */
 	hk_profiler__free(act.prof);
 	act.prof = NULL;
-	/* the textfile says the last state, even if less than a window old */
+	/* the textfile says we stopped: hotspot_k_up 0, no stale flagged set */
 	if (pr.prom) {
-		struct hk_stats st;
-
-		if (!hk_loader__stats(l, &st))
-			hk_prom__write(pr.prom, &st, hk_driver__name(hk_loader__driver(l, NULL)));
+		hk_prom__down(pr.prom);
+		if (hk_prom__write(pr.prom, NULL, NULL, err, sizeof(err)))
+			hk_log__print(HK_LOG_ERR, "--prometheus %s: %s\n", c.prom_path, err);
 		hk_prom__free(pr.prom);
 	}
 	print_summary(l, &pr);
