@@ -89,14 +89,37 @@ void hk_outdir__abort(const struct hk_safedir *d, struct hk_outfile *out)
 	out->fd = -1;
 }
 
+int hk_outdir__write_set(const struct hk_safedir *d, const struct hk_outdir_file *files,
+			 size_t n, mode_t mode)
+{
+	struct hk_outfile out[HK_OUTDIR_SET_MAX];
+	size_t i, named = 0;
+	int e = 0;
+
+	if (n > HK_OUTDIR_SET_MAX)
+		return -E2BIG;
+	for (i = 0; i < n; i++)
+		out[i].fd = -1;
+	for (i = 0; i < n && !e; i++)
+		e = hk_outdir__prepare(d, files[i].name, mode, files[i].fn, files[i].ctx, &out[i]);
+	for (i = 0; i < n && !e; i++) {
+		e = hk_outdir__commit(d, &out[i], files[i].name);
+		named += !e;
+	}
+	/* not written is not written: none stays without the others */
+	while (e && named--)
+		unlinkat(d->fd, files[named].name, 0);
+	for (i = 0; i < n; i++)
+		hk_outdir__abort(d, &out[i]);
+	return e;
+}
+
 int hk_outdir__write(const struct hk_safedir *d, const char *name, mode_t mode,
 		     hk_outdir_write_fn fn, void *ctx)
 {
-	struct hk_outfile out;
-	int e;
+	struct hk_outdir_file f = { .name = name, .fn = fn, .ctx = ctx };
 
-	e = hk_outdir__prepare(d, name, mode, fn, ctx, &out);
-	return e ? e : hk_outdir__commit(d, &out, name);
+	return hk_outdir__write_set(d, &f, 1, mode);
 }
 
 void hk_outdir__why(const struct hk_safedir *d, int e, char *buf, size_t len)

@@ -53,7 +53,26 @@ int hk_outdir__commit(const struct hk_safedir *d, struct hk_outfile *out, const 
 /* Give it up: closed, its temporary name removed. */
 void hk_outdir__abort(const struct hk_safedir *d, struct hk_outfile *out);
 
-/* prepare then commit: 0, or -errno with nothing left behind. */
+/* A file of a set: its name in the directory and what writes it. */
+struct hk_outdir_file {
+	const char *name;
+	hk_outdir_write_fn fn;
+	void *ctx;
+};
+
+/* The most files hk_outdir__write_set() writes together. */
+#define HK_OUTDIR_SET_MAX	4
+
+/*
+ * files[0..n) in d, mode as for prepare, all or none: each written under
+ * its temporary name first, then named in turn; a failure removes the
+ * names already made. 0, or -errno of the first failure (-E2BIG: n past
+ * HK_OUTDIR_SET_MAX) with nothing left behind.
+ */
+int hk_outdir__write_set(const struct hk_safedir *d, const struct hk_outdir_file *files,
+			 size_t n, mode_t mode);
+
+/* One file: a set of one. */
 int hk_outdir__write(const struct hk_safedir *d, const char *name, mode_t mode,
 		     hk_outdir_write_fn fn, void *ctx);
 

@@ -227,33 +227,22 @@ static int write_files(const char *prefix, const struct hk_flame *f, const char 
 		       const char *subtitle)
 {
 	static const char *const ext[2] = { "folded", "svg" };
-	struct flame_text t = { .f = f, .title = title, .subtitle = subtitle };
-	struct hk_outfile out[2] = { { .fd = -1 }, { .fd = -1 } };
+	struct flame_text t[2];
+	struct hk_outdir_file files[2];
 	const char *base = strrchr(prefix, '/');
 	char name[2][NAME_MAX + 1];
-	int i, ret = 0;
+	int i;
 
 	base = base ? base + 1 : prefix;
-	for (i = 0; i < 2 && !ret; i++) {
-		t.svg = i;
+	for (i = 0; i < 2; i++) {
+		t[i] = (struct flame_text){ .f = f, .title = title, .subtitle = subtitle, .svg = i };
 		if ((size_t)snprintf(name[i], sizeof(name[i]), "%s.%s", base, ext[i]) >=
 		    sizeof(name[i]))
-			ret = -ENAMETOOLONG;
-		else
-			ret = hk_outdir__prepare(&out_dir, name[i], PROFILE_MODE, flame_write, &t,
-						 &out[i]);
+			return -ENAMETOOLONG;
+		files[i] = (struct hk_outdir_file){ .name = name[i], .fn = flame_write,
+						    .ctx = &t[i] };
 	}
-	if (!ret)
-		ret = hk_outdir__commit(&out_dir, &out[0], name[0]);
-	if (!ret) {
-		ret = hk_outdir__commit(&out_dir, &out[1], name[1]);
-		/* not written is not written: no .folded left without its .svg */
-		if (ret)
-			unlinkat(out_dir.fd, name[0], 0);
-	}
-	hk_outdir__abort(&out_dir, &out[0]);
-	hk_outdir__abort(&out_dir, &out[1]);
-	return ret;
+	return hk_outdir__write_set(&out_dir, files, 2, PROFILE_MODE);
 }
 
 static void titles(const struct hk_profile_syms *s, const struct hk_profile_result *r,

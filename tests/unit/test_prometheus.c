@@ -651,9 +651,9 @@ static void test_value_cap(void)
 	/* two long paths that differ at their end stay two values */
 	p = prom_new(tmp_path("hk.prom"));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	path = repeat("/", "a", 299);
+	path = repeat("/", "a", 300);
 	value = repeat("/", "a", 244);
-	strcat(path, "b");
+	path[300] = 'b';
 	event(p, ev_cpu, 4250, HK_OK, HK_CPU_BOUND, NULL, path);
 	path[300] = 'c';
 	event(p, ev_cpu, 4251, HK_OK, HK_CPU_BOUND, NULL, path);
