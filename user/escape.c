@@ -53,13 +53,9 @@ static bool is_control(__u32 c)
 	return c < 0x20 || (c >= 0x7f && c <= 0x9f);
 }
 
-/*
- * Characters that change how the rest of the line reads without being
- * seen: bidi embeddings, overrides and isolates (U+202E shows "gpj.exe"
- * as "exe.jpg"), marks, zero-width characters, the BOM, and the line and
- * paragraph separators.
- */
-static bool is_invisible(__u32 c)
+/* Also the folded and SVG writers' test (frame_name.c, flame_svg.c): one
+ * list of what is hidden, for every output. */
+bool hk_utf8__invisible(__u32 c)
 {
 	return c == 0x00ad || c == 0x061c || c == 0x180e ||
 	       (c >= 0x200b && c <= 0x200f) ||
@@ -98,7 +94,7 @@ size_t hk_out__term_text(struct hk_out *o, const char *str, size_t n)
 			i += k;
 			continue;
 		}
-		if (k && !is_control(cp) && !is_invisible(cp)) {
+		if (k && !is_control(cp) && !hk_utf8__invisible(cp)) {
 			hk_out__mem(o, s + i, k);
 			cols += is_wide(cp) ? 2 : 1;
 			i += k;

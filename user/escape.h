@@ -6,6 +6,7 @@
 #ifndef HK_USER_ESCAPE_H
 #define HK_USER_ESCAPE_H
 
+#include <stdbool.h>
 #include <string.h>
 #include "outbuf.h"
 #include "shared/hotspot.h"
@@ -22,6 +23,13 @@ static inline size_t hk_comm__len(const char *comm)
  * in *cp, 0 if there is none. n (> 0) is how many bytes are left.
  */
 size_t hk_utf8__seq(const unsigned char *s, size_t n, __u32 *cp);
+
+/*
+ * Whether cp changes how the text around it reads without being seen:
+ * bidi controls (U+202E shows "gpj.exe" as "exe.jpg"), zero-width
+ * characters, the BOM, the soft hyphen, the line and paragraph separators.
+ */
+bool hk_utf8__invisible(__u32 cp);
 
 /*
  * Terminal-safe text: control characters, invisible ones (bidi controls,

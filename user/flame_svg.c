@@ -53,8 +53,9 @@ static size_t text_chars(const char *s)
 
 /*
  * s as XML character data, at most max_chars characters ("..": cut):
- * markup characters escaped; controls (C0, DEL, C1), U+FFFE, U+FFFF and
- * bytes outside UTF-8 replaced by U+FFFD.
+ * markup characters escaped; controls (C0, DEL, C1), invisible characters
+ * (bidi controls, zero-width ones: a label must read as it is), U+FFFE,
+ * U+FFFF and bytes outside UTF-8 replaced by U+FFFD.
  */
 static void xml_text(struct hk_flame_out *o, const char *s, size_t max_chars)
 {
@@ -71,7 +72,7 @@ static void xml_text(struct hk_flame_out *o, const char *s, size_t max_chars)
 
 		k = hk_utf8__seq(p + i, n - i, &cp);
 		if (!k || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
-		    cp == 0xfffe || cp == 0xffff)
+		    hk_utf8__invisible(cp) || cp == 0xfffe || cp == 0xffff)
 			esc = replacement;
 		else if (cp == '&')
 			esc = "&amp;";

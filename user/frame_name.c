@@ -23,8 +23,8 @@ void hk_frame_name__clean(char *name)
 		}
 		if (cp == ';')
 			s[i] = ':';
-		else if (cp <= ' ' || (cp >= 0x7f && cp <= 0x9f))
-			memset(s + i, '_', k);	/* C1 controls are 2 bytes */
+		else if (cp <= ' ' || (cp >= 0x7f && cp <= 0x9f) || hk_utf8__invisible(cp))
+			memset(s + i, '_', k);	/* C1 controls are 2 bytes, U+202E 3 */
 		i += k;
 	}
 }

@@ -14,8 +14,10 @@
  * Copy name into buf (len >= 1 bytes; always NUL-terminated; a longer name
  * is cut where a UTF-8 sequence starts) with the bytes the folded format
  * cannot carry replaced one for one, so the length never changes:
- * ';' by ':', whitespace and control characters (C0, DEL, C1) by '_', and
- * each byte outside well-formed UTF-8 by '?'. Returns buf.
+ * ';' by ':', whitespace, control characters (C0, DEL, C1) and invisible
+ * ones (bidi controls such as U+202E, zero-width characters: see
+ * hk_utf8__invisible) by '_' for each of their bytes, and each byte
+ * outside well-formed UTF-8 by '?'. Returns buf.
  */
 char *hk_frame_name__copy(char *buf, size_t len, const char *name);
 

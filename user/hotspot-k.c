@@ -28,6 +28,7 @@
 #include "pinned.h"
 #include "printer.h"
 #include "profile_cmd.h"
+#include "profile_write.h"
 #include "prometheus.h"
 #include "status.h"
 #include "sysinfo.h"
@@ -279,6 +280,32 @@ static void delayacct_put_back(int loaded)
 			      HK_DELAYACCT_SYSCTL, strerror(errno));
 }
 
+/* Where profiles go: "." unless --profile-dir says. */
+static const char *profile_dir(const struct hk_cli *c)
+{
+	return c->profile_dir ? c->profile_dir : ".";
+}
+
+/*
+ * The profile directory, opened and checked (profile_write.h) when profiles
+ * are on: at start, and when a reload turns them on, so that a bad one is
+ * said now, not when a process is flagged at 3 am and its profile ends.
+ * 0, or -1 said in one line ("reload: ... the running config stays").
+ */
+static int profile_dir_open(const struct hk_cli *c, int reloading)
+{
+	char err[512], warn[512];
+
+	if (hk_profile__dir_open(profile_dir(c), warn, sizeof(warn), err, sizeof(err))) {
+		hk_log__print(HK_LOG_ERR, "%s--profile-dir %s%s\n", reloading ? "reload: " : "",
+			      err, reloading ? "; the running config stays" : "");
+		return -1;
+	}
+	if (warn[0])
+		hk_log__print(HK_LOG_WARNING, "--profile-dir %s\n", warn);
+	return 0;
+}
+
 static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freezer *fz)
 {
 	struct hk_config cfg, old;
@@ -304,6 +331,8 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 		hk_log__print(HK_LOG_INFO, "reload: %s: nothing changed\n", c->config_path);
 		return;
 	}
+	if (cfg.profile_ns && !old.profile_ns && profile_dir_open(c, 1))
+		return;
 	/* io_blocked turned on: delay accounting too, and the duty in cfg */
 	delayacct_for(&cfg);
 	delayacct_say();
@@ -344,17 +373,19 @@ static void prom_tick(struct hk_printer *pr, struct prom_pace *pp, struct hk_loa
 {
 	__u64 now_ns = mono_ns();
 	struct hk_stats st;
+	char err[512];
 	int e;
 
 	if (!pr->prom || (pp->last_ns && now_ns < pp->last_ns + pp->interval_ns) ||
 	    hk_loader__stats(l, &st) || !hk_prom__dirty(pr->prom, &st))
 		return;
 	pp->last_ns = now_ns;
-	e = hk_prom__write(pr->prom, &st, hk_driver__name(hk_loader__driver(l, NULL)));
+	e = hk_prom__write(pr->prom, &st, hk_driver__name(hk_loader__driver(l, NULL)), err,
+			   sizeof(err));
 	if (e) {
 		if (e != pp->last_err)
 			hk_log__print(HK_LOG_ERR, "--prometheus %s: %s; trying again next window\n",
-				pp->path, strerror(-e));
+				pp->path, err);
 		pp->last_err = e;
 		return;
 	}
@@ -548,12 +579,15 @@ int main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	if (c.prom_path) {
-		pr.prom = hk_prom__new(c.prom_path);
+		char warn[512];
+
+		pr.prom = hk_prom__new(c.prom_path, warn, sizeof(warn), err, sizeof(err));
 		if (!pr.prom) {
-			hk_log__print(HK_LOG_ERR, "--prometheus %s: %s\n", c.prom_path,
-				strerror(errno));
+			hk_log__print(HK_LOG_ERR, "--prometheus %s\n", err);
 			return EXIT_USAGE;
 		}
+		if (warn[0])
+			hk_log__print(HK_LOG_WARNING, "--prometheus %s\n", warn);
 	}
 	if (c.pin) {
 		int mounted;
@@ -578,14 +612,10 @@ int main(int argc, char **argv)
 	c.opts.ctx = &pr;
 	act.pr = &pr;
 	act.profile_ns = c.opts.cfg.profile_ns;
-	act.profile_dir = c.profile_dir ? c.profile_dir : ".";
+	act.profile_dir = profile_dir(&c);
 	if (!c.pin) {
-		/* the dir is checked now, not when a process is flagged at 3 am */
-		if (c.opts.cfg.profile_ns && access(act.profile_dir, W_OK | X_OK)) {
-			hk_log__print(HK_LOG_ERR, "--profile-dir %s: %s\n", act.profile_dir,
-				      strerror(errno));
+		if (c.opts.cfg.profile_ns && profile_dir_open(&c, 0))
 			return EXIT_USAGE;
-		}
 		act.freeze = &fz;
 		act.prof = hk_profiler__new(hk_act__profile_done, &act);
 		if (!act.prof) {
@@ -649,12 +679,11 @@ int main(int argc, char **argv)
 	/* profiles still running are written with what they have */
 	hk_profiler__free(act.prof);
 	act.prof = NULL;
-	/* the textfile says the last state, even if less than a window old */
+	/* the textfile says we stopped: hotspot_k_up 0, no stale flagged set */
 	if (pr.prom) {
-		struct hk_stats st;
-
-		if (!hk_loader__stats(l, &st))
-			hk_prom__write(pr.prom, &st, hk_driver__name(hk_loader__driver(l, NULL)));
+		hk_prom__down(pr.prom);
+		if (hk_prom__write(pr.prom, NULL, NULL, err, sizeof(err)))
+			hk_log__print(HK_LOG_ERR, "--prometheus %s: %s\n", c.prom_path, err);
 		hk_prom__free(pr.prom);
 	}
 	print_summary(l, &pr);

@@ -16,6 +16,7 @@
 #include "act.h"
 #include "cli.h"
 #include "log.h"
+#include "profile_write.h"
 #include "units.h"
 
 static const char usage_text[] =
@@ -30,7 +31,10 @@ static const char usage_text[] =
 "(-fno-omit-frame-pointer).\n"
 "\n"
 "      --duration DUR   how long (default 10s, at most 1h)\n"
-"      --dir DIR        where the files go (default .)\n"
+"      --dir DIR        where the files go (default .); refused when its group or\n"
+"                       others can write it without the sticky bit; files are\n"
+"                       0640, created anew (a name planted there is replaced,\n"
+"                       never followed)\n"
 "  -j, --json           the lines as JSON objects\n"
 "  -h, --help           this help\n";
 
@@ -59,7 +63,7 @@ int hk_profile_cmd__main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	char prefix[HK_PROFILE_PATH_MAX], err[512], *end;
+	char prefix[HK_PROFILE_PATH_MAX], err[512], warn[512], *end;
 	struct hk_act act = { .profile_ns = 10 * HK_NSEC_PER_SEC, .profile_dir = "." };
 	struct hk_printer pr;
 	struct timespec ts;
@@ -101,11 +105,13 @@ int hk_profile_cmd__main(int argc, char **argv)
 		fprintf(stderr, "hotspot-k profile: no process %lu\n", pid);
 		return EXIT_RUNTIME;
 	}
-	if (access(act.profile_dir, W_OK | X_OK)) {
-		fprintf(stderr, "hotspot-k profile: --dir %s: %s\n", act.profile_dir,
-			strerror(errno));
+	/* opened and checked once: the files go in relative to it */
+	if (hk_profile__dir_open(act.profile_dir, warn, sizeof(warn), err, sizeof(err))) {
+		fprintf(stderr, "hotspot-k profile: --dir %s\n", err);
 		return EXIT_USAGE;
 	}
+	if (warn[0])
+		hk_log__print(HK_LOG_WARNING, "profile --dir %s\n", warn);
 	signal(SIGPIPE, SIG_IGN);
 	if (hk_printer__init(&pr, stdout, json, 0, 0)) {
 		fprintf(stderr, "hotspot-k profile: out of memory\n");

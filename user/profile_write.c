@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "flamegraph.h"
+#include "outdir.h"
 #include "shared/profile.h"	/* before the skeleton: its .bss uses it */
 #include "profile.skel.h"
 #include "profile_write.h"
@@ -31,6 +33,25 @@ struct hk_profile_syms {
 	char comm[16];
 	struct hk_usyms *user;
 };
+
+/* Where every profile goes: opened and checked once (outdir.h). */
+static struct hk_safedir out_dir = { .fd = -1 };
+
+/* As long as the longest name a profile's file gets. */
+#define LONGEST_NAME "hotspot-k.4194304.noisy_neighbor.20261123T073400Z.folded"
+
+int hk_profile__dir_open(const char *path, char *warn, size_t warn_len, char *err,
+			 size_t err_len)
+{
+	struct hk_safedir d;
+
+	if (hk_outdir__open(&d, path, LONGEST_NAME, warn, warn_len, err, err_len))
+		return -1;
+	/* a reload may open it again: profiles running finish in the new one */
+	hk_safefile__dir_close(&out_dir);
+	out_dir = d;
+	return 0;
+}
 
 /* The kernel's names, read once: /proc/kallsyms is 100k lines. */
 static struct hk_ksyms *kernel_syms;
@@ -177,28 +198,51 @@ static struct hk_prof_key *keys_of(int counts_fd, __u32 pid, size_t *nr)
 	return keys;
 }
 
-/* Write to PATH.tmp, then rename: a reader never sees half a file. */
-static int write_file(const char *prefix, const char *ext, const struct hk_flame *f,
-		      const char *title, const char *subtitle)
-{
-	char path[HK_PROFILE_PATH_MAX + 16], tmp[HK_PROFILE_PATH_MAX + 24];
-	FILE *out;
-	int ret;
+/* Profiles are read by root and the directory's group (the group of a
+ * setgid directory, else root's): a profile names other users' modules
+ * and JIT functions */
+#define PROFILE_MODE 0640
 
-	snprintf(path, sizeof(path), "%s.%s", prefix, ext);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	out = fopen(tmp, "we");
-	if (!out)
-		return -errno;
-	ret = strcmp(ext, "svg") ? hk_flame__write_folded(f, out) :
-				   hk_flame__write_svg(f, out, title, subtitle);
-	if (fclose(out) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+struct flame_text {
+	const struct hk_flame *f;
+	const char *title, *subtitle;
+	int svg;
+};
+
+static int flame_write(void *ctx, FILE *out)
+{
+	const struct flame_text *t = ctx;
+
+	return t->svg ? hk_flame__write_svg(t->f, out, t->title, t->subtitle) :
+			hk_flame__write_folded(t->f, out);
+}
+
+/*
+ * prefix + ".folded" and ".svg", both or neither: each written under a
+ * temporary name in the directory hk_profile__dir_open() checked (the
+ * prefix's last part names them there), then named, so that a reader
+ * never sees half a file, nor a name someone planted is followed.
+ */
+static int write_files(const char *prefix, const struct hk_flame *f, const char *title,
+		       const char *subtitle)
+{
+	static const char *const ext[2] = { "folded", "svg" };
+	struct flame_text t[2];
+	struct hk_outdir_file files[2];
+	const char *base = strrchr(prefix, '/');
+	char name[2][NAME_MAX + 1];
+	int i;
+
+	base = base ? base + 1 : prefix;
+	for (i = 0; i < 2; i++) {
+		t[i] = (struct flame_text){ .f = f, .title = title, .subtitle = subtitle, .svg = i };
+		if ((size_t)snprintf(name[i], sizeof(name[i]), "%s.%s", base, ext[i]) >=
+		    sizeof(name[i]))
+			return -ENAMETOOLONG;
+		files[i] = (struct hk_outdir_file){ .name = name[i], .fn = flame_write,
+						    .ctx = &t[i] };
+	}
+	return hk_outdir__write_set(&out_dir, files, 2, PROFILE_MODE);
 }
 
 static void titles(const struct hk_profile_syms *s, const struct hk_profile_result *r,
@@ -222,7 +266,7 @@ void hk_profile__write(struct profile_bpf *skel, struct hk_profile_syms *syms,
 	char (*names)[FRAME_LEN] = NULL;
 	const char **frames = NULL;
 	struct hk_prof_key *keys;
-	char title[128], sub[256];
+	char title[128], sub[256], why[200];
 	struct hk_flame *f;
 	size_t nr = 0, i, n, k;
 	__u64 v, us;
@@ -271,13 +315,13 @@ void hk_profile__write(struct profile_bpf *skel, struct hk_profile_syms *syms,
 	}
 	r->lost = skel->bss->hk_prof_stats.stack_errors + skel->bss->hk_prof_stats.keys_lost;
 	titles(syms, r, title, sizeof(title), sub, sizeof(sub));
-	ret = write_file(r->prefix, "folded", f, title, sub);
-	if (!ret)
-		ret = write_file(r->prefix, "svg", f, title, sub);
-	if (ret)
-		snprintf(r->err, sizeof(r->err), "writing %.180s: %s", r->prefix, strerror(-ret));
-	else
+	ret = write_files(r->prefix, f, title, sub);
+	if (ret) {
+		hk_outdir__why(&out_dir, ret, why, sizeof(why));
+		snprintf(r->err, sizeof(r->err), "writing %.90s: %.150s", r->prefix, why);
+	} else {
 		r->written = 1;
+	}
 out:
 	free(frames);
 	free(names);

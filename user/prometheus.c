@@ -6,8 +6,17 @@
  * The set follows the transitions: a process joins it when it enters a
  * label, moves when it changes label, and leaves for ok or exited. It is
  * kept sorted by PID (a binary search per transition, a stable file), and
- * each member's label set is escaped once, when it joins: the file is
+ * each member's label sets are escaped once, when it joins: the file is
  * written every window, transitions are rare.
+ *
+ * Names come from the processes (comms, cgroup paths a delegated user
+ * makes), so the file is bounded whatever they are: a label value is cut
+ * at HK_PROM_VALUE_MAX bytes (then "…" and a hash of the whole), the cgroup
+ * is on one info series per process rather than on each of its gauges,
+ * and the members' series take at most HK_PROM_SERIES_BYTES_MAX bytes: a
+ * process that would pass either cap is counted, not listed. Before, 1024
+ * processes in a cgroup with a 4 KiB path of bytes outside UTF-8 made a
+ * file of 151 MB; now 497 KB (tests/unit/test_prometheus.c measures both).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +27,11 @@
 #include <sys/stat.h>
 #include "escape.h"
 #include "format.h"
+#include "msg.h"
 #include "outbuf.h"
+#include "outdir.h"
+#include "prom_stats.h"
+#include "prom_value.h"
 #include "prometheus.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -26,24 +39,29 @@
 struct prom_proc {
 	__u32 tgid;
 	__u32 label;
-	char *labels;			/* pid="..",comm="..",cgroup="..",label=".." */
+	char *labels;			/* pid="..",comm="..",label="..": its gauges' */
+	char *info;			/* pid="..",comm="..",cgroup="..": its info's */
+	size_t bytes;			/* its lines in the file */
 	struct hk_evidence ev;		/* from the transition that flagged it */
 };
 
 struct hk_prom {
-	char *path;
-	char *tmp_path;
+	char *path;			/* as given, for messages */
+	const char *name;		/* its last part, a name in dir */
+	struct hk_safedir dir;		/* opened and checked once */
 	struct prom_proc *procs;	/* sorted by tgid */
 	size_t nr, cap;
-	/* flagged, per label, but not in procs: it was full (or no memory) */
+	size_t bytes;			/* the members' lines */
+	/* flagged, per label, but not in procs: a cap (or no memory) */
 	__u64 unlisted[HK_NR_LABELS];
 	bool changed;			/* the set, since the last write */
+	bool down;			/* the tool stops: hotspot_k_up 0, nothing else */
 	struct hk_stats written;	/* the counters the last write gave */
-	char *scratch;			/* a cgroup path as terminal text */
+	struct hk_prom_value value;	/* the room label values are made in */
 };
 
-/* The most a path becomes as terminal text: \xHH for every byte. */
-#define SCRATCH_LEN	(4 * HK_FORMAT_CGROUP_MAX + 1)
+/* The longest line: a name and the info series' two longest values. */
+#define LINE_MAX_LEN	(128 + 2 * HK_PROM_VALUE_MAX + 64)
 
 static bool is_flagged(__u32 label)
 {
@@ -67,46 +85,13 @@ static size_t proc_find(const struct hk_prom *p, __u32 tgid)
 	return lo;
 }
 
-/*
- * A label value. It starts as the human line's terminal text, so that one
- * UTF-8 decoder and one idea of hostile characters serve every output;
- * what that shows as \xHH (a byte outside UTF-8, a control character, a
- * bidi or zero-width character: each of its bytes) becomes U+FFFD, as the
- * format has no \x, except a newline, which the format escapes as \n.
- * Then " and \ are escaped. Each input byte makes at most 3.
- */
-static void prom_value(struct hk_out *o, char *scratch, const char *s, size_t n)
-{
-	struct hk_out t;
-	int len, i;
-
-	hk_out__init(&t, scratch, SCRATCH_LEN);
-	hk_out__term_text(&t, s, n);
-	len = hk_out__finish(&t);
-	for (i = 0; i < len; i++) {
-		if (scratch[i] == '"') {
-			hk_out__str(o, "\\\"");
-		} else if (scratch[i] != '\\') {
-			hk_out__mem(o, scratch + i, 1);
-		} else if (scratch[i + 1] == '\\') {
-			hk_out__str(o, "\\\\");
-			i++;
-		} else {
-			/* "\xHH": lower-case hex */
-			hk_out__str(o, memcmp(scratch + i, "\\x0a", 4) ? "\xef\xbf\xbd" : "\\n");
-			i += 3;
-		}
-	}
-}
-
-/* The member's escaped label set, or NULL (no memory). */
-static char *proc_labels(struct hk_prom *p, const struct hk_event *e,
-			 const char *cgroup)
+/* A member's two label sets into pp->labels and pp->info; false: no memory. */
+static bool proc_labels(struct hk_prom *p, struct prom_proc *pp, const struct hk_event *e,
+			const char *cgroup)
 {
 	size_t comm_n = hk_comm__len(e->comm), cg_n = cgroup ? strlen(cgroup) : 0;
-	size_t len;
+	char buf[LINE_MAX_LEN];
 	struct hk_out o;
-	char *buf, *fit;
 	int n;
 
 	if (cg_n > HK_FORMAT_CGROUP_MAX) {
@@ -115,40 +100,43 @@ static char *proc_labels(struct hk_prom *p, const struct hk_event *e,
 		while (cg_n && ((unsigned char)cgroup[cg_n] & 0xc0) == 0x80)
 			cg_n--;
 	}
-	/* the fixed text, a PID, a label id, and 3 bytes per input byte */
-	len = 128 + 3 * (comm_n + cg_n);
-	buf = malloc(len);
-	if (!buf)
-		return NULL;
-	hk_out__init(&o, buf, len);
+	hk_out__init(&o, buf, sizeof(buf));
 	hk_out__printf(&o, "pid=\"%u\",comm=\"", e->tgid);
-	prom_value(&o, p->scratch, e->comm, comm_n);
-	hk_out__str(&o, "\",cgroup=\"");
-	prom_value(&o, p->scratch, cgroup ? cgroup : "", cg_n);
+	hk_prom_value__write(&p->value, &o, e->comm, comm_n);
+	n = (int)o.pos;
 	hk_out__printf(&o, "\",label=\"%s\"", hk_label__id(e->to));
-	n = hk_out__finish(&o);
-	if (n < 0) {
-		/* cannot happen: len holds 3 bytes per input byte */
-		free(buf);
-		return NULL;
+	/* cannot fail: buf holds two values of HK_PROM_VALUE_MAX bytes and more */
+	if (hk_out__finish(&o) < 0 || !(pp->labels = strdup(buf)))
+		return false;
+	/* the same pid and comm, then the cgroup */
+	hk_out__init(&o, buf, sizeof(buf));
+	hk_out__mem(&o, pp->labels, (size_t)n);
+	hk_out__str(&o, "\",cgroup=\"");
+	hk_prom_value__write(&p->value, &o, cgroup ? cgroup : "", cg_n);
+	hk_out__str(&o, "\"");
+	if (hk_out__finish(&o) < 0 || !(pp->info = strdup(buf))) {
+		free(pp->labels);
+		return false;
 	}
-	fit = realloc(buf, (size_t)n + 1);
-	return fit ? fit : buf;
+	return true;
 }
 
 static void proc_remove(struct hk_prom *p, size_t i)
 {
 	free(p->procs[i].labels);
+	free(p->procs[i].info);
+	p->bytes -= p->procs[i].bytes;
 	memmove(p->procs + i, p->procs + i + 1, (p->nr - i - 1) * sizeof(*p->procs));
 	p->nr--;
 }
 
-/* Put e's process at i; false when it does not fit. */
+static size_t proc_bytes(const struct prom_proc *pp);
+
+/* Put e's process at i; false when it does not fit: a cap, or no memory. */
 static bool proc_insert(struct hk_prom *p, size_t i, const struct hk_event *e,
 			const char *cgroup)
 {
-	struct prom_proc *procs;
-	char *labels;
+	struct prom_proc *procs, pp = { .tgid = e->tgid, .label = e->to, .ev = e->ev };
 	size_t cap;
 
 	if (p->nr == HK_PROM_PROCS_MAX)
@@ -163,17 +151,18 @@ static bool proc_insert(struct hk_prom *p, size_t i, const struct hk_event *e,
 		p->procs = procs;
 		p->cap = cap;
 	}
-	labels = proc_labels(p, e, cgroup);
-	if (!labels)
+	if (!proc_labels(p, &pp, e, cgroup))
 		return false;
+	pp.bytes = proc_bytes(&pp);
+	if (p->bytes + pp.bytes > HK_PROM_SERIES_BYTES_MAX) {
+		free(pp.labels);
+		free(pp.info);
+		return false;
+	}
 	memmove(p->procs + i + 1, p->procs + i, (p->nr - i) * sizeof(*p->procs));
-	p->procs[i] = (struct prom_proc){
-		.tgid = e->tgid,
-		.label = e->to,
-		.labels = labels,
-		.ev = e->ev,
-	};
+	p->procs[i] = pp;
 	p->nr++;
+	p->bytes += pp.bytes;
 	return true;
 }
 
@@ -255,125 +244,72 @@ static const struct proc_metric proc_metrics[] = {
 	  "heads there." },
 };
 
-static void proc_value(FILE *f, const struct proc_metric *m, const struct prom_proc *pp)
+#define INFO_NAME "hotspot_k_process_info"
+
+/* One sample of m for pp into buf (LINE_MAX_LEN): its length, 0 for none. */
+static size_t proc_line(char *buf, const struct proc_metric *m, const struct prom_proc *pp)
 {
 	const char *ev = (const char *)&pp->ev + m->off;
 	__u32 u32;
 	__u64 u64;
 	__s64 s64;
+	int n = 0;
 
 	switch (m->kind) {
 	case V_ONE:
-		fprintf(f, "%s{%s} 1\n", m->name, pp->labels);
+		n = snprintf(buf, LINE_MAX_LEN, "%s{%s} 1\n", m->name, pp->labels);
 		break;
 	case V_RATIO:
 		memcpy(&u32, ev, sizeof(u32));
-		fprintf(f, "%s{%s} %u.%04u\n", m->name, pp->labels, u32 / 10000, u32 % 10000);
+		n = snprintf(buf, LINE_MAX_LEN, "%s{%s} %u.%04u\n", m->name, pp->labels,
+			     u32 / 10000, u32 % 10000);
 		break;
 	case V_U64:
 	case V_ETA:
 		memcpy(&u64, ev, sizeof(u64));
 		if (m->kind == V_ETA && u64 == (__u64)HK_ETA_NONE)
 			break;
-		fprintf(f, "%s{%s} %llu\n", m->name, pp->labels, (unsigned long long)u64);
+		n = snprintf(buf, LINE_MAX_LEN, "%s{%s} %llu\n", m->name, pp->labels,
+			     (unsigned long long)u64);
 		break;
 	case V_S64:
 		memcpy(&s64, ev, sizeof(s64));
-		fprintf(f, "%s{%s} %lld\n", m->name, pp->labels, (long long)s64);
+		n = snprintf(buf, LINE_MAX_LEN, "%s{%s} %lld\n", m->name, pp->labels,
+			     (long long)s64);
 		break;
 	}
+	/* cannot be cut: labels hold at most two values of HK_PROM_VALUE_MAX */
+	return n > 0 && n < LINE_MAX_LEN ? (size_t)n : 0;
 }
 
-/* An hk_stats field: a counter ("_total") or a maximum (a gauge). */
-struct stat_metric {
-	const char *name;
-	const char *type;
-	size_t off;			/* in struct hk_stats */
-	bool ns;			/* nanoseconds, written as seconds */
-	const char *help;
-};
-
-#define ST(field) offsetof(struct hk_stats, field)
-
-static const struct stat_metric stat_metrics[] = {
-	{ "hotspot_k_windows_total", "counter", ST(windows), false,
-	  "Walks completed: one a window." },
-	{ "hotspot_k_threads_walked_total", "counter", ST(threads_walked), false,
-	  "Threads the walks went over." },
-	{ "hotspot_k_threads_visited_total", "counter", ST(threads_visited), false,
-	  "Threads whose task storage the walks read." },
-	{ "hotspot_k_processes_walked_total", "counter", ST(procs_walked), false,
-	  "Processes the walks went over." },
-	{ "hotspot_k_process_windows_quiet_total", "counter", ST(procs_quiet), false,
-	  "Process-windows skipped as quiet: none of its threads ran." },
-	{ "hotspot_k_process_windows_untracked_total", "counter", ST(procs_untracked), false,
-	  "Process-windows not tracked: hk_procs was full (see --max-procs)." },
-	{ "hotspot_k_processes_parked_total", "counter", ST(procs_parked), false,
-	  "Processes the iter driver set aside until their next thread." },
-	{ "hotspot_k_samples_skipped_total", "counter", ST(samples_skipped), false,
-	  "Process-windows without a sample: the walk missed its last thread, "
-	  "or it had no mm." },
-	{ "hotspot_k_entries_created_total", "counter", ST(entries_created), false,
-	  "Entries created in hk_procs." },
-	{ "hotspot_k_walk_seconds_total", "counter", ST(walk_ns_total), true,
-	  "Time from the first stretch of each walk to its last, yields included." },
-	{ "hotspot_k_walk_cpu_seconds_total", "counter", ST(walk_cpu_ns_total), true,
-	  "Time the walks held a CPU, without the iter driver's yields." },
-	{ "hotspot_k_walk_max_seconds", "gauge", ST(walk_ns_max), true,
-	  "Longest single walk." },
-	{ "hotspot_k_stretch_max_seconds", "gauge", ST(stretch_ns_max), true,
-	  "Longest time a walk held a CPU with no preemption point." },
-	{ "hotspot_k_stretches_total", "counter", ST(stretches), false,
-	  "Stretches the walks held a CPU for." },
-	{ "hotspot_k_long_stretches_total", "counter", ST(stretches_over_2ms), false,
-	  "Stretches longer than 2 ms." },
-	{ "hotspot_k_chunks_total", "counter", ST(chunks), false,
-	  "read() calls of the iter driver." },
-	{ "hotspot_k_switches_recorded_total", "counter", ST(switches_recorded), false,
-	  "Involuntary context switches the sched_switch hook recorded." },
-	{ "hotspot_k_events_emitted_total", "counter", ST(events_emitted), false,
-	  "Transitions sent over the ring buffer." },
-	{ "hotspot_k_events_dropped_total", "counter", ST(events_dropped), false,
-	  "Transitions the full ring buffer refused, retried the next window." },
-	{ "hotspot_k_exits_lost_total", "counter", ST(exits_lost), false,
-	  "Process exits hk_exits had no room for, found by a sweep instead." },
-	{ "hotspot_k_sweeps_total", "counter", ST(sweeps), false,
-	  "Full walks that dropped processes whose exit was lost." },
-	{ "hotspot_k_defer_overflows_total", "counter", ST(defer_overflows), false,
-	  "Processes the aggressor pass had no room for." },
-	{ "hotspot_k_stale_run_delays_total", "counter", ST(stale_waits), false,
-	  "Run delays the kernel credited from a stale queue time, dropped." },
-	{ "hotspot_k_timer_rearm_failures_total", "counter", ST(timer_rearm_failures), false,
-	  "Times the walk's timer failed to re-arm." },
-	{ "hotspot_k_wq_start_failures_total", "counter", ST(wq_start_failures), false,
-	  "Times the timer failed to start the walk's work item (wq driver)." },
-};
-
-/*
- * Every hk_stats field is in stat_metrics[] or one of these three: driver
- * (hotspot_k_driver), last_walk_ns and last_walk_end_ns (monotonic clock
- * stamps, meaningless to Prometheus). A new field breaks the build here.
- */
-HK_STATIC_ASSERT(ARRAY_SIZE(stat_metrics) + 3 == sizeof(struct hk_stats) / sizeof(__u64),
-		 "an hk_stats field is neither exported nor skipped");
-
-static void stat_value(FILE *f, const struct stat_metric *m, const struct hk_stats *st)
+static size_t info_line(char *buf, const struct prom_proc *pp)
 {
-	__u64 v;
+	int n = snprintf(buf, LINE_MAX_LEN, INFO_NAME "{%s} 1\n", pp->info);
 
-	memcpy(&v, (const char *)st + m->off, sizeof(v));
-	if (m->ns)
-		fprintf(f, "%s %llu.%09llu\n", m->name, (unsigned long long)(v / HK_NSEC_PER_SEC),
-			(unsigned long long)(v % HK_NSEC_PER_SEC));
-	else
-		fprintf(f, "%s %llu\n", m->name, (unsigned long long)v);
+	return n > 0 && n < LINE_MAX_LEN ? (size_t)n : 0;
 }
+
+/* The bytes of all of pp's samples. */
+static size_t proc_bytes(const struct prom_proc *pp)
+{
+	char buf[LINE_MAX_LEN];
+	size_t n = info_line(buf, pp), j;
+
+	for (j = 0; j < ARRAY_SIZE(proc_metrics); j++)
+		n += proc_line(buf, &proc_metrics[j], pp);
+	return n;
+}
+
+#define UP_HELP "1 while hotspot-k runs and rewrites this file (at least every few " \
+	"intervals); 0 once it stopped, with every other series gone. 1 in a file " \
+	"not rewritten for long: it was killed or hangs (node_textfile_mtime_seconds)."
 
 int hk_prom__format(const struct hk_prom *p, const struct hk_stats *st,
 		    const char *driver, FILE *out)
 {
 	static const struct hk_stats zero;
 	__u64 count[HK_NR_LABELS], unlisted = 0;
+	char line[LINE_MAX_LEN];
 	size_t i, j;
 	__u32 l;
 
@@ -382,6 +318,10 @@ int hk_prom__format(const struct hk_prom *p, const struct hk_stats *st,
 	/* from here: a write that fails before the flush (the text is longer
 	 * than the stream's buffer) leaves its errno */
 	errno = 0;
+	family(out, "hotspot_k_up", "gauge", UP_HELP);
+	fprintf(out, "hotspot_k_up %d\n", !p->down);
+	if (p->down)
+		goto flush;
 	memcpy(count, p->unlisted, sizeof(count));
 	for (i = 0; i < p->nr; i++)
 		count[p->procs[i].label]++;
@@ -394,23 +334,30 @@ int hk_prom__format(const struct hk_prom *p, const struct hk_stats *st,
 		unlisted += p->unlisted[l];
 	}
 	fprintf(out, "# HELP hotspot_k_processes_unlisted Flagged processes without "
-		"hotspot_k_process_* series: more than %d were flagged at once.\n"
-		"# TYPE hotspot_k_processes_unlisted gauge\n", HK_PROM_PROCS_MAX);
+		"hotspot_k_process_* series: more than %d were flagged at once, or their "
+		"series would have passed %d KiB.\n"
+		"# TYPE hotspot_k_processes_unlisted gauge\n", HK_PROM_PROCS_MAX,
+		HK_PROM_SERIES_BYTES_MAX / 1024);
 	fprintf(out, "hotspot_k_processes_unlisted %llu\n", (unsigned long long)unlisted);
 
+	family(out, INFO_NAME, "gauge",
+	       "1 for each process flagged now, with its cgroup (not on its other series: "
+	       "a path can be long); join on pid: hotspot_k_process_flagged * on(pid) "
+	       "group_left(cgroup) " INFO_NAME ".");
+	for (i = 0; i < p->nr; i++)
+		if (info_line(line, &p->procs[i]))
+			fputs(line, out);
 	for (j = 0; j < ARRAY_SIZE(proc_metrics); j++) {
 		family(out, proc_metrics[j].name, "gauge", proc_metrics[j].help);
 		for (i = 0; i < p->nr; i++)
-			proc_value(out, &proc_metrics[j], &p->procs[i]);
+			if (proc_line(line, &proc_metrics[j], &p->procs[i]))
+				fputs(line, out);
 	}
-	for (j = 0; j < ARRAY_SIZE(stat_metrics); j++) {
-		family(out, stat_metrics[j].name, stat_metrics[j].type, stat_metrics[j].help);
-		stat_value(out, &stat_metrics[j], st);
-	}
+	hk_prom_stats__write(out, st);
 	family(out, "hotspot_k_driver", "gauge",
 	       "What walks the threads each window: wq, timer or iter.");
 	fprintf(out, "hotspot_k_driver{driver=\"%s\"} 1\n", driver ? driver : "none");
-
+flush:
 	if (fflush(out) || ferror(out))
 		return errno ? -errno : -EIO;
 	return 0;
@@ -425,33 +372,36 @@ bool hk_prom__dirty(const struct hk_prom *p, const struct hk_stats *st)
 	return p->changed || memcmp(st ? st : &zero, &p->written, sizeof(p->written));
 }
 
-int hk_prom__write(struct hk_prom *p, const struct hk_stats *st, const char *driver)
+void hk_prom__down(struct hk_prom *p)
 {
-	FILE *f;
-	int fd, err;
+	p->down = true;
+	p->changed = true;
+}
 
-	/* O_TRUNC: a PATH.tmp left by a crash is ours to overwrite */
-	fd = open(p->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		goto remove_tmp;
-	}
-	err = hk_prom__format(p, st, driver, f);
-	/* the data on disk before the name points at it: no empty file
-	 * after a crash */
-	if (!err && fsync(fd))
-		err = -errno;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (err)
-		goto remove_tmp;
-	if (rename(p->tmp_path, p->path)) {
-		err = -errno;
-		goto remove_tmp;
+struct prom_text {
+	const struct hk_prom *p;
+	const struct hk_stats *st;
+	const char *driver;
+};
+
+static int prom_text_write(void *ctx, FILE *f)
+{
+	const struct prom_text *t = ctx;
+
+	return hk_prom__format(t->p, t->st, t->driver, f);
+}
+
+int hk_prom__write(struct hk_prom *p, const struct hk_stats *st, const char *driver,
+		   char *err, size_t err_len)
+{
+	struct prom_text t = { .p = p, .st = st, .driver = driver };
+	int e;
+
+	/* 0644: node_exporter, another user, reads it */
+	e = hk_outdir__write(&p->dir, p->name, 0644, prom_text_write, &t);
+	if (e) {
+		hk_outdir__why(&p->dir, e, err, err_len);
+		return e;
 	}
 	p->changed = false;
 	if (st)
@@ -459,71 +409,53 @@ int hk_prom__write(struct hk_prom *p, const struct hk_stats *st, const char *dri
 	else
 		memset(&p->written, 0, sizeof(p->written));
 	return 0;
-
-remove_tmp:
-	unlink(p->tmp_path);
-	return err;
 }
 
-/* The directory path would be created in: "." or "/" or a copy. */
-static char *dir_of(const char *path)
+struct hk_prom *hk_prom__new(const char *path, char *warn, size_t warn_len, char *err,
+			     size_t err_len)
 {
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
-/* 0, or the errno that says why path cannot be written. */
-static int check_path(const char *path)
-{
-	struct stat sb;
-	char *dir;
-	int err = 0;
-
-	if (!*path)
-		return EINVAL;
-	if (path[strlen(path) - 1] == '/' || (!stat(path, &sb) && S_ISDIR(sb.st_mode)))
-		return EISDIR;
-	dir = dir_of(path);
-	if (!dir)
-		return ENOMEM;
-	if (stat(dir, &sb))
-		err = errno;
-	else if (!S_ISDIR(sb.st_mode))
-		err = ENOTDIR;
-	else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
-		err = errno;
-	free(dir);
-	return err;
-}
-
-struct hk_prom *hk_prom__new(const char *path)
-{
+	char q[HK_QUOTE_BUF], *slash;
 	struct hk_prom *p;
-	int err;
+	struct stat sb;
 
-	err = path ? check_path(path) : EINVAL;
-	if (err) {
-		errno = err;
+	if (warn_len)
+		warn[0] = '\0';
+	if (!path || !*path) {
+		hk_msg__fail(err, err_len, "no file named");
 		return NULL;
 	}
 	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->path = strdup(path);
-	p->scratch = malloc(SCRATCH_LEN);
-	if (!p->path || !p->scratch || asprintf(&p->tmp_path, "%s.tmp", path) < 0) {
-		p->tmp_path = NULL;
-		hk_prom__free(p);
-		errno = ENOMEM;
-		return NULL;
+	if (p)
+		p->dir.fd = -1;
+	if (!p || !(p->path = strdup(path)) || hk_prom_value__init(&p->value)) {
+		hk_msg__fail(err, err_len, "out of memory");
+		goto fail;
+	}
+	/* the directory, opened and checked once; the name in it */
+	slash = strrchr(p->path, '/');
+	p->name = slash ? slash + 1 : p->path;
+	if (!*p->name) {
+		hk_msg__fail(err, err_len, "%s is a directory: name a file in it",
+			     hk_msg__quote(q, sizeof(q), path));
+		goto fail;
+	}
+	if (slash)
+		*slash = '\0';
+	if (hk_outdir__open(&p->dir, !slash ? "." : slash == p->path ? "/" : p->path, p->name,
+			    warn, warn_len, err, err_len))
+		goto fail;
+	if (slash)
+		*slash = '/';
+	if (!fstatat(p->dir.fd, p->name, &sb, AT_SYMLINK_NOFOLLOW) && S_ISDIR(sb.st_mode)) {
+		hk_msg__fail(err, err_len, "%s is a directory: name a file in it",
+			     hk_msg__quote(q, sizeof(q), path));
+		goto fail;
 	}
 	p->changed = true;
 	return p;
+fail:
+	hk_prom__free(p);
+	return NULL;
 }
 
 void hk_prom__free(struct hk_prom *p)
@@ -532,11 +464,13 @@ void hk_prom__free(struct hk_prom *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < p->nr; i++)
+	for (i = 0; i < p->nr; i++) {
 		free(p->procs[i].labels);
+		free(p->procs[i].info);
+	}
+	hk_safefile__dir_close(&p->dir);
 	free(p->procs);
-	free(p->scratch);
-	free(p->tmp_path);
+	hk_prom_value__free(&p->value);
 	free(p->path);
 	free(p);
 }

@@ -3,17 +3,25 @@
  * test_flamegraph.c - stacks merged into folded text, byte for byte, and
  * into SVG, checked at the level of its elements: one <rect> per frame,
  * exact hover titles, colours by kind, escaping, labels cut to the box,
- * frames too narrow to draw, the same bytes each time, write errors, and
- * well-formed XML as Python's parser reads it.
+ * frames too narrow to draw, the same bytes each time, write errors,
+ * well-formed XML as Python's parser reads it, bidi controls kept out;
+ * and the files a profile is written to (outdir.c): both or neither,
+ * 0640, nothing planted at their names followed or opened.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "flamegraph.h"
+#include "frame_name.h"
+#include "outdir.h"
 #include "format_fixtures.h"
 #include "suites.h"
+
+#define FFFD "\xef\xbf\xbd"
 
 #define STACK(...) ((const char *const[]){ __VA_ARGS__ })
 #define NFRAMES(...) (sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *))
@@ -281,6 +289,40 @@ static void test_svg_escaping(void)
 	hk_flame__free(f);
 }
 
+/*
+ * Bidi controls and zero-width characters (a name the profiled process
+ * chose: its ELF symbols, its perf map) never reach a viewer: in the
+ * folded text each of their bytes is '_' (the length stays), in the SVG's
+ * own text (title, subtitle) each is U+FFFD. U+202E would show
+ * "gpj.exe" as "exe.jpg".
+ */
+static void test_bidi(void)
+{
+	struct hk_flame *f = hk_flame__new();
+	char name[] = "caf\xc3\xa9\xe2\x80\xae" "gpj.exe";
+	char *out;
+
+	/* U+202E RLO, U+200B ZWSP, U+2066 LRI, U+200F RLM, U+FEFF BOM, U+061C
+	 * ALM, U+00AD soft hyphen; U+202F (a narrow space, visible) is kept */
+	ADD(f, 5, 0, "main", name, "a\xe2\x80\x8b" "b\xe2\x81\xa6" "c\xe2\x80\x8f" "d");
+	ADD(f, 7, 1, "\xef\xbb\xbfmain", "x\xd8\x9cy\xc2\xad" "z\xe2\x80\xaf");
+	out = written(f, 0, NULL, NULL);
+	ASSERT_STR(out,
+		   "___main;x__y__z\xe2\x80\xaf;[off-cpu] 7\n"
+		   "main;caf\xc3\xa9___gpj.exe;a___b___c___d 5\n");
+	free(out);
+	hk_frame_name__clean(name);
+	ASSERT_STR(name, "caf\xc3\xa9___gpj.exe");
+	out = written(f, 1, "pid 1 (\xe2\x80\xae" "gpj.exe)", "\xe2\x81\xa7" "s\xe2\x80\xa8");
+	ASSERT_HAS(out, ">pid 1 (" FFFD "gpj.exe)</text>");
+	ASSERT_HAS(out, ">" FFFD "s" FFFD "</text>");
+	ASSERT_HAS(out, "<title>caf\xc3\xa9___gpj.exe (0.0 ms, ");
+	ASSERT_LACKS(out, "\xe2\x80\xae");
+	ASSERT_LACKS(out, "\xe2\x80\x8b");
+	free(out);
+	hk_flame__free(f);
+}
+
 static void test_svg_empty_and_deterministic(void)
 {
 	struct hk_flame *f = hk_flame__new();
@@ -345,6 +387,202 @@ static void test_svg_well_formed(void)
 	hk_flame__free(f);
 }
 
+/* --- the files a profile is written to (outdir.c) --------------------- */
+
+static char out_base[64];
+
+static const char *out_at(const char *name)
+{
+	static char p[4][256];
+	static unsigned int i;
+	char *s = p[i++ % 4];
+
+	snprintf(s, sizeof(p[0]), "%s/%s", out_base, name);
+	return s;
+}
+
+static void out_mkbase(void)
+{
+	snprintf(out_base, sizeof(out_base), "/tmp/hk-unit-outdir.XXXXXX");
+	CU_ASSERT_FATAL(mkdtemp(out_base) != NULL);
+}
+
+/* A fresh out_base, opened for names like "p.folded". */
+static void out_open(struct hk_safedir *d)
+{
+	char warn[256], err[256];
+
+	out_mkbase();
+	CU_ASSERT_EQUAL_FATAL(hk_outdir__open(d, out_base, "p.folded", warn, sizeof(warn), err,
+					      sizeof(err)), 0);
+	ASSERT_STR(warn, "");
+}
+
+static void out_rmbase(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", out_base);
+	CU_ASSERT(system(cmd) == 0);
+}
+
+/* Writes ctx (a string) into f; "fail" fails with -EIO. */
+static int text_write(void *ctx, FILE *f)
+{
+	if (!strcmp(ctx, "fail"))
+		return -EIO;
+	return fputs(ctx, f) == EOF ? -EIO : 0;
+}
+
+static void out_read(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+/* The names in out_base, sorted, joined with ' '. */
+static void out_names(char *buf, size_t len)
+{
+	char cmd[160];
+	FILE *p;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | tr '\\n' ' '", out_base);
+	p = popen(cmd, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	n = fread(buf, 1, len - 1, p);
+	buf[n] = '\0';
+	pclose(p);
+}
+
+/*
+ * Two files, both written or neither, exactly 0640 whatever the umask:
+ * symlinks planted at their names (to a file of ours) and a FIFO at the
+ * old temporary name are replaced or left alone, never followed or opened.
+ */
+static void test_outdir_set(void)
+{
+	struct hk_outdir_file files[2] = {
+		{ "p.folded", text_write, "main;spin 5\n" },
+		{ "p.svg", text_write, "<svg/>\n" },
+	};
+	struct hk_safedir d;
+	struct stat st;
+	char buf[256];
+	mode_t was;
+
+	out_open(&d);
+	CU_ASSERT_EQUAL(close(open(out_at("victim"), O_WRONLY | O_CREAT, 0600)), 0);
+	CU_ASSERT_EQUAL(symlink(out_at("victim"), out_at("p.folded")), 0);
+	CU_ASSERT_EQUAL(symlink("victim", out_at("p.svg")), 0);
+	CU_ASSERT_EQUAL(mkfifo(out_at("p.svg.tmp"), 0600), 0);
+	was = umask(077);
+	alarm(10);	/* a FIFO opened for writing would block: fail, not hang */
+	CU_ASSERT_EQUAL(hk_outdir__write_set(&d, files, 2, 0640), 0);
+	alarm(0);
+	umask(was);
+	out_read(out_at("p.folded"), buf, sizeof(buf));
+	ASSERT_STR(buf, "main;spin 5\n");
+	out_read(out_at("p.svg"), buf, sizeof(buf));
+	ASSERT_STR(buf, "<svg/>\n");
+	CU_ASSERT_EQUAL(lstat(out_at("p.svg"), &st), 0);
+	CU_ASSERT_TRUE(S_ISREG(st.st_mode));
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0640);
+	CU_ASSERT_EQUAL(st.st_nlink, 1);
+	CU_ASSERT_EQUAL(lstat(out_at("p.folded"), &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0640);
+	CU_ASSERT_EQUAL(stat(out_at("victim"), &st), 0);
+	CU_ASSERT_EQUAL(st.st_size, 0);
+	CU_ASSERT_EQUAL(lstat(out_at("p.svg.tmp"), &st), 0);
+	CU_ASSERT_TRUE(S_ISFIFO(st.st_mode));
+	out_names(buf, sizeof(buf));
+	ASSERT_STR(buf, "p.folded p.svg p.svg.tmp victim ");
+	hk_safefile__dir_close(&d);
+	out_rmbase();
+}
+
+/*
+ * Neither when the second cannot be written (its writer fails) or named
+ * (a directory holds its name): the first is not left behind saying
+ * "not written", nor any temporary file.
+ */
+static void test_outdir_set_fails(void)
+{
+	struct hk_outdir_file files[2] = {
+		{ "p.folded", text_write, "main;spin 5\n" },
+		{ "p.svg", text_write, "fail" },
+	};
+	struct hk_safedir d;
+	char buf[256];
+
+	out_open(&d);
+	CU_ASSERT_EQUAL(hk_outdir__write_set(&d, files, 2, 0640), -EIO);
+	out_names(buf, sizeof(buf));
+	ASSERT_STR(buf, "");
+	files[1].ctx = "<svg/>\n";
+	CU_ASSERT_EQUAL(mkdir(out_at("p.svg"), 0755), 0);
+	CU_ASSERT_EQUAL(close(open(out_at("p.svg/x"), O_WRONLY | O_CREAT, 0600)), 0);
+	CU_ASSERT_EQUAL(hk_outdir__write_set(&d, files, 2, 0640), -EISDIR);
+	out_names(buf, sizeof(buf));
+	ASSERT_STR(buf, "p.svg ");
+	CU_ASSERT_EQUAL(hk_outdir__write_set(&d, files, HK_OUTDIR_SET_MAX + 1, 0640), -E2BIG);
+	hk_safefile__dir_close(&d);
+	out_rmbase();
+}
+
+/*
+ * The directory: tried at open (a name too long to create is said now),
+ * refused when others can write it without the sticky bit; and a
+ * directory removed since is said, never looked up by its path again.
+ */
+static void test_outdir_dir(void)
+{
+	char warn[256], err[512], want[512], name[300];
+	struct hk_outdir_file f = { "p.svg", text_write, "<svg/>\n" };
+	struct hk_safedir d;
+
+	out_mkbase();
+	memset(name, 'n', 250);
+	name[250] = '\0';
+	CU_ASSERT_EQUAL(hk_outdir__open(&d, out_base, name, warn, sizeof(warn), err,
+					sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: cannot create a file there: File name too long",
+		 out_base);
+	ASSERT_STR(err, want);
+	CU_ASSERT_EQUAL(d.fd, -1);
+	CU_ASSERT_EQUAL(chmod(out_base, 0757), 0);
+	CU_ASSERT_EQUAL(hk_outdir__open(&d, out_base, "p.svg", warn, sizeof(warn), err,
+					sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s is writable by everyone (mode 0757) and not sticky: "
+		 "whoever can write there could replace or remove what hotspot-k writes; "
+		 "give a directory only its owner can write", out_base);
+	ASSERT_STR(err, want);
+	CU_ASSERT_EQUAL(chmod(out_base, 0700), 0);
+
+	CU_ASSERT_EQUAL_FATAL(hk_outdir__open(&d, out_base, "p.svg", warn, sizeof(warn), err,
+					      sizeof(err)), 0);
+	CU_ASSERT_EQUAL(rmdir(out_base), 0);
+	CU_ASSERT_EQUAL(hk_outdir__write_set(&d, &f, 1, 0640), -ENOENT);
+	hk_outdir__why(&d, -ENOENT, err, sizeof(err));
+	snprintf(want, sizeof(want), "the directory %s was removed since it was checked; "
+		 "hotspot-k does not follow its path again (restart it to write into a new "
+		 "one)", out_base);
+	ASSERT_STR(err, want);
+	CU_ASSERT_EQUAL(mkdir(out_base, 0700), 0);
+	CU_ASSERT_EQUAL(hk_outdir__write(&d, "p.svg", 0640, text_write, "<svg/>\n"), -ENOENT);
+	CU_ASSERT_EQUAL(access(out_at("p.svg"), F_OK), -1);
+	hk_outdir__why(&d, -EIO, err, sizeof(err));
+	ASSERT_STR(err, "Input/output error");
+	hk_safefile__dir_close(&d);
+	out_rmbase();
+}
+
 int hk_add_flamegraph_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -356,9 +594,13 @@ int hk_add_flamegraph_suite(void)
 		{ "svg: ms, %, labels cut", test_svg_numbers_and_labels },
 		{ "svg: frames too narrow", test_svg_narrow },
 		{ "svg: escaping", test_svg_escaping },
+		{ "bidi and zero-width characters", test_bidi },
 		{ "svg: empty, the same bytes twice", test_svg_empty_and_deterministic },
 		{ "write errors: /dev/full", test_write_errors },
 		{ "svg: well-formed XML (python3)", test_svg_well_formed },
+		{ "files: both, 0640, nothing planted followed", test_outdir_set },
+		{ "files: neither when one fails", test_outdir_set_fails },
+		{ "files: the directory checked, tried, removed", test_outdir_dir },
 	};
 
 	return HK_ADD_SUITE("flamegraph", tests);

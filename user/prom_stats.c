@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * prom_stats.c - the tool's own counters (hk_stats) as Prometheus families
+ * (prom_stats.h): one table, so that a new hk_stats field is exported or
+ * skipped on purpose (the build fails otherwise).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include "prom_stats.h"
+#include "shared/units.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* An hk_stats field: a counter ("_total") or a maximum (a gauge). */
+struct stat_metric {
+	const char *name;
+	const char *type;
+	size_t off;			/* in struct hk_stats */
+	bool ns;			/* nanoseconds, written as seconds */
+	const char *help;
+};
+
+#define ST(field) offsetof(struct hk_stats, field)
+
+static const struct stat_metric stat_metrics[] = {
+	{ "hotspot_k_windows_total", "counter", ST(windows), false,
+	  "Walks completed: one a window." },
+	{ "hotspot_k_threads_walked_total", "counter", ST(threads_walked), false,
+	  "Threads the walks went over." },
+	{ "hotspot_k_threads_visited_total", "counter", ST(threads_visited), false,
+	  "Threads whose task storage the walks read." },
+	{ "hotspot_k_processes_walked_total", "counter", ST(procs_walked), false,
+	  "Processes the walks went over." },
+	{ "hotspot_k_process_windows_quiet_total", "counter", ST(procs_quiet), false,
+	  "Process-windows skipped as quiet: none of its threads ran." },
+	{ "hotspot_k_process_windows_untracked_total", "counter", ST(procs_untracked), false,
+	  "Process-windows not tracked: hk_procs was full (see --max-procs)." },
+	{ "hotspot_k_processes_parked_total", "counter", ST(procs_parked), false,
+	  "Processes the iter driver set aside until their next thread." },
+	{ "hotspot_k_samples_skipped_total", "counter", ST(samples_skipped), false,
+	  "Process-windows without a sample: the walk missed its last thread, "
+	  "or it had no mm." },
+	{ "hotspot_k_entries_created_total", "counter", ST(entries_created), false,
+	  "Entries created in hk_procs." },
+	{ "hotspot_k_walk_seconds_total", "counter", ST(walk_ns_total), true,
+	  "Time from the first stretch of each walk to its last, yields included." },
+	{ "hotspot_k_walk_cpu_seconds_total", "counter", ST(walk_cpu_ns_total), true,
+	  "Time the walks held a CPU, without the iter driver's yields." },
+	{ "hotspot_k_walk_max_seconds", "gauge", ST(walk_ns_max), true,
+	  "Longest single walk." },
+	{ "hotspot_k_stretch_max_seconds", "gauge", ST(stretch_ns_max), true,
+	  "Longest time a walk held a CPU with no preemption point." },
+	{ "hotspot_k_stretches_total", "counter", ST(stretches), false,
+	  "Stretches the walks held a CPU for." },
+	{ "hotspot_k_long_stretches_total", "counter", ST(stretches_over_2ms), false,
+	  "Stretches longer than 2 ms." },
+	{ "hotspot_k_chunks_total", "counter", ST(chunks), false,
+	  "read() calls of the iter driver." },
+	{ "hotspot_k_switches_recorded_total", "counter", ST(switches_recorded), false,
+	  "Involuntary context switches the sched_switch hook recorded." },
+	{ "hotspot_k_events_emitted_total", "counter", ST(events_emitted), false,
+	  "Transitions sent over the ring buffer." },
+	{ "hotspot_k_events_dropped_total", "counter", ST(events_dropped), false,
+	  "Transitions the full ring buffer refused, retried the next window." },
+	{ "hotspot_k_exits_lost_total", "counter", ST(exits_lost), false,
+	  "Process exits hk_exits had no room for, found by a sweep instead." },
+	{ "hotspot_k_sweeps_total", "counter", ST(sweeps), false,
+	  "Full walks that dropped processes whose exit was lost." },
+	{ "hotspot_k_defer_overflows_total", "counter", ST(defer_overflows), false,
+	  "Processes the aggressor pass had no room for." },
+	{ "hotspot_k_stale_run_delays_total", "counter", ST(stale_waits), false,
+	  "Run delays the kernel credited from a stale queue time, dropped." },
+	{ "hotspot_k_timer_rearm_failures_total", "counter", ST(timer_rearm_failures), false,
+	  "Times the walk's timer failed to re-arm." },
+	{ "hotspot_k_wq_start_failures_total", "counter", ST(wq_start_failures), false,
+	  "Times the timer failed to start the walk's work item (wq driver)." },
+};
+
+/*
+ * Every hk_stats field is in stat_metrics[] or one of these three: driver
+ * (hotspot_k_driver), last_walk_ns and last_walk_end_ns (monotonic clock
+ * stamps, meaningless to Prometheus). A new field breaks the build here.
+ */
+HK_STATIC_ASSERT(ARRAY_SIZE(stat_metrics) + 3 == sizeof(struct hk_stats) / sizeof(__u64),
+		 "an hk_stats field is neither exported nor skipped");
+
+static void stat_value(FILE *f, const struct stat_metric *m, const struct hk_stats *st)
+{
+	__u64 v;
+
+	memcpy(&v, (const char *)st + m->off, sizeof(v));
+	if (m->ns)
+		fprintf(f, "%s %llu.%09llu\n", m->name, (unsigned long long)(v / HK_NSEC_PER_SEC),
+			(unsigned long long)(v % HK_NSEC_PER_SEC));
+	else
+		fprintf(f, "%s %llu\n", m->name, (unsigned long long)v);
+}
+
+void hk_prom_stats__write(FILE *out, const struct hk_stats *st)
+{
+	size_t j;
+
+	for (j = 0; j < ARRAY_SIZE(stat_metrics); j++) {
+		fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", stat_metrics[j].name,
+			stat_metrics[j].help, stat_metrics[j].name, stat_metrics[j].type);
+		stat_value(out, &stat_metrics[j], st);
+	}
+}
