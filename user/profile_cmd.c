@@ -104,9 +104,10 @@ int hk_profile_cmd__main(int argc, char **argv)
 	if (errno || *end || !pid || pid > 4194304)
 		return usage_error("bad PID", argv[optind]);
 	/* the process of that PID now: its start, checked again as it is opened */
+	errno = 0;
 	ticks = hk_pidref__start_ticks((__u32)pid);
 	hz = sysconf(_SC_CLK_TCK);
-	if (!ticks || hz <= 0) {
+	if ((!ticks && errno) || hz <= 0) {
 		fprintf(stderr, "hotspot-k profile: no process %lu\n", pid);
 		return EXIT_RUNTIME;
 	}
