@@ -63,6 +63,7 @@ SHARED_H  := $(wildcard include/shared/*.h)
 USER_LIB  := $(wildcard user/*.c)
 # the BPF skeletons' users and the profiler's: linked into hotspot-k only
 SKEL_USERS := user/hotspot-k.c user/loader.c user/pinned.c user/profiler.c \
+	      user/profile_object.c user/profile_stacks.c \
 	      user/profile_cmd.c user/act.c \
 	      user/profile_write.c
 USER_LIB  := $(filter-out $(SKEL_USERS),$(USER_LIB))
@@ -109,7 +110,7 @@ $(OUTPUT)/%.o: user/%.c $(wildcard user/*.h) $(SHARED_H) | $(OUTPUT)
 	$(Q)$(CC) $(CFLAGS) $(INCLUDES) $(LIBBPF_CFLAGS) -c $< -o $@
 
 $(OUTPUT)/hotspot-k.o $(OUTPUT)/loader.o $(OUTPUT)/pinned.o: $(OUTPUT)/hotspot.skel.h
-$(OUTPUT)/profiler.o $(OUTPUT)/profile_write.o: $(OUTPUT)/profile.skel.h
+$(OUTPUT)/profiler.o $(OUTPUT)/profile_write.o $(OUTPUT)/profile_object.o: $(OUTPUT)/profile.skel.h
 
 $(LINK_STAMP): | $(OUTPUT)
 	$(Q)rm -f $(OUTPUT)/link.* && touch $@

@@ -9,7 +9,13 @@
  * says so on a line of its own, human or JSON as the transitions are:
  *
  *   hotspot-k: profiling 4242 (yes, cpu_bound) for 10 s: ./hotspot-k.4242...{folded,svg}
- *   {"event":"profile","state":"written","pid":4242,...,"svg":"..."}
+ *   {"event":"profile","state":"written","pid":4242,...,"svg":"...","cut":null}
+ *
+ * A profile is taken of the process the event is about (its start time
+ * checked through a pidfd), and its "written" line comes once a child has
+ * named its frames and written the files, the event loop running on
+ * meanwhile (profiler.h); "cut" names the caps on the process's own input
+ * (its perf map, its symbol tables, its maps) that left part of it out.
  */
 #include <string.h>
 #include "act.h"
@@ -76,6 +82,17 @@ void hk_act__profile_started(struct hk_act *a, __u32 pid, const char *comm,
 	act_write(a, &o, 6);
 }
 
+/* " (cut: perf map cut at 64 MiB of 64 GiB; ...)" and the line's end */
+static void cut_clause(struct hk_out *o, const struct hk_profile_result *r)
+{
+	if (r->cut[0]) {
+		hk_out__str(o, " (cut: ");
+		hk_out__term_text(o, r->cut, strlen(r->cut));
+		hk_out__str(o, ")");
+	}
+	hk_out__str(o, "\n");
+}
+
 void hk_act__profile_done(void *act, const struct hk_profile_result *r)
 {
 	struct hk_act *a = act;
@@ -102,6 +119,11 @@ void hk_act__profile_done(void *act, const struct hk_profile_result *r)
 			hk_out__str(&o, "null");
 		else
 			hk_out__json_str(&o, r->err, strlen(r->err));
+		hk_out__str(&o, ",\"cut\":");
+		if (r->cut[0])
+			hk_out__json_str(&o, r->cut, strlen(r->cut));
+		else
+			hk_out__str(&o, "null");
 		hk_out__str(&o, "}\n");
 	} else if (r->written) {
 		hk_out__printf(&o, "hotspot-k: profile of %u (", r->pid);
@@ -111,11 +133,12 @@ void hk_act__profile_done(void *act, const struct hk_profile_result *r)
 			       (double)r->off_cpu_ns / HK_NSEC_PER_SEC,
 			       (unsigned long long)r->stacks, r->exited ? ", it exited" : "");
 		hk_out__term_text(&o, r->prefix, strlen(r->prefix));
-		hk_out__str(&o, ".svg\n");
+		hk_out__str(&o, ".svg");
+		cut_clause(&o, r);
 	} else {
 		hk_out__printf(&o, "hotspot-k: profile of %u not written: ", r->pid);
 		hk_out__term_text(&o, r->err, strlen(r->err));
-		hk_out__str(&o, "\n");
+		cut_clause(&o, r);
 	}
 	act_write(a, &o, r->written ? 6 : 3);
 }
@@ -145,8 +168,9 @@ void hk_act__transition(void *act, const struct hk_event *e)
 	}
 	if (!a->profile_ns || !is_alarm(e->to) || hk_profiler__active(a->prof, e->tgid))
 		return;
-	if (hk_profiler__start(a->prof, e->tgid, hk_label__id(e->to), a->profile_ns,
-			       a->profile_dir, prefix, sizeof(prefix), err, sizeof(err))) {
+	if (hk_profiler__start(a->prof, e->tgid, e->start_boottime_ns, hk_label__id(e->to),
+			       a->profile_ns, a->profile_dir, prefix, sizeof(prefix), err,
+			       sizeof(err))) {
 		a->profiles_skipped++;
 		hk_log__print(HK_LOG_WARNING, "not profiling %u: %s\n", e->tgid, err);
 		return;

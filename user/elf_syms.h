@@ -27,11 +27,13 @@ struct hk_elf_syms {
 /*
  * Read the STT_FUNC and STT_GNU_IFUNC symbols of .symtab, or of .dynsym
  * when .symtab has none (a stripped file), and the PT_LOAD segments, from
- * the file open on fd or from the image in memory. 0 or -errno (-ENOEXEC:
- * not ELF).
+ * the file open on fd or from the image in memory. 0 or -errno: -ENOEXEC
+ * not ELF; -EFBIG a symbol table or its string table is over max bytes
+ * (not read); -E2BIG more sections or segments than 16-bit counts hold,
+ * or more than 64 PT_LOAD segments.
  */
-int hk_elf_syms__read_fd(struct hk_elf_syms *e, int fd);
-int hk_elf_syms__read_mem(struct hk_elf_syms *e, void *image, size_t size);
+int hk_elf_syms__read_fd(struct hk_elf_syms *e, int fd, size_t max);
+int hk_elf_syms__read_mem(struct hk_elf_syms *e, void *image, size_t size, size_t max);
 
 /*
  * The function holding the byte at file offset off, through the segment

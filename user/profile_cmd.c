@@ -16,8 +16,10 @@
 #include "act.h"
 #include "cli.h"
 #include "log.h"
+#include "pidref.h"
 #include "profile_write.h"
 #include "units.h"
+#include "shared/units.h"
 
 static const char usage_text[] =
 "Usage: hotspot-k profile PID [--duration DUR] [--dir DIR] [--json]\n"
@@ -28,7 +30,9 @@ static const char usage_text[] =
 "inferno and speedscope) and .svg (a flame graph: on-CPU warm, off-CPU blue).\n"
 "Ends after DUR, when the process exits, or on SIGINT/SIGTERM, written with\n"
 "what was collected. Complete user stacks need frame pointers\n"
-"(-fno-omit-frame-pointer).\n"
+"(-fno-omit-frame-pointer). The frames are named and the files written by a\n"
+"child with capped inputs, memory (1 GiB) and time (30 s); the written line\n"
+"says which cap cut what (\"cut\" in JSON). A second signal stops the child.\n"
 "\n"
 "      --duration DUR   how long (default 10s, at most 1h)\n"
 "      --dir DIR        where the files go (default .); refused when its group or\n"
@@ -67,8 +71,10 @@ int hk_profile_cmd__main(int argc, char **argv)
 	struct hk_act act = { .profile_ns = 10 * HK_NSEC_PER_SEC, .profile_dir = "." };
 	struct hk_printer pr;
 	struct timespec ts;
+	unsigned long long ticks;
 	unsigned long pid;
 	sigset_t stop;
+	long hz;
 	int opt, json = 0, t;
 
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
@@ -101,7 +107,11 @@ int hk_profile_cmd__main(int argc, char **argv)
 	pid = strtoul(argv[optind], &end, 10);
 	if (errno || *end || !pid || pid > 4194304)
 		return usage_error("bad PID", argv[optind]);
-	if (kill((pid_t)pid, 0) && errno == ESRCH) {
+	/* the process of that PID now: its start, checked again as it is opened */
+	errno = 0;
+	ticks = hk_pidref__start_ticks((__u32)pid);
+	hz = sysconf(_SC_CLK_TCK);
+	if ((!ticks && errno) || hz <= 0) {
 		fprintf(stderr, "hotspot-k profile: no process %lu\n", pid);
 		return EXIT_RUNTIME;
 	}
@@ -120,9 +130,10 @@ int hk_profile_cmd__main(int argc, char **argv)
 	act.pr = &pr;
 	act.prof = hk_profiler__new(hk_act__profile_done, &act);
 	block_stop_signals(&stop);
-	if (!act.prof || hk_profiler__start(act.prof, (__u32)pid, "manual", act.profile_ns,
-					    act.profile_dir, prefix, sizeof(prefix), err,
-					    sizeof(err))) {
+	if (!act.prof || hk_profiler__start(act.prof, (__u32)pid,
+					    ticks * (HK_NSEC_PER_SEC / (__u64)hz), "manual",
+					    act.profile_ns, act.profile_dir, prefix, sizeof(prefix),
+					    err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "profile %lu: %s\n", pid, act.prof ? err : "out of memory");
 		hk_profiler__free(act.prof);
 		hk_printer__free(&pr);
@@ -130,14 +141,15 @@ int hk_profile_cmd__main(int argc, char **argv)
 	}
 	hk_act__profile_started(&act, (__u32)pid, hk_profiler__comm(act.prof, (__u32)pid),
 				"manual", prefix);
+	/* sampling, then its child naming and writing (within its budget): a
+	 * signal ends the first, a second one the other */
 	while (hk_profiler__count(act.prof)) {
 		t = hk_profiler__timeout_ms(act.prof);
 		ts.tv_sec = t / 1000;
 		ts.tv_nsec = (long)(t % 1000) * 1000000L;
 		if (sigtimedwait(&stop, NULL, &ts) > 0)
 			hk_profiler__stop_all(act.prof);
-		else
-			hk_profiler__poll(act.prof);
+		hk_profiler__poll(act.prof);
 	}
 	hk_profiler__free(act.prof);
 	opt = pr.write_errno;

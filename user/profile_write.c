@@ -7,21 +7,21 @@
  * sample stands for (1 / HK_PROF_FREQ_HZ s), off-CPU stacks the time
  * asleep: both in microseconds of thread time, so that one graph shows
  * where the wall-clock time of every thread went.
+ *
+ * The naming and the writing (hk_profile__render) run in a child
+ * (profiler.c, worker.c): the names come from the process's own files and
+ * perf map, which it may have made to be slow or huge.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 #include "flamegraph.h"
 #include "outdir.h"
-#include "shared/profile.h"	/* before the skeleton: its .bss uses it */
-#include "profile.skel.h"
+#include "pidref.h"
 #include "profile_write.h"
 #include "symbolize.h"
 #include "shared/units.h"
@@ -31,6 +31,7 @@
 struct hk_profile_syms {
 	__u32 pid;
 	char comm[16];
+	const struct hk_pidref *ref;
 	struct hk_usyms *user;
 };
 
@@ -53,13 +54,14 @@ int hk_profile__dir_open(const char *path, char *warn, size_t warn_len, char *er
 	return 0;
 }
 
-/* The kernel's names, read once: /proc/kallsyms is 100k lines. */
+/* The kernel's names, read once per child: /proc/kallsyms is 100k lines. */
 static struct hk_ksyms *kernel_syms;
-static int kernel_syms_tried;
 
-struct hk_profile_syms *hk_profile_syms__open(__u32 pid, char *err, size_t err_len)
+struct hk_profile_syms *hk_profile_syms__open(__u32 pid, const struct hk_pidref *ref,
+					      char *err, size_t err_len)
 {
 	struct hk_profile_syms *s = calloc(1, sizeof(*s));
+	struct hk_usyms_opts o = { .ref = ref };
 	char path[64];
 	FILE *f;
 
@@ -68,10 +70,11 @@ struct hk_profile_syms *hk_profile_syms__open(__u32 pid, char *err, size_t err_l
 		return NULL;
 	}
 	s->pid = pid;
-	s->user = hk_usyms__open((int)pid);
+	s->ref = ref;
+	s->user = hk_usyms__open((int)pid, &o);
 	if (!s->user) {
 		snprintf(err, err_len, "pid %u: cannot read its memory map: %s", pid,
-			 strerror(errno));
+			 errno == ESTALE ? "it exited as it was read" : strerror(errno));
 		free(s);
 		return NULL;
 	}
@@ -81,6 +84,11 @@ struct hk_profile_syms *hk_profile_syms__open(__u32 pid, char *err, size_t err_l
 		if (fgets(s->comm, sizeof(s->comm), f))
 			s->comm[strcspn(s->comm, "\n")] = 0;
 		fclose(f);
+	}
+	if (ref && !hk_pidref__held(ref)) {
+		snprintf(err, err_len, "pid %u: it exited as it was read", pid);
+		hk_profile_syms__close(s);
+		return NULL;
 	}
 	if (!s->comm[0])
 		snprintf(s->comm, sizeof(s->comm), "%u", pid);
@@ -112,14 +120,19 @@ int hk_profile__prefix(char *buf, size_t len, const char *dir, __u32 pid,
 			label, stamp);
 }
 
-/* A live process may have mapped more since the start: read its map again. */
+/*
+ * A live process may have mapped more since the start: read its map
+ * again, kept if the PID was still the process's (else, or when it has
+ * exited, the map of the start names the frames).
+ */
 static void syms_refresh(struct hk_profile_syms *s)
 {
+	struct hk_usyms_opts o = { .ref = s->ref };
 	struct hk_usyms *now;
 
-	if (kill((pid_t)s->pid, 0))
+	if (s->ref && !hk_pidref__held(s->ref))
 		return;
-	now = hk_usyms__open((int)s->pid);
+	now = hk_usyms__open((int)s->pid, &o);
 	if (!now)
 		return;
 	hk_usyms__close(s->user);
@@ -142,28 +155,31 @@ static int own_frame(__u64 *ips, int n)
 }
 
 /*
- * Append one stack's frames, leaf first in ips, root first in names. Every
- * address but a sample's own is a return address, the instruction after a
- * call: the call is the byte before, and may end its function. sampled: the
- * leaf is where a CPU sample interrupted (on-CPU), not a return.
+ * Append one stack's frames, leaf first in the trace, root first in
+ * names. Every address but a sample's own is a return address, the
+ * instruction after a call: the call is the byte before, and may end its
+ * function. sampled: the leaf is where a CPU sample interrupted (on-CPU),
+ * not a return.
  */
-static size_t frames_of(int stack_fd, __s32 id, int kernel, int sampled,
-			struct hk_profile_syms *s, char (*names)[FRAME_LEN], size_t at,
-			size_t max)
+static size_t frames_of(const struct hk_profile_stacks *st, __s32 id, int kernel,
+			int sampled, struct hk_profile_syms *s, char (*names)[FRAME_LEN],
+			size_t at, size_t max)
 {
 	__u64 ips[HK_PROF_DEPTH] = {}, addr;
+	const __u64 *trace;
 	char buf[FRAME_LEN];
-	int n, i;
+	__u32 n;
+	int i;
 
-	if (id < 0 || bpf_map_lookup_elem(stack_fd, &id, ips))
+	trace = hk_profile_stacks__trace(st, id, &n);
+	if (!trace)
 		return at;
-	for (n = 0; n < HK_PROF_DEPTH && ips[n]; n++)
-		;
+	memcpy(ips, trace, n * sizeof(*ips));
 	/* the off-CPU stack is taken from inside the profiler's own program:
 	 * its frames and the tracepoint's are not the process's */
-	while (kernel && n > 0 && kernel_syms && own_frame(ips, n))
+	while (kernel && n > 0 && kernel_syms && own_frame(ips, (int)n))
 		n--;
-	for (i = n - 1; i >= 0 && at < max; i--, at++) {
+	for (i = (int)n - 1; i >= 0 && at < max; i--, at++) {
 		addr = ips[i] - (i > 0 || !sampled);
 		if (kernel) {
 			if (kernel_syms)
@@ -178,24 +194,17 @@ static size_t frames_of(int stack_fd, __s32 id, int kernel, int sampled,
 	return at;
 }
 
-/* The keys of pid, copied out first: deleting while iterating skips keys. */
-static struct hk_prof_key *keys_of(int counts_fd, __u32 pid, size_t *nr)
+void hk_profile__tally(const struct hk_profile_stacks *st, struct hk_profile_result *r)
 {
-	struct hk_prof_key key, next, *keys;
-	void *prev = NULL;
-	size_t n = 0;
+	size_t k;
 
-	keys = calloc(HK_PROF_KEYS, sizeof(*keys));
-	if (!keys)
-		return NULL;
-	while (n < HK_PROF_KEYS && !bpf_map_get_next_key(counts_fd, prev, &next)) {
-		if (next.tgid == pid)
-			keys[n++] = next;
-		key = next;
-		prev = &key;
+	for (k = 0; k < st->n; k++) {
+		if (st->counts[k].key.off_cpu)
+			r->off_cpu_ns += st->counts[k].value;
+		else
+			r->on_cpu_samples += st->counts[k].value;
 	}
-	*nr = n;
-	return keys;
+	r->stacks = st->n;
 }
 
 /* Profiles are read by root and the directory's group (the group of a
@@ -258,73 +267,58 @@ static void titles(const struct hk_profile_syms *s, const struct hk_profile_resu
 		 r->exited ? "; the process exited" : "");
 }
 
-void hk_profile__write(struct profile_bpf *skel, struct hk_profile_syms *syms,
-		       struct hk_profile_result *r)
+void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_syms *syms,
+			const struct hk_profile_result *r, struct hk_profile_outcome *out)
 {
-	int counts_fd = bpf_map__fd(skel->maps.hk_prof_counts);
-	int stack_fd = bpf_map__fd(skel->maps.hk_prof_stacks);
 	char (*names)[FRAME_LEN] = NULL;
 	const char **frames = NULL;
-	struct hk_prof_key *keys;
 	char title[128], sub[256], why[200];
 	struct hk_flame *f;
-	size_t nr = 0, i, n, k;
-	__u64 v, us;
+	size_t i, n, k;
+	__u64 us;
 	int ret, sampled;
 
-	snprintf(r->comm, sizeof(r->comm), "%s", syms->comm);
-	if (!kernel_syms_tried) {
-		kernel_syms_tried = 1;
+	if (!kernel_syms)
 		kernel_syms = hk_ksyms__load();
-	}
 	syms_refresh(syms);
 	f = hk_flame__new();
-	keys = keys_of(counts_fd, r->pid, &nr);
 	names = calloc(2 * HK_PROF_DEPTH + 1, sizeof(*names));
 	frames = calloc(2 * HK_PROF_DEPTH + 1, sizeof(*frames));
-	if (!f || !keys || !names || !frames) {
-		snprintf(r->err, sizeof(r->err), "out of memory");
+	if (!f || !names || !frames) {
+		snprintf(out->err, sizeof(out->err), "out of memory");
 		goto out;
 	}
 	for (i = 0; i < 2 * HK_PROF_DEPTH + 1; i++)
 		frames[i] = names[i];
-	for (k = 0; k < nr; k++) {
-		if (bpf_map_lookup_elem(counts_fd, &keys[k], &v))
-			continue;
-		bpf_map_delete_elem(counts_fd, &keys[k]);
+	for (k = 0; k < st->n; k++) {
+		const struct hk_prof_count *c = &st->counts[k];
+
 		snprintf(names[0], FRAME_LEN, "%s", syms->comm);
 		/* on-CPU, the leaf of the kernel stack was interrupted, or, with
 		 * none, the user one's */
-		sampled = !keys[k].off_cpu;
-		n = frames_of(stack_fd, keys[k].user_stack, 0, sampled && keys[k].kern_stack < 0,
-			      syms, names, 1, HK_PROF_DEPTH + 1);
-		n = frames_of(stack_fd, keys[k].kern_stack, 1, sampled, syms, names, n,
+		sampled = !c->key.off_cpu;
+		n = frames_of(st, c->key.user_stack, 0, sampled && c->key.kern_stack < 0, syms,
+			      names, 1, HK_PROF_DEPTH + 1);
+		n = frames_of(st, c->key.kern_stack, 1, sampled, syms, names, n,
 			      2 * HK_PROF_DEPTH + 1);
-		if (keys[k].off_cpu) {
-			r->off_cpu_ns += v;
-			us = v / HK_NSEC_PER_USEC;
-		} else {
-			r->on_cpu_samples += v;
-			us = v * HK_USEC_PER_SEC / HK_PROF_FREQ_HZ;
-		}
-		if (hk_flame__add(f, frames, n, us, (int)keys[k].off_cpu)) {
-			snprintf(r->err, sizeof(r->err), "out of memory");
+		us = c->key.off_cpu ? c->value / HK_NSEC_PER_USEC :
+				      c->value * HK_USEC_PER_SEC / HK_PROF_FREQ_HZ;
+		if (hk_flame__add(f, frames, n, us, (int)c->key.off_cpu)) {
+			snprintf(out->err, sizeof(out->err), "out of memory");
 			goto out;
 		}
-		r->stacks++;
 	}
-	r->lost = skel->bss->hk_prof_stats.stack_errors + skel->bss->hk_prof_stats.keys_lost;
 	titles(syms, r, title, sizeof(title), sub, sizeof(sub));
 	ret = write_files(r->prefix, f, title, sub);
 	if (ret) {
 		hk_outdir__why(&out_dir, ret, why, sizeof(why));
-		snprintf(r->err, sizeof(r->err), "writing %.90s: %.150s", r->prefix, why);
+		snprintf(out->err, sizeof(out->err), "writing %.90s: %.150s", r->prefix, why);
 	} else {
-		r->written = 1;
+		out->written = 1;
 	}
 out:
+	hk_usyms__cuts(syms->user, out->cut, sizeof(out->cut));
 	free(frames);
 	free(names);
-	free(keys);
 	hk_flame__free(f);
 }

@@ -9,14 +9,20 @@
 #include <stddef.h>
 #include <time.h>
 #include "profiler.h"
+#include "profile_stacks.h"
 
-struct profile_bpf;
+struct hk_pidref;
 
 /* A process's names for its addresses, taken at the profile's start (a
  * process that exits takes its /proc/PID/maps with it). */
 struct hk_profile_syms;
 
-struct hk_profile_syms *hk_profile_syms__open(__u32 pid, char *err, size_t err_len);
+/*
+ * Read pid's maps and name, each kept only if ref still held the PID
+ * after; NULL with why in err.
+ */
+struct hk_profile_syms *hk_profile_syms__open(__u32 pid, const struct hk_pidref *ref,
+					      char *err, size_t err_len);
 void hk_profile_syms__close(struct hk_profile_syms *s);
 /* Its name as of the start (/proc/PID/comm), the PID when unreadable. */
 const char *hk_profile_syms__comm(const struct hk_profile_syms *s);
@@ -36,10 +42,22 @@ int hk_profile__dir_open(const char *path, char *warn, size_t warn_len, char *er
 int hk_profile__prefix(char *buf, size_t len, const char *dir, __u32 pid,
 		       const char *label, time_t when);
 
-/* Take r->pid's counts out of the maps (they are deleted) and write
- * r->prefix + ".folded" and ".svg" (mode 0640), both or neither, into the
- * directory hk_profile__dir_open() opened; fills the rest of r. */
-void hk_profile__write(struct profile_bpf *skel, struct hk_profile_syms *syms,
-		       struct hk_profile_result *r);
+/* r's samples, off-CPU time and stacks, from what was taken. */
+void hk_profile__tally(const struct hk_profile_stacks *st, struct hk_profile_result *r);
+
+/* What the child that wrote the files says back (at most PIPE_BUF). */
+struct hk_profile_outcome {
+	int written;		/* .folded and .svg exist */
+	char err[256];		/* not written: why */
+	char cut[512];		/* the caps on its input that bit, "" none */
+};
+
+/*
+ * Name st's frames (the maps read again first, the kernel's names from
+ * /proc/kallsyms) and write r->prefix + ".folded" and ".svg": in the
+ * child. out is zeroed by the caller.
+ */
+void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_syms *syms,
+			const struct hk_profile_result *r, struct hk_profile_outcome *out);
 
 #endif /* HK_USER_PROFILE_WRITE_H */

@@ -17,9 +17,49 @@
 #include <linux/types.h>
 
 struct hk_usyms;	/* one process's address space, as of open */
+struct hk_pidref;
 
-/* Read /proc/PID/maps now (call again later to refresh); NULL + errno on failure. */
-struct hk_usyms *hk_usyms__open(int pid);
+/*
+ * What is read of a process, which may be anyone's: its maps, its perf
+ * map and the symbol tables of the files it maps. Past a cap, the rest is
+ * left unread and the cut is told (hk_usyms__cuts); what was read is used.
+ */
+struct hk_usyms_limits {
+	size_t maps;		/* mappings kept of /proc/PID/maps */
+	size_t files;		/* distinct files (and labels) they show */
+	size_t path_bytes;	/* the paths of those files, together */
+	size_t perfmap_bytes;	/* read of /tmp/perf-PID.map */
+	size_t perfmap_lines;
+	size_t line_bytes;	/* a perf map line longer is skipped */
+	size_t section_bytes;	/* a file's symbol table or its strings: over, not read */
+	size_t sym_bytes;	/* symbol tables held, all files together */
+};
+
+/*
+ * The defaults: 65536 mappings (vm.max_map_count is 65530 unless raised),
+ * 16384 files, 16 MiB of paths; a 64 MiB, 1 Mi-line perf map, lines of
+ * 4 KiB at most; 64 MiB symbol sections, 256 MiB of symbols in all.
+ */
+extern const struct hk_usyms_limits hk_usyms_limits_default;
+
+struct hk_usyms_opts {
+	/* the process, checked after each read of /proc/PID/...: a read is
+	 * used only if the PID was still its (NULL: not checked) */
+	const struct hk_pidref *ref;
+	const struct hk_usyms_limits *limits;	/* NULL: the defaults */
+};
+
+/*
+ * Read /proc/PID/maps now (call again later to refresh); NULL + errno on
+ * failure (ESTALE: the PID is no longer ref's process). o may be NULL.
+ */
+struct hk_usyms *hk_usyms__open(int pid, const struct hk_usyms_opts *o);
+
+/*
+ * The caps that cut what was read so far, one clause each ("perf map cut
+ * at 64 MiB of 64 GiB; ..."), into buf; "" when none did. Returns buf.
+ */
+const char *hk_usyms__cuts(const struct hk_usyms *s, char *buf, size_t len);
 
 /*
  * The function containing addr: its name; "[MODULE]" (basename of the

@@ -30,6 +30,8 @@ int hk_add_prometheus_suite(void);
 int hk_add_status_suite(void);
 int hk_add_window_step_suite(void);
 int hk_add_symbolize_suite(void);
+int hk_add_symbolize_caps_suite(void);
+int hk_add_worker_suite(void);
 int hk_add_flamegraph_suite(void);
 int hk_add_freeze_suite(void);
 int hk_add_delayacct_suite(void);

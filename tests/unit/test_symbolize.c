@@ -50,7 +50,7 @@ static __u64 addr_of(const void *p, unsigned int plus)
 
 static struct hk_usyms *open_self(void)
 {
-	struct hk_usyms *s = hk_usyms__open(getpid());
+	struct hk_usyms *s = hk_usyms__open(getpid(), NULL);
 
 	if (!s)
 		fprintf(stderr, "hk_usyms__open(self): %s\n", strerror(errno));
@@ -220,10 +220,10 @@ static void test_vdso(void)
 static void test_open_errors(void)
 {
 	errno = 0;
-	CU_ASSERT_PTR_NULL(hk_usyms__open(0));
+	CU_ASSERT_PTR_NULL(hk_usyms__open(0, NULL));
 	CU_ASSERT_EQUAL(errno, EINVAL);
 	/* pid_max is at most 4 M: this one never exists */
-	CU_ASSERT_PTR_NULL(hk_usyms__open(0x7ffffff0));
+	CU_ASSERT_PTR_NULL(hk_usyms__open(0x7ffffff0, NULL));
 	CU_ASSERT_EQUAL(errno, ENOENT);
 	hk_usyms__close(NULL);
 }
