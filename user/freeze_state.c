@@ -305,6 +305,9 @@ int hk_freeze_state__list(const char *path, struct hk_safedir *d, struct hk_free
 	/* looked at, not made: nothing recorded yet is no error */
 	if (lstat(path, &st) && errno == ENOENT)
 		return 0;
+	/* root's: to anyone else it is closed, whoever else it should be */
+	if (access(path, R_OK | X_OK))
+		return hk_msg__fail(why, why_len, "%s: %s", path, strerror(errno));
 	if (hk_rundir__open(d, path, why, why_len))
 		return -1;
 	fd = dup(d->fd);
