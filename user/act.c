@@ -3,7 +3,8 @@
  * act.c - a transition's consequences beyond its line.
  *
  * A process that enters OOM risk close to its limit has its cgroup frozen
- * (--freeze-on-oom, freeze.c); one that enters an alarm label is profiled
+ * (--freeze-on-oom, freeze.c), and thawed when --freeze-max is up (the
+ * event loop's tick); one that enters an alarm label is profiled
  * (--profile DUR), one that exits has its profile written with what was
  * collected. Each step
  * says so on a line of its own, human or JSON as the transitions are:
@@ -141,6 +142,18 @@ void hk_act__profile_done(void *act, const struct hk_profile_result *r)
 		cut_clause(&o, r);
 	}
 	act_write(a, &o, r->written ? 6 : 3);
+}
+
+/* A line about a freeze held (freeze_held.c), to the printer. */
+static void freeze_say(void *pr, int prio, const char *line, size_t n)
+{
+	hk_printer__write(pr, prio, line, n);
+}
+
+void hk_act__freeze_tick(struct hk_act *a)
+{
+	if (a->freeze)
+		hk_freeze__tick(a->freeze, a->pr->json, &a->pr->fmt, freeze_say, a->pr);
 }
 
 static int is_alarm(__u32 label)

@@ -27,6 +27,10 @@ struct hk_act {
  * process exited. */
 void hk_act__transition(void *act, const struct hk_event *e);
 
+/* The event loop's tick: freezes whose time is up thawed (and, the first
+ * time, those a crashed tool left), each said in a line. */
+void hk_act__freeze_tick(struct hk_act *a);
+
 /* The profiler's done(): the line that says where the files are. */
 void hk_act__profile_done(void *act, const struct hk_profile_result *r);
 

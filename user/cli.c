@@ -27,6 +27,7 @@ enum {
 	OPT_PROFILE,
 	OPT_PROFILE_DIR,
 	OPT_FREEZE_ON_OOM,
+	OPT_FREEZE_MAX,
 	OPT_NEVER_FREEZE,
 };
 
@@ -35,7 +36,7 @@ static const char usage_text[] =
 "       hotspot-k status [-a] [-n N] [--json]\n"
 "       hotspot-k follow [--json] [--utc] | hotspot-k unpin\n"
 "       hotspot-k profile PID [--duration DUR] [--dir DIR] [--json]\n"
-"       hotspot-k thaw CGROUP\n"
+"       hotspot-k thaw CGROUP | --all\n"
 "\n"
 "Diagnose every process in the kernel and print each change of diagnosis:\n"
 "OOM risk, Mem-thrashing, Throttled, Starved, Noisy neighbor, I/O-blocked,\n"
@@ -68,10 +69,13 @@ static const char usage_text[] =
 "      --freeze-on-oom ETA  freeze the cgroup of a process that enters OOM risk\n"
 "                           with an ETA below ETA (e.g. 60s; 0s: never, the\n"
 "                           default), and say so; hotspot-k thaw undoes it.\n"
-"                           Never the root cgroup or hotspot-k's own\n"
-"      --never-freeze PATH  never freeze this cgroup (not its children;\n"
-"                           repeatable, at most 8; '' for none); default\n"
-"                           /init.scope, /system.slice\n"
+"                           Never a cgroup holding another user's process,\n"
+"                           the root cgroup or hotspot-k's own\n"
+"      --freeze-max DUR     thaw a frozen cgroup after DUR (default 10m, at\n"
+"                           most 1d), and when hotspot-k exits\n"
+"      --never-freeze PATH  never freeze this cgroup, its children or its\n"
+"                           ancestors (repeatable, at most 8; '' for none);\n"
+"                           default /init.scope, journald, dbus, logind, ssh\n"
 "      --pin                load, pin under /sys/fs/bpf/hotspot-k and exit: the\n"
 "                           diagnosis runs on in the kernel (driver wq or timer)\n"
 "      --max-procs N        processes tracked at once (default: 4 x the\n"
@@ -97,7 +101,8 @@ static const char usage_text[] =
 "  unpin                    stop the pinned instance\n"
 "  profile PID              profile one process now (--duration 10s) into a\n"
 "                           flame graph; see profile --help\n"
-"  thaw CGROUP              thaw a cgroup --freeze-on-oom froze\n"
+"  thaw CGROUP | --all      thaw a cgroup --freeze-on-oom froze, or every one\n"
+"                           recorded in /run/hotspot-k\n"
 "\n"
 "Examples:\n"
 "  sudo hotspot-k                             # defaults, 5 s windows\n"
@@ -135,6 +140,7 @@ static const struct option long_opts[] = {
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "profile-dir", required_argument, NULL, OPT_PROFILE_DIR },
 	{ "freeze-on-oom", required_argument, NULL, OPT_FREEZE_ON_OOM },
+	{ "freeze-max", required_argument, NULL, OPT_FREEZE_MAX },
 	{ "never-freeze", required_argument, NULL, OPT_NEVER_FREEZE },
 	{ "generate-config", no_argument, NULL, OPT_GENERATE },
 	{ "check-config", required_argument, NULL, OPT_CHECK },
@@ -167,11 +173,13 @@ void hk_cli__apply_flags(const struct hk_cli *c, struct hk_config *cfg)
 		cfg->freeze_eta_s = c->filters.freeze_eta_s;
 	if (c->filters_set & FREEZE_NEVER)
 		cfg->freeze_never = c->filters.freeze_never;
+	if (c->filters_set & FREEZE_MAX)
+		cfg->freeze_max_s = c->filters.freeze_max_s;
 }
 
 int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 {
-	__u64 max_procs;
+	__u64 max_procs, v;
 	int opt;
 
 	const char *flag = NULL;
@@ -220,6 +228,16 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			c->filters_set |= FREEZE_ETA;
+			break;
+		case OPT_FREEZE_MAX:
+			if (hk_units__parse(optarg, HK_UNIT_DURATION_S, &v, NULL, 0) || !v ||
+			    v > HK_FREEZE_MAX_MAX_S) {
+				usage_error("bad --freeze-max '%s' (whole seconds, 1s..1d, e.g. "
+					    "10m)", optarg);
+				return EXIT_USAGE;
+			}
+			c->filters.freeze_max_s = (__u32)v;
+			c->filters_set |= FREEZE_MAX;
 			break;
 		case 'c':
 			c->config_path = optarg;

@@ -29,7 +29,7 @@ struct hk_cli {
 	int profile_set;
 	const char *profile_dir;	/* --profile-dir; NULL: "." */
 	/* --pid, --comm, --exclude-comm, --cgroup, --freeze-on-oom,
-	 * --never-freeze: each replaces its key */
+	 * --freeze-max, --never-freeze: each replaces its key */
 	struct hk_config filters;
 	unsigned int filters_set;	/* FILTER_*, FREEZE_* given */
 };
@@ -41,6 +41,7 @@ enum {
 	FILTER_CGROUP = 8,
 	FREEZE_ETA = 16,
 	FREEZE_NEVER = 32,
+	FREEZE_MAX = 64,
 };
 
 /*

@@ -21,6 +21,16 @@
 
 /* The largest [freeze] on_oom_eta and --freeze-on-oom: the ETA horizon's. */
 #define HK_FREEZE_ETA_MAX_S	(30 * 86400)
+/* [freeze] max and --freeze-max: by default, and at most. */
+#define HK_FREEZE_MAX_DEFAULT_S	600
+#define HK_FREEZE_MAX_MAX_S	86400
+/* [freeze] never by default: what a host and whoever must look at it need
+ * (the log, the bus, logins, ssh on Debian and on Red Hat), 7 of 8 */
+#define HK_FREEZE_NEVER_DEFAULT							\
+	"/init.scope, /system.slice/systemd-journald.service, "			\
+	"/system.slice/dbus.service, /system.slice/dbus-broker.service, "	\
+	"/system.slice/systemd-logind.service, /system.slice/ssh.service, "	\
+	"/system.slice/sshd.service"
 
 /* Keys the table may hold (one line number each in an origin). */
 #define HK_CONFIG_MAX_KEYS 64

@@ -65,10 +65,14 @@ const struct hk_section hk_sections[] = {
 	  "Freeze before the OOM killer (off by default): when a process enters\n"
 	  "OOM risk with an ETA below on_oom_eta, its cgroup is frozen (cgroup v2\n"
 	  "cgroup.freeze, else the v1 freezer) and a line says so; nothing in it\n"
-	  "runs, allocates or is killed until `hotspot-k thaw CGROUP`. Never the\n"
-	  "root cgroup, hotspot-k's own cgroup or one of its ancestors, or a\n"
-	  "cgroup in `never`. --freeze-on-oom replaces on_oom_eta,\n"
-	  "--never-freeze replaces never." },
+	  "runs, allocates or is killed until `hotspot-k thaw CGROUP`, or until\n"
+	  "`max` has passed and hotspot-k thaws it (also when it exits). Each\n"
+	  "freeze is recorded in /run/hotspot-k, so that a tool started after a\n"
+	  "crash thaws it on time. Never a cgroup that holds a process of\n"
+	  "another user than the leaking one's, the root cgroup, hotspot-k's own\n"
+	  "cgroup or one of its ancestors, or a cgroup of `never`.\n"
+	  "--freeze-on-oom replaces on_oom_eta, --freeze-max max,\n"
+	  "--never-freeze never." },
 };
 
 const size_t hk_nr_sections = ARRAY_SIZE(hk_sections);
@@ -187,11 +191,19 @@ const struct hk_key hk_keys[] = {
 	    "Freeze the cgroup of a process that enters OOM risk with an ETA\n"
 	    "below this. Decided when it enters, not again while it stays at\n"
 	    "risk. 0s: never freeze."),
+	KEY("freeze", "max", HK_UNIT_DURATION_S, freeze_max_s,
+	    HK_FREEZE_MAX_DEFAULT_S, 1, HK_FREEZE_MAX_MAX_S,
+	    "How long a cgroup stays frozen at most: then hotspot-k thaws it,\n"
+	    "and says so. Long enough to be paged and look (a core, smaps,\n"
+	    "kill it); short enough that what was stopped by mistake resumes.\n"
+	    "A reload leaves the freezes made before it with their time."),
 	KEY_TEXT("freeze", "never", HK_UNIT_PATH_LIST, freeze_never,
-		 "/init.scope, /system.slice",
-	    "Cgroups never frozen: paths in the freezer's hierarchy, each the\n"
-	    "cgroup itself, not its children (/system.slice protects the slice,\n"
-	    "not the services under it). An empty value lists none; the root\n"
+		 HK_FREEZE_NEVER_DEFAULT,
+	    "Cgroups never frozen: paths in the freezer's hierarchy, each with\n"
+	    "the cgroups below it (a service's processes may sit there) and\n"
+	    "above it (freezing one freezes it): the log, the bus, logins and\n"
+	    "ssh by default, a way in for whoever must look. A slice listed\n"
+	    "protects every unit in it. An empty value lists none; the root\n"
 	    "cgroup and hotspot-k's own (and its ancestors) are never frozen\n"
 	    "whatever it says."),
 };

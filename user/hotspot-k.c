@@ -434,6 +434,9 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 		timeout = min_timeout(timeout, prom_timeout_ms(pr, &pp, mono_ns()));
 		if (a && a->prof)
 			timeout = min_timeout(timeout, hk_profiler__timeout_ms(a->prof));
+		/* a freeze's --freeze-max: thawed from here */
+		if (a && a->freeze)
+			timeout = min_timeout(timeout, hk_freeze__timeout_ms(a->freeze));
 		n = epoll_wait(ep, evs, 2, timeout);
 		/* a signal that is not ours to stop on (SIGCONT after Ctrl-Z,
 		 * a debugger attaching) interrupts the wait too */
@@ -486,6 +489,8 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 		prom_tick(pr, &pp, l);
 		if (a && a->prof)
 			hk_profiler__poll(a->prof);
+		if (a)
+			hk_act__freeze_tick(a);
 		if (n < 0) {
 			hk_log__print(HK_LOG_ERR, "walking: reading the task iterator: %s\n",
 				strerror(-n));

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "format.h"
+#include "freeze.h"
 #include "msg.h"
 #include "status.h"
 #include "status_find.h"
@@ -36,6 +37,9 @@ static const char usage_text[] =
 "  -n, --top N     N for -a (default 10, 1..1000); implies -a\n"
 "  -j, --json      one JSON object on one line instead of tables\n"
 "  -h, --help      this help\n"
+"\n"
+"Cgroups --freeze-on-oom froze are listed after the tables (\"frozen\" in\n"
+"JSON), from " HK_RUNDIR ", also when no hotspot-k runs.\n"
 "\n"
 "FOR is how long the diagnosis has matched without a break (the windows it\n"
 "took to enter included); CPU is of one CPU (200 %: two CPUs' worth); WAIT is\n"
@@ -152,6 +156,16 @@ static void notes(const struct hk_status_maps *m)
 		m->pinned ? "the pinned one" : "the newest", m->procs_id, when);
 }
 
+/* The freezes recorded (--freeze-on-oom), a line each; none: nothing. */
+static void frozen_text(void)
+{
+	char why[512];
+
+	if (hk_freeze_status__text(stdout, HK_RUNDIR, hk_freeze__unix_s(), false, why,
+				   sizeof(why)))
+		fprintf(stderr, PROG ": what is frozen: %s\n", why);
+}
+
 int hk_status__main(int argc, char **argv)
 {
 	struct hk_status_maps m;
@@ -169,6 +183,9 @@ int hk_status__main(int argc, char **argv)
 		return ret;
 	e = hk_status__find(&m, err, sizeof(err));
 	notes(&m);
+	/* what is frozen matters most when no hotspot-k runs (a crash) */
+	if (e && !o.json)
+		frozen_text();
 	if (e == -ENOENT) {
 		fprintf(stderr, PROG ": no running hotspot-k (no BPF map hk_procs): "
 			"start one with sudo hotspot-k\n");
@@ -185,12 +202,15 @@ int hk_status__main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	ret = EXIT_OK;
+	o.frozen_dir = HK_RUNDIR;
 	if (hk_status__write(stdout, &s, &o)) {
 		fprintf(stderr, PROG ": %s\n", strerror(errno));
 		ret = EXIT_RUNTIME;
 	}
 	free(pids);
 	free(procs);
+	if (!o.json)
+		frozen_text();
 	if (fflush(stdout) || ferror(stdout)) {
 		/* a reader that went away (| head) is not an error to tell */
 		if (errno != EPIPE)

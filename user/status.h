@@ -33,6 +33,8 @@ struct hk_status_opts {
 	bool all;			/* -a: the top lists too */
 	unsigned int top_n;		/* their length */
 	bool json;			/* one JSON object on one line */
+	const char *frozen_dir;		/* the freezes recorded there, as
+					 * "frozen" in JSON; NULL: none */
 };
 
 /*

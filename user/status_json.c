@@ -14,6 +14,7 @@
 #include <string.h>
 #include "escape.h"
 #include "format.h"
+#include "freeze.h"
 #include "json_out.h"
 #include "status_view.h"
 
@@ -160,6 +161,15 @@ int hk_status__write_json(FILE *f, const struct hk_status_view *v,
 		}
 		if (json_list(f, &o, v, hk_status_top__key(t), v->top[t], v->nr_top[t]))
 			return -1;
+	}
+	/* what --freeze-on-oom froze, from its records (freeze_status.c) */
+	if (opts->frozen_dir) {
+		char why[256];
+
+		if (flush(f, &o))
+			return -1;
+		if (hk_freeze_status__json(f, opts->frozen_dir, why, sizeof(why)))
+			hk_out__str(&o, ",\"frozen\":null");
 	}
 	hk_out__str(&o, "}\n");
 	return flush(f, &o);

@@ -199,7 +199,7 @@ struct hk_config {
 	__u32 delayacct_duty;			/* this instance turns delay
 						 * accounting back off if it exits
 						 * last (delayacct.c) */
-	__u32 pad_act;
+	__u32 freeze_max_s;			/* a freeze is thawed after this */
 };
 
 /*

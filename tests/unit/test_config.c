@@ -42,7 +42,12 @@ static void test_defaults(void)
 		.pidns_ino = 0,
 		/* [freeze]: off, and the cgroups a host cannot live without */
 		.freeze_eta_s = 0,
-		.freeze_never = { 2, { "/init.scope", "/system.slice" } },
+		.freeze_max_s = 600,
+		.freeze_never = { 7, { "/init.scope", "/system.slice/systemd-journald.service",
+				       "/system.slice/dbus.service",
+				       "/system.slice/dbus-broker.service",
+				       "/system.slice/systemd-logind.service",
+				       "/system.slice/ssh.service", "/system.slice/sshd.service" } },
 	};
 	struct hk_config c;
 

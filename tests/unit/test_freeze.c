@@ -13,9 +13,10 @@
 #include "config_fixtures.h"
 #include "format_fixtures.h"
 #include "freeze.h"
+#include "pidref.h"
 #include "suites.h"
 
-/* The default list: /init.scope and /system.slice. */
+/* The default list: /init.scope, journald, dbus, logind, ssh. */
 static void never_defaults(struct hk_path_list *l)
 {
 	struct hk_config c;
@@ -34,17 +35,31 @@ static void never_defaults(struct hk_path_list *l)
 
 static void test_decide(void)
 {
+	char why[HK_FREEZE_WHY_MAX], want[HK_FILTER_PATH_LEN + 32];
 	struct hk_path_list never;
-	char why[HK_FREEZE_WHY_MAX];
+	__u32 i;
 
 	never_defaults(&never);
 	/* the leak's own cgroup, hotspot-k elsewhere: allowed */
 	DECIDE("/hk/leak", "/system.slice/hotspot-k.service", 0, "");
-	/* children of a listed cgroup are allowed; the listed one is not */
+	/* a service beside the listed ones is allowed */
 	DECIDE("/system.slice/batch.service", "/", 0, "");
 	DECIDE("/system.slice/batch.service", "/hk-tool", 0, "");
-	DECIDE("/system.slice", "/hk-tool", -1, "/system.slice is in --never-freeze");
-	DECIDE("/init.scope", "/hk-tool", -1, "/init.scope is in --never-freeze");
+	/* each default, itself (the defaults are checked by name in "freeze keys") */
+	for (i = 0; i < never.n; i++) {
+		snprintf(want, sizeof(want), "%s is in --never-freeze", never.path[i]);
+		DECIDE(never.path[i], "/hk-tool", -1, want);
+	}
+	/* a part of a listed one (a service's own sub-cgroups) */
+	DECIDE("/system.slice/ssh.service/sub", "/hk-tool", -1,
+	       "/system.slice/ssh.service/sub is part of /system.slice/ssh.service, in "
+	       "--never-freeze");
+	/* an ancestor of a listed one: freezing it would freeze it */
+	DECIDE("/system.slice", "/hk-tool", -1,
+	       "/system.slice holds /system.slice/systemd-journald.service, in --never-freeze");
+	/* a name that only starts the same is another cgroup */
+	DECIDE("/system.slice/ssh.service2", "/hk-tool", 0, "");
+	DECIDE("/system.slice/ssh.servic", "/hk-tool", 0, "");
 	/* the root, however it is written */
 	DECIDE("/", "/hk-tool", -1, "/ is the root cgroup");
 	DECIDE("", "/hk-tool", -1, "/ is the root cgroup");
@@ -68,9 +83,18 @@ static void test_decide(void)
 	/* an empty list protects nothing but the rules above */
 	never.n = 0;
 	DECIDE("/system.slice", "/hk-tool", 0, "");
+	DECIDE("/system.slice/ssh.service", "/hk-tool", 0, "");
+	/* a slice listed protects every unit in it */
+	CHECK_U64(hk_filter__add_path(&never, "/system.slice", why, sizeof(why)), 0);
+	DECIDE("/system.slice/batch.service", "/hk-tool", -1,
+	       "/system.slice/batch.service is part of /system.slice, in --never-freeze");
+	DECIDE("/user.slice/user-1000.slice", "/hk-tool", 0, "");
 	/* the rules come first: the root is the root even when listed */
+	never.n = 0;
 	CHECK_U64(hk_filter__add_path(&never, "/", why, sizeof(why)), 0);
 	DECIDE("/", "/hk-tool", -1, "/ is the root cgroup");
+	/* ... and "/" listed holds every cgroup */
+	DECIDE("/hk/leak", "/hk-tool", -1, "/hk/leak is part of /, in --never-freeze");
 }
 
 static void test_never_paths(void)
@@ -139,7 +163,9 @@ static void round_trip(const struct hk_config *c, const char *want, unsigned int
 	check_true(text && strstr(text, want), want, line);
 	check_true(text && strstr(text, "\n[freeze]\n") &&
 		   strstr(text, "\n# Cgroup paths, comma-separated, at most 8. Default: "
-			  "/init.scope, /system.slice.\n"), "never's help and default", line);
+			  HK_FREEZE_NEVER_DEFAULT ".\n") &&
+		   strstr(text, "\n# Duration, in whole seconds, 1s..1d. Default: 10m.\n"),
+		   "never's and max's help and default", line);
 	check_true(text && !parse(&back, text, err, sizeof(err)) &&
 		   !memcmp(&back, c, sizeof(back)), "parses back to the same config", line);
 	free(text);
@@ -153,9 +179,26 @@ static void test_freeze_keys(void)
 	/* off by default; the default list */
 	hk_config__defaults(&c);
 	CHECK_U64(c.freeze_eta_s, 0);
-	CHECK_U64(c.freeze_never.n, 2);
+	CHECK_U64(c.freeze_max_s, 600);
+	CHECK_U64(c.freeze_never.n, 7);
 	CHECK_STR(c.freeze_never.path[0], "/init.scope");
-	CHECK_STR(c.freeze_never.path[1], "/system.slice");
+	CHECK_STR(c.freeze_never.path[1], "/system.slice/systemd-journald.service");
+	CHECK_STR(c.freeze_never.path[2], "/system.slice/dbus.service");
+	CHECK_STR(c.freeze_never.path[3], "/system.slice/dbus-broker.service");
+	CHECK_STR(c.freeze_never.path[4], "/system.slice/systemd-logind.service");
+	CHECK_STR(c.freeze_never.path[5], "/system.slice/ssh.service");
+	CHECK_STR(c.freeze_never.path[6], "/system.slice/sshd.service");
+
+	CHECK_U64(parse(&c, "[freeze]\nmax = 90s\n", err, sizeof(err)), 0);
+	CHECK_U64(c.freeze_max_s, 90);
+	CHECK_U64(parse(&c, "[freeze]\nmax = 1d\n", err, sizeof(err)), 0);
+	CHECK_U64(c.freeze_max_s, 86400);
+	CHECK_U64(parse(&c, "[freeze]\nmax = 0s\n", err, sizeof(err)), (__u64)-1);
+	CHECK_STR(err, "t.conf:2: max 0s out of range (1s..1d)");
+	CHECK_U64(parse(&c, "[freeze]\nmax = 25h\n", err, sizeof(err)), (__u64)-1);
+	CHECK_STR(err, "t.conf:2: max 25h out of range (1s..1d)");
+	CHECK_U64(parse(&c, "[freeze]\nmax = 1500ms\n", err, sizeof(err)), (__u64)-1);
+	CHECK_STR(err, "t.conf:2: bad value '1500ms' for max: not a whole number of seconds");
 
 	CHECK_U64(parse(&c, "[freeze]\non_oom_eta = 2m\nnever = init.scope, /kubepods/ ,/a b\n",
 			err, sizeof(err)), 0);
@@ -191,10 +234,12 @@ static void test_freeze_keys(void)
 	/* --generate-config: the defaults and a non-default, both ways */
 	hk_config__defaults(&c);
 	round_trip(&c, "\non_oom_eta = 0s\n", __LINE__);
-	round_trip(&c, "\nnever = /init.scope, /system.slice\n", __LINE__);
-	CHECK_U64(parse(&c, "[freeze]\non_oom_eta = 90s\nnever = /k8s, /x y\n", err,
+	round_trip(&c, "\nmax = 10m\n", __LINE__);
+	round_trip(&c, "\nnever = " HK_FREEZE_NEVER_DEFAULT "\n", __LINE__);
+	CHECK_U64(parse(&c, "[freeze]\non_oom_eta = 90s\nmax = 3s\nnever = /k8s, /x y\n", err,
 			sizeof(err)), 0);
 	round_trip(&c, "\non_oom_eta = 90s\n", __LINE__);
+	round_trip(&c, "\nmax = 3s\n", __LINE__);
 	round_trip(&c, "\nnever = /k8s, /x y\n", __LINE__);
 	/* an empty list stays empty, not the default */
 	c.freeze_never.n = 0;
@@ -222,6 +267,9 @@ static void test_freeze_flags(void)
 	char *zero[] = { "hotspot-k", "--freeze-on-oom", "0s", NULL };
 	char *frac[] = { "hotspot-k", "--freeze-on-oom", "1.5s", NULL };
 	char *dots[] = { "hotspot-k", "--never-freeze", "/a/..", NULL };
+	char *max[] = { "hotspot-k", "--freeze-max", "5s", NULL };
+	char *max0[] = { "hotspot-k", "--freeze-max", "0s", NULL };
+	char *max_big[] = { "hotspot-k", "--freeze-max", "2d", NULL };
 	struct hk_config cfg;
 	char err[HK_ERR_LEN], diff[512];
 	struct hk_cli c;
@@ -246,10 +294,19 @@ static void test_freeze_flags(void)
 	cfg.freeze_eta_s = 30;
 	hk_cli__apply_flags(&c, &cfg);
 	CHECK_U64(cfg.freeze_eta_s, 0);
-	CHECK_U64(cfg.freeze_never.n, 2);
+	CHECK_U64(cfg.freeze_never.n, 7);
+	CHECK_U64(cfg.freeze_max_s, 600);
+	/* --freeze-max replaces max, and nothing else */
+	CHECK_U64((__u64)cli(&c, max), (__u64)-1);
+	CHECK_U64(parse(&cfg, "[freeze]\non_oom_eta = 10s\nmax = 1h\n", err, sizeof(err)), 0);
+	hk_cli__apply_flags(&c, &cfg);
+	CHECK_U64(cfg.freeze_max_s, 5);
+	CHECK_U64(cfg.freeze_eta_s, 10);
 	/* usage errors (said on stderr) */
 	CHECK_U64((__u64)cli(&c, frac), EXIT_USAGE);
 	CHECK_U64((__u64)cli(&c, dots), EXIT_USAGE);
+	CHECK_U64((__u64)cli(&c, max0), EXIT_USAGE);
+	CHECK_U64((__u64)cli(&c, max_big), EXIT_USAGE);
 
 	/* a reload says what it changed, in the file's words */
 	hk_config__defaults(&cfg);
@@ -257,8 +314,12 @@ static void test_freeze_flags(void)
 	c.filters.freeze_eta_s = 60;
 	c.filters.freeze_never.n = 1;
 	CHECK_U64(hk_config__diff(&cfg, &c.filters, diff, sizeof(diff)), 2);
-	CHECK_STR(diff, "freeze.on_oom_eta 0s -> 1m, freeze.never /init.scope, /system.slice "
-		  "-> /init.scope");
+	CHECK_STR(diff, "freeze.on_oom_eta 0s -> 1m, freeze.never " HK_FREEZE_NEVER_DEFAULT
+		  " -> /init.scope");
+	c.filters = cfg;
+	c.filters.freeze_max_s = 30;
+	CHECK_U64(hk_config__diff(&cfg, &c.filters, diff, sizeof(diff)), 1);
+	CHECK_STR(diff, "freeze.max 10m -> 30s");
 }
 
 static void oom_event(struct hk_event *e)
@@ -286,6 +347,7 @@ static void result(struct hk_freeze_result *r, enum hk_freeze_outcome o, const c
 	r->outcome = o;
 	r->hier = HK_FREEZE_HIER_V1;
 	r->settle_ms = 3;
+	r->max_s = 600;
 	snprintf(r->cgroup, sizeof(r->cgroup), "%s", cgroup);
 	snprintf(r->why, sizeof(r->why), "%s", why);
 }
@@ -298,12 +360,12 @@ static void test_format(void)
 	oom_event(&e);
 	result(&r, HK_FREEZE_FROZEN, "/hk/leak", "");
 	ASSERT_STR(fmt(&e, &r, 0), "hotspot-k: froze cgroup /hk/leak (pid 4242 python3, "
-		   "oom_risk in 7s); thaw with: hotspot-k thaw /hk/leak\n");
+		   "oom_risk in 7s) for 10m at most; thaw with: hotspot-k thaw /hk/leak\n");
 	ASSERT_STR(fmt(&e, &r, 1), "{\"event\":\"freeze\",\"time\":\"2026-11-22T05:21:36.123Z\","
 		   "\"pid\":4242,\"comm\":\"python3\",\"cgroup\":\"/hk/leak\",\"freezer\":\"v1\","
 		   "\"result\":\"frozen\",\"reason\":null,\"settle_ms\":3,\"eta_s\":7,"
-		   "\"freeze_eta_s\":60,\"rss_anon_bytes\":1200000000,\"limit_bytes\":419430400,"
-		   "\"memcg_id\":77}\n");
+		   "\"freeze_eta_s\":60,\"freeze_max_s\":600,\"rss_anon_bytes\":1200000000,"
+		   "\"limit_bytes\":419430400,\"memcg_id\":77}\n");
 
 	result(&r, HK_FREEZE_REFUSED, "/system.slice", "/system.slice is in --never-freeze");
 	r.hier = HK_FREEZE_HIER_V2;
@@ -313,13 +375,13 @@ static void test_format(void)
 		   "\"pid\":4242,\"comm\":\"python3\",\"cgroup\":\"/system.slice\","
 		   "\"freezer\":\"v2\",\"result\":\"refused\","
 		   "\"reason\":\"/system.slice is in --never-freeze\",\"settle_ms\":null,"
-		   "\"eta_s\":7,\"freeze_eta_s\":60,\"rss_anon_bytes\":1200000000,"
-		   "\"limit_bytes\":419430400,\"memcg_id\":77}\n");
+		   "\"eta_s\":7,\"freeze_eta_s\":60,\"freeze_max_s\":null,"
+		   "\"rss_anon_bytes\":1200000000,\"limit_bytes\":419430400,\"memcg_id\":77}\n");
 
 	result(&r, HK_FREEZE_PENDING, "/hk/leak", "not frozen after 1000 ms: freezer.state "
 	       "still FREEZING (a task cannot stop yet)");
 	ASSERT_STR(fmt(&e, &r, 0), "hotspot-k: freezing cgroup /hk/leak (pid 4242 python3, "
-		   "oom_risk in 7s): not frozen after 1000 ms: freezer.state still FREEZING (a "
+		   "oom_risk in 7s) for 10m at most: not frozen after 1000 ms: freezer.state still FREEZING (a "
 		   "task cannot stop yet); thaw with: hotspot-k thaw /hk/leak\n");
 	ASSERT_HAS(fmt(&e, &r, 1), "\"result\":\"pending\",\"reason\":\"not frozen after");
 
@@ -330,6 +392,15 @@ static void test_format(void)
 		   "the process is gone\n");
 	ASSERT_HAS(fmt(&e, &r, 1), "\"cgroup\":null,\"freezer\":null,\"result\":\"failed\","
 		   "\"reason\":\"the process is gone\",\"settle_ms\":null,");
+
+	/* a second process of a frozen cgroup: said, not frozen again */
+	result(&r, HK_FREEZE_ALREADY, "/hk/leak", "/hk/leak is frozen already, for pid 4241; "
+	       "thawed in 9m58s");
+	ASSERT_STR(fmt(&e, &r, 0), "hotspot-k: pid 4242 python3 (oom_risk in 7s) not frozen: "
+		   "/hk/leak is frozen already, for pid 4241; thawed in 9m58s\n");
+	ASSERT_HAS(fmt(&e, &r, 1), "\"result\":\"already\",\"reason\":\"/hk/leak is frozen "
+		   "already, for pid 4241; thawed in 9m58s\",\"settle_ms\":null,");
+	CHECK_U64(hk_freeze__priority(HK_FREEZE_ALREADY), 6);
 }
 
 /* A cgroup's name may hold any byte but '/' and NUL. */
@@ -341,10 +412,10 @@ static void test_format_hostile(void)
 	oom_event(&e);
 	set_comm(e.comm, "a\033]0;x\a");
 	result(&r, HK_FREEZE_FROZEN, "/it's \033[31mred\xff", "");
-	/* one shell word, every control escaped */
+	/* one shell word that names it exactly, every control escaped */
 	ASSERT_STR(fmt(&e, &r, 0), "hotspot-k: froze cgroup /it's \\x1b[31mred\\xff "
-		   "(pid 4242 a\\x1b]0;x\\x07, oom_risk in 7s); thaw with: hotspot-k thaw "
-		   "'/it'\\''s \\x1b[31mred\\xff'\n");
+		   "(pid 4242 a\\x1b]0;x\\x07, oom_risk in 7s) for 10m at most; thaw with: "
+		   "hotspot-k thaw $'/it\\'s \\x1b[31mred\\xff'\n");
 	ASSERT_HAS(fmt(&e, &r, 1), "\"comm\":\"a\\u001b]0;x\\u0007\","
 		   "\"cgroup\":\"/it's \\u001b[31mred\\ufffd\",");
 	/* the longest path and reason fit */
@@ -393,6 +464,13 @@ static void test_event_not_acted_on(void)
 	CHECK_U64(hk_freeze__priority(HK_FREEZE_FAILED), 3);
 }
 
+/* This process's start on CLOCK_BOOTTIME, as an event carries it. */
+static __u64 own_start_ns(void)
+{
+	return hk_pidref__start_ticks((__u32)getpid()) *
+	       (HK_NSEC_PER_SEC / (__u64)sysconf(_SC_CLK_TCK));
+}
+
 /*
  * The act, on this very process: it is hotspot-k here, so whatever cgroup
  * it is in (the v1 freezer's root, or a v2 cgroup of its own) is refused,
@@ -410,8 +488,10 @@ static void test_event_acts_safely(void)
 	hk_config__defaults(&cfg);
 	cfg.freeze_eta_s = 60;
 	CU_ASSERT_FATAL(hk_freeze__init(&f, &cfg) == 0);
+	f.rundir = "/nonexistent/hk-unit-rundir";
 	oom_event(&e);
 	e.tgid = (__u32)getpid();
+	e.start_boottime_ns = own_start_ns();
 	n = hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
 	CU_ASSERT(n > 0 && (size_t)n == strlen(f.line));
 	CHECK_U64(f.frozen, 0);
@@ -434,6 +514,53 @@ static void test_event_acts_safely(void)
 	hk_freeze__free(&f);
 }
 
+/*
+ * PID reuse: the event is about a process that started at another time
+ * than the one holding its PID now (here: this process, a second later).
+ * Nothing of the PID's holder is read, nothing is frozen, and the line
+ * says why.
+ */
+static void test_event_pid_reused(void)
+{
+	struct hk_freeze_fs fs;
+	struct hk_freezer f;
+	struct hk_config cfg;
+	struct hk_event e;
+	char want[256];
+	int prio = -1, n;
+
+	hk_freeze__find_fs(&fs);
+	if (fs.hier == HK_FREEZE_HIER_NONE)
+		return;		/* no freezer: it fails before it looks */
+	hk_config__defaults(&cfg);
+	cfg.freeze_eta_s = 60;
+	CU_ASSERT_FATAL(hk_freeze__init(&f, &cfg) == 0);
+	f.rundir = "/nonexistent/hk-unit-rundir";
+	oom_event(&e);
+	e.tgid = (__u32)getpid();
+	e.start_boottime_ns = own_start_ns() + HK_NSEC_PER_SEC;
+	n = hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	snprintf(want, sizeof(want), "hotspot-k: pid %u python3 (oom_risk in 7s) not frozen: it "
+		 "exited, and its PID now belongs to another process\n", e.tgid);
+	ASSERT_STR(f.line, want);
+	CHECK_U64((__u64)n, strlen(want));
+	CHECK_U64(f.frozen + f.refused, 0);
+	CHECK_U64(f.failed, 1);
+	CHECK_U64((__u64)prio, 3);
+	/* the cgroup is not even named: it was not read */
+	n = hk_freeze__event(&f, &e, 1, &ctx_utc, &prio);
+	ASSERT_HAS(f.line, "\"cgroup\":null,");
+	ASSERT_HAS(f.line, "\"result\":\"failed\",\"reason\":\"it exited, and its PID now "
+		   "belongs to another process\"");
+	/* gone for good: the PID is nobody's */
+	e.tgid = 4194305;
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	ASSERT_STR(f.line, "hotspot-k: pid 4194305 python3 (oom_risk in 7s) not frozen: it "
+		   "exited\n");
+	CHECK_U64(f.frozen, 0);
+	hk_freeze__free(&f);
+}
+
 int hk_add_freeze_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -445,6 +572,7 @@ int hk_add_freeze_suite(void)
 		{ "format hostile", test_format_hostile },
 		{ "event not acted on", test_event_not_acted_on },
 		{ "event acts safely", test_event_acts_safely },
+		{ "event: PID reused", test_event_pid_reused },
 	};
 
 	return HK_ADD_SUITE("freeze", tests);
