@@ -34,5 +34,6 @@ int hk_add_flamegraph_suite(void);
 int hk_add_freeze_suite(void);
 int hk_add_delayacct_suite(void);
 int hk_add_safefile_suite(void);
+int hk_add_service_suite(void);
 
 #endif
