@@ -19,7 +19,7 @@ import termios
 import time
 
 from hk_e2e import bpf, cgroups
-from hk_e2e.attack import as_nobody, spawn_as_nobody
+from hk_e2e.attack import arena, as_nobody, run_as_nobody, spawn_as_nobody
 from hk_e2e.checks import history, run_cli
 from hk_e2e.common import ENTER_WINDOWS, INTERVAL, INTERVAL_S
 from hk_e2e.procs import (TestFailure, fmt_events, indent, kill_group, mono, read_line,
@@ -153,6 +153,40 @@ def t_blocked_stdout(suite, ctx):
         "lines not written" in lost else lost
     ctx.record("attack_blocked_stdout", True, "pipe held %d bytes; SIGTERM ended it in "
                "%.1f s, exit 0, switch 0; %s" % (held, took, lost))
+
+
+def t_stuck_sigterm(suite, ctx):
+    """The textfile's directory is nobody's (node_exporter's, as is common),
+    and nobody plants a FIFO at FILE.tmp: where the tool opens it without
+    O_NONBLOCK its loop hangs in open() for good. Whatever holds the loop,
+    SIGTERM must end the tool within the 5 s grace and a little, with its
+    summary and delay accounting put back (the signal waited on a signalfd
+    nobody read: systemd's SIGKILL was the only way out)."""
+    delayacct_off(ctx)
+    d = arena(ctx, "textfile")
+    rc, _, err = run_as_nobody(["mkfifo", os.path.join(d, "hotspot-k.prom.tmp")])
+    if rc != 0:
+        raise TestFailure("nobody could not make the FIFO: %s" % err)
+    tool = Tool(ctx, "stuck", extra=["--prometheus", os.path.join(d, "hotspot-k.prom")])
+    tool.wait_ready()
+    tool.wait_windows(2)
+    t0 = mono()
+    rc = tool.stop(signal.SIGTERM, timeout_s=10)
+    took = mono() - t0
+    text = tool.stderr_text()
+    now = read_sysctl(DELAYACCT)
+    if rc is None:
+        raise TestFailure("SIGTERM did not end the tool within 10 s (a FIFO at the "
+                          "textfile's .tmp): killed; stderr:\n%s" % indent(text))
+    stuck = [l for l in text.splitlines() if "still busy" in l]
+    if rc not in (0, 1) or (rc == 1 and not stuck) or "hotspot-k: losses:" not in text or \
+            now != "0":
+        raise TestFailure("stopped in %.1f s, exit %s, kernel.task_delayacct %s (want 0 or "
+                          "1 with a line saying what held it, the summary, and 0); "
+                          "stderr:\n%s" % (took, rc, now, indent(text)))
+    ctx.record("attack_stuck_sigterm", True, "exit %d %.1f s after SIGTERM, summary "
+               "printed, switch 0%s" % (rc, took, ": " + stuck[0].split("hotspot-k: ")[-1]
+                                        if stuck else " (the loop was not held)"))
 
 
 # --- finding 6: --cgroup made anew ----------------------------------------------
@@ -433,6 +467,7 @@ TESTS = [
     # name, function, hard timeout (s)
     ("attack_delayacct_sigkill", t_delayacct_sigkill, 60),
     ("attack_blocked_stdout", t_blocked_stdout, 70),
+    ("attack_stuck_sigterm", t_stuck_sigterm, 60),
     ("attack_cgroup_recreated", t_cgroup_recreated, 60),
     ("attack_procs_full", t_procs_full, 150),
     ("attack_cgroup_too_long", t_cgroup_too_long, 60),
