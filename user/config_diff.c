@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * config_diff.c - what a reload changes, key by key, in the config file's
- * own words: "general.interval 5s -> 1s, filter.pids  -> 4300".
+ * own words: "general.interval 5s -> 1s, filter.pids  -> 4300"; and the
+ * cgroup filter's id when its path now names a cgroup made anew.
  */
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +38,19 @@ int hk_config__diff(const struct hk_config *a, const struct hk_config *b, char *
 			off += snprintf(buf + off, len - off, "%s%s.%s %s -> %s",
 					n > 1 ? ", " : "", k->section, k->name,
 					*va ? va : "(none)", *vb ? vb : "(none)");
+	}
+	/* the same path, another cgroup: made anew since (systemctl restart),
+	 * and the filter must follow it */
+	if (a->filter_cgroup[0] && !strcmp(a->filter_cgroup, b->filter_cgroup) &&
+	    (a->filter_cgroup_id != b->filter_cgroup_id ||
+	     a->filter_cgroup_hier != b->filter_cgroup_hier)) {
+		n++;
+		if (off < len)
+			off += snprintf(buf + off, len - off, "%sfilter.cgroup %.*s: id %llu -> "
+					"%llu (made anew)", n > 1 ? ", " : "",
+					HK_FILTER_PATH_LEN, a->filter_cgroup,
+					(unsigned long long)a->filter_cgroup_id,
+					(unsigned long long)b->filter_cgroup_id);
 	}
 	return n;
 }

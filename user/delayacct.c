@@ -1,21 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * delayacct.c - turn delay accounting on for io_blocked, and back off.
+ * delayacct.c - turn delay accounting on for io_blocked, and back off,
+ * even after a crash (delayacct.h).
  *
  * The kernel keeps each thread's time blocked in I/O wait (blkio_delay)
  * only with kernel.task_delayacct = 1 (off by default since 5.14: it costs
  * two clock reads and a lock per I/O sleep). It is a global switch: a
- * tool that turns it on must turn it off again, and must not turn off
- * what the administrator turned on.
+ * tool that turns it on must turn it off again, even when it was killed
+ * before it could, and must not turn off what the administrator turned on.
+ * So the duty is written down in /run (a tmpfs: gone at boot, as the
+ * switch's value is) before the switch is, and dropped after.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "delayacct.h"
-#include "status_bpf.h"
+#include "rundir.h"
+#include "safefile.h"
 #include "status_find.h"
+
+enum hk_delayacct_step hk_delayacct__at_start(const struct hk_delayacct_facts *f)
+{
+	if (f->value < 0)
+		return HK_DELAYACCT_NOTHING;
+	if (f->value == 0)
+		/* whatever the record says: nobody's 1 to keep */
+		return f->want ? HK_DELAYACCT_TURN_ON :
+		       f->recorded && !f->others ? HK_DELAYACCT_FORGET : HK_DELAYACCT_NOTHING;
+	/* 1, and no record: the administrator's */
+	if (!f->recorded)
+		return HK_DELAYACCT_NOTHING;
+	if (f->want)
+		return HK_DELAYACCT_TAKE;
+	/* a hotspot-k set it and none runs: it died without putting 0 back */
+	return f->others ? HK_DELAYACCT_NOTHING : HK_DELAYACCT_PUT_BACK;
+}
+
+enum hk_delayacct_step hk_delayacct__at_exit(const struct hk_delayacct_facts *f)
+{
+	/* another runs: the last one puts it back */
+	if (f->value < 0 || f->others || (!f->want && !f->recorded))
+		return HK_DELAYACCT_NOTHING;
+	if (f->value == 0)
+		/* put back by someone else meanwhile */
+		return f->recorded ? HK_DELAYACCT_FORGET : HK_DELAYACCT_NOTHING;
+	return HK_DELAYACCT_PUT_BACK;
+}
 
 static const char *sysctl_path(const struct hk_delayacct *d)
 {
@@ -29,7 +62,7 @@ static int read_switch(const char *path)
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -41,64 +74,174 @@ static int read_switch(const char *path)
 	return buf[0] - '0';
 }
 
-static int write_switch(const char *path, char v)
+/*
+ * The state directory: 0 open; 1 there is none (and create was not
+ * asked: no record can be there); -1 with why in err.
+ */
+static int rundir(const struct hk_delayacct *d, int create, struct hk_safedir *dir,
+		  char *err, size_t err_len)
 {
-	int fd, ok;
+	const char *path = d->rundir ? d->rundir : HK_RUNDIR;
+	struct stat st;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ok = write(fd, &v, 1) == 1;
-	if (close(fd) && ok)
-		return -1;
-	return ok ? 0 : -1;
+	if (!create && lstat(path, &st) && errno == ENOENT)
+		return 1;
+	return hk_rundir__open(dir, path, err, err_len);
 }
 
-int hk_delayacct__enable(struct hk_delayacct *d, char *why, size_t why_len)
+int hk_delayacct__recorded(const struct hk_delayacct *d)
 {
-	const char *path = sysctl_path(d);
-	int v;
+	char buf[sizeof(HK_DELAYACCT_RECORD)], err[256];
+	struct hk_safedir dir;
+	int n;
 
+	if (rundir(d, 0, &dir, err, sizeof(err)))
+		return 0;
+	n = hk_rundir__get(&dir, HK_DELAYACCT_STATE, buf, sizeof(buf));
+	hk_safefile__dir_close(&dir);
+	/* any text of ours: "it was 0" is the only thing ever recorded */
+	return n > 0 && !strncmp(buf, "hotspot-k ", 10);
+}
+
+static int record(const struct hk_delayacct *d, char *err, size_t err_len)
+{
+	struct hk_safedir dir;
+	int e;
+
+	if (rundir(d, 1, &dir, err, err_len))
+		return -1;
+	e = hk_rundir__put(&dir, HK_DELAYACCT_STATE, HK_DELAYACCT_RECORD,
+			   strlen(HK_DELAYACCT_RECORD));
+	if (e)
+		snprintf(err, err_len, "%.256s/%s: %s", dir.path, HK_DELAYACCT_STATE,
+			 strerror(-e));
+	hk_safefile__dir_close(&dir);
+	return e ? -1 : 0;
+}
+
+static void forget(const struct hk_delayacct *d)
+{
+	struct hk_safedir dir;
+	char err[256];
+
+	if (rundir(d, 0, &dir, err, sizeof(err)))
+		return;
+	hk_rundir__drop(&dir, HK_DELAYACCT_STATE);
+	hk_safefile__dir_close(&dir);
+}
+
+/* 0 back, then the record dropped: 0, or -errno. */
+static int put_back(const struct hk_delayacct *d)
+{
+	int e = hk_safefile__write_ctl(sysctl_path(d), "0");
+
+	if (!e)
+		forget(d);
+	return e;
+}
+
+int hk_delayacct__start(struct hk_delayacct *d, int want, unsigned int others,
+			char *note, size_t note_len)
+{
+	struct hk_delayacct_facts f = { .others = others, .want = want };
+	const char *path = sysctl_path(d);
+	char err[512] = "";
+	int e;
+
+	note[0] = '\0';
 	if (d->turned_on)
 		return 0;
-	v = read_switch(path);
-	if (v < 0) {
-		snprintf(why, why_len, "%s: %s", path, strerror(errno));
-		return -1;
+	f.value = read_switch(path);
+	if (f.value < 0) {
+		if (want)
+			snprintf(note, note_len, "%s: %s", path, strerror(errno));
+		return want ? -1 : 0;
 	}
-	if (v == 1)
+	f.recorded = hk_delayacct__recorded(d);
+	switch (hk_delayacct__at_start(&f)) {
+	case HK_DELAYACCT_TURN_ON:
+		/* written down first: a crash right after the switch leaves
+		 * a record to honour, never a 1 nobody knows of */
+		if (record(d, err, sizeof(err)))
+			snprintf(note, note_len, "kernel.task_delayacct set to 1 for io_blocked, "
+				 "but it cannot be recorded (%s): a crash or a SIGKILL would "
+				 "leave it at 1", err);
+		e = hk_safefile__write_ctl(path, "1");
+		if (e) {
+			if (!err[0])
+				forget(d);
+			snprintf(note, note_len, "cannot turn delay accounting on (%s): %s", path,
+				 strerror(-e));
+			return -1;
+		}
+		d->turned_on = 1;
 		return 0;
-	if (write_switch(path, '1')) {
-		snprintf(why, why_len, "cannot turn delay accounting on (%s): %s", path,
-			 strerror(errno));
-		return -1;
+	case HK_DELAYACCT_TAKE:
+		d->turned_on = 1;
+		if (!others)
+			snprintf(note, note_len, "kernel.task_delayacct is 1, left so by a "
+				 "hotspot-k that did not exit (a crash, a SIGKILL): this one puts "
+				 "0 back when it exits");
+		return 0;
+	case HK_DELAYACCT_PUT_BACK:
+		e = put_back(d);
+		if (e)
+			snprintf(note, note_len, "cannot put kernel.task_delayacct back to 0 "
+				 "(%s), left at 1 by a hotspot-k that did not exit: %s", path,
+				 strerror(-e));
+		else
+			snprintf(note, note_len, "kernel.task_delayacct back to 0: a hotspot-k "
+				 "that did not exit (a crash, a SIGKILL) had left it at 1");
+		return 0;
+	case HK_DELAYACCT_FORGET:
+		forget(d);
+		return 0;
+	case HK_DELAYACCT_NOTHING:
+		break;
 	}
-	d->turned_on = 1;
 	return 0;
 }
 
-int hk_delayacct__restore(struct hk_delayacct *d)
+int hk_delayacct__exit(struct hk_delayacct *d, int want, unsigned int others,
+		       char *note, size_t note_len)
 {
-	if (!d->turned_on)
-		return 0;
+	struct hk_delayacct_facts f = { .others = others, .want = want || d->turned_on };
+	int e;
+
+	note[0] = '\0';
+	f.value = read_switch(sysctl_path(d));
+	f.recorded = f.value >= 0 && hk_delayacct__recorded(d);
 	d->turned_on = 0;
-	return write_switch(sysctl_path(d), '0');
+	switch (hk_delayacct__at_exit(&f)) {
+	case HK_DELAYACCT_PUT_BACK:
+		e = put_back(d);
+		if (e) {
+			snprintf(note, note_len, "cannot turn delay accounting back off (%s): %s",
+				 sysctl_path(d), strerror(-e));
+			return -1;
+		}
+		return 1;
+	case HK_DELAYACCT_FORGET:
+		forget(d);
+		return 0;
+	default:
+		if (f.want && others && f.value == 1)
+			snprintf(note, note_len, "kernel.task_delayacct stays 1: another "
+				 "hotspot-k runs, and turns it off when it exits");
+		return 0;
+	}
 }
 
-void hk_delayacct__others(unsigned int *nr, int *duty)
+unsigned int hk_delayacct__instances(void)
 {
 	struct hk_status_maps m;
-	struct hk_config cfg;
+	unsigned int nr;
 	char err[256];
-	__u32 zero = 0;
 
-	*nr = 0;
-	*duty = 0;
 	/* none, or none that can be seen (no CAP_SYS_ADMIN): alone */
 	if (hk_status__find(&m, err, sizeof(err)))
-		return;
-	*nr = m.nr_instances ? m.nr_instances : 1;
-	if (!hk_status_bpf__lookup(m.config_fd, &zero, &cfg))
-		*duty = cfg.delayacct_duty != 0;
+		return 0;
+	nr = m.nr_instances ? m.nr_instances : 1;
 	hk_status__close(&m);
+	return nr;
 }

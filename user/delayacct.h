@@ -2,6 +2,13 @@
 /*
  * delayacct.h - kernel.task_delayacct, which io_blocked reads from: on
  * while the tool runs, the value found put back when it exits.
+ *
+ * The switch is global and instances come and go, or die: the one that
+ * turns it on (from 0) records that in HK_RUNDIR/delayacct before it
+ * writes 1, and whoever exits last while the record is there (the one
+ * that turned it on, an instance that started meanwhile, `unpin`, or the
+ * next start after a crash or a SIGKILL) puts 0 back and drops the record.
+ * Without a record, a 1 found is the administrator's: left alone.
  */
 #ifndef HK_USER_DELAYACCT_H
 #define HK_USER_DELAYACCT_H
@@ -9,31 +16,67 @@
 #include <stddef.h>
 
 #define HK_DELAYACCT_SYSCTL "/proc/sys/kernel/task_delayacct"
+/* The record, a file in HK_RUNDIR (rundir.h), and what it says. */
+#define HK_DELAYACCT_STATE "delayacct"
+#define HK_DELAYACCT_RECORD "hotspot-k set kernel.task_delayacct to 1, it was 0\n"
 
 struct hk_delayacct {
 	const char *path;	/* HK_DELAYACCT_SYSCTL; a test may point elsewhere */
-	int turned_on;		/* it was 0 and we wrote 1: restore() writes 0 */
+	const char *rundir;	/* HK_RUNDIR; likewise */
+	int turned_on;		/* this instance holds the duty to put 0 back */
 };
 
-/*
- * Make sure delay accounting is on: 0 when it is (turned on by us, or
- * already), -1 with why when it cannot be (no such sysctl: a kernel
- * without CONFIG_TASK_DELAY_ACCT or before 5.14, where it is on unless
- * booted with nodelayacct; or the write failed).
- */
-int hk_delayacct__enable(struct hk_delayacct *d, char *why, size_t why_len);
+/* What is known when a decision is due. */
+struct hk_delayacct_facts {
+	int value;		/* the switch: 0 or 1; -1: cannot be read */
+	int recorded;		/* the record is there: a hotspot-k set it */
+	unsigned int others;	/* other instances running, pinned included */
+	int want;		/* start: io_blocked is diagnosed; exit: this
+				 * instance holds the duty */
+};
 
-/* Put back 0 if enable() turned it on; 0, or -1 with errno. */
-int hk_delayacct__restore(struct hk_delayacct *d);
+enum hk_delayacct_step {
+	HK_DELAYACCT_NOTHING,	/* leave the switch and the record be */
+	HK_DELAYACCT_TURN_ON,	/* record, then write 1: the duty is ours */
+	HK_DELAYACCT_TAKE,	/* 1 by a hotspot-k's doing: ours too */
+	HK_DELAYACCT_PUT_BACK,	/* write 0, then drop the record */
+	HK_DELAYACCT_FORGET,	/* 0 already: drop the record */
+};
+
+/* The decisions, from the facts alone (the unit tests run them). */
+enum hk_delayacct_step hk_delayacct__at_start(const struct hk_delayacct_facts *f);
+enum hk_delayacct_step hk_delayacct__at_exit(const struct hk_delayacct_facts *f);
 
 /*
- * The switch is global and instances come and go: the one that turned it
- * on has the duty to turn it off, an instance that starts while a holder
- * of the duty runs takes it too (hk_config.delayacct_duty), and whoever
- * holds it and exits last puts 0 back. *nr: other hotspot-k instances
- * running now, pinned included (the caller's own counts if it is loaded);
- * *duty: the newest one (or the pinned one) holds the duty.
+ * At start, or when a reload turns io_blocked on (want): make sure delay
+ * accounting is on, and honour a record a dead instance left (put 0 back
+ * when nothing wants it on). others: instances running beside this one
+ * (hk_delayacct__instances() before the load, minus one after). 0, with
+ * a line to say in note when there is one (note[0]: "" otherwise); -1
+ * when want and it cannot be on, why in note.
  */
-void hk_delayacct__others(unsigned int *nr, int *duty);
+int hk_delayacct__start(struct hk_delayacct *d, int want, unsigned int others,
+			char *note, size_t note_len);
+
+/*
+ * At exit (or `unpin`, with want: the pinned instance held the duty):
+ * 0 back if this instance held the duty or the record is there, the
+ * switch is still 1, and no other instance runs. 1 when it put 0 back, 0
+ * when it had nothing to do (a line to say in note when there is one: it
+ * stays 1 for another instance), -1 when the write failed (why in note).
+ */
+int hk_delayacct__exit(struct hk_delayacct *d, int want, unsigned int others,
+		       char *note, size_t note_len);
+
+/* Whether the record is there: a hotspot-k set the switch, and its duty
+ * to put 0 back is not done. */
+int hk_delayacct__recorded(const struct hk_delayacct *d);
+
+/*
+ * hotspot-k instances running now, pinned included, as status finds them
+ * (the caller's own counts once it is loaded); 0 when none can be seen
+ * (no CAP_SYS_ADMIN to list them).
+ */
+unsigned int hk_delayacct__instances(void);
 
 #endif /* HK_USER_DELAYACCT_H */

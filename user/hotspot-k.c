@@ -7,6 +7,7 @@
  * ring buffer.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
-#include <sys/signalfd.h>
 #include <sys/time.h>
 #include "act.h"
 #include "bpffs.h"
@@ -31,18 +31,22 @@
 #include "profile_write.h"
 #include "prometheus.h"
 #include "status.h"
+#include "stopguard.h"
 #include "sysinfo.h"
 #include "units.h"
+#include "watch.h"
 
 static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 {
+	static int said;
 	const struct hk_act *a = pr->act;
 	struct hk_stats st = {};
 	__u64 run_ns = 0, run_cnt = 0;
 	char hook[64] = "hook cost unknown (sysctl kernel.bpf_stats_enabled=1)";
 	int e;
 
-	if (hk_loader__stats(l, &st))
+	/* once: from the loop's cleanup, or from a stuck one's (stopguard.h) */
+	if (!hk_stopguard__once(&said) || hk_loader__stats(l, &st))
 		return;
 	e = hk_loader__hook_cost(l, &run_ns, &run_cnt);
 	if (e == -ENOENT)
@@ -73,12 +77,14 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		"%llu exits lost (swept), %llu aggressor pairs over the cap, "
 		"%llu process-windows untracked (hk_procs full, see --max-procs), "
 		"%llu timer re-arm failures, %llu wq start failures, "
-		"%llu lines not written, %llu cgroup paths cut to %d bytes\n",
+		"%llu lines not written (%llu of them: the output was not read), "
+		"%llu cgroup paths cut to %d bytes\n",
 		(unsigned long long)st.events_dropped, (unsigned long long)st.exits_lost,
 		(unsigned long long)st.defer_overflows, (unsigned long long)st.procs_untracked,
 		(unsigned long long)st.timer_rearm_failures,
 		(unsigned long long)st.wq_start_failures,
-		(unsigned long long)pr->lines_lost, (unsigned long long)pr->cgroups_cut,
+		(unsigned long long)pr->lines_lost, (unsigned long long)pr->lines_stalled,
+		(unsigned long long)pr->cgroups_cut,
 		HK_FORMAT_CGROUP_MAX);
 	if (a && a->freeze && (a->freeze->eta_s || a->freeze->frozen || a->freeze->refused ||
 			       a->freeze->failed))
@@ -170,26 +176,6 @@ static void watchdog_check(struct watchdog *w, struct hk_loader *l)
 	hk_loader__take_over(l);
 }
 
-/*
- * SIGINT, SIGTERM, SIGALRM (--duration) and SIGHUP (reload) arrive on a
- * signalfd in the same epoll as the ring buffer: blocked first, so that
- * one landing at any moment, even during the load, is seen at the next
- * wait.
- */
-static int signals_fd(void)
-{
-	sigset_t mask;
-
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGALRM);
-	sigaddset(&mask, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL))
-		return -1;
-	return signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-}
-
 enum { EP_RING = 0, EP_SIGNAL = 1 };
 
 static int epoll_for(struct hk_loader *l, int sig_fd)
@@ -216,68 +202,68 @@ static int output_failed(const struct hk_printer *pr)
 	return EXIT_RUNTIME;
 }
 
-/*
- * SIGHUP: the config file again, with the same flags on top, validated,
- * then written into hk_config in place. A bad file changes nothing.
- */
-/* kernel.task_delayacct, for io_blocked: put back at exit */
+/* kernel.task_delayacct, for io_blocked: put back at exit (delayacct.h) */
 static struct hk_delayacct delayacct;
-
-/*
- * io_blocked reads delay accounting: on while it is diagnosed. Called
- * before the load, so that the instances found are others; the duty to
- * turn it off again goes into cfg (see hk_delayacct__others).
- */
-static char delayacct_why[512];
+/* loaded: hk_delayacct__instances() counts this instance too */
+static int loaded;
 
 /* What could not be done, said once the load went well: a tool that
  * cannot load has a better first line to give. */
+static char delayacct_note[1024];
+static int delayacct_note_prio;
+
 static void delayacct_say(void)
 {
-	if (!delayacct_why[0])
+	if (!delayacct_note[0])
 		return;
-	hk_log__print(HK_LOG_WARNING, "io_blocked: %s; a process blocked on I/O is "
-		      "not seen unless delay accounting is on\n", delayacct_why);
-	delayacct_why[0] = '\0';
+	if (delayacct_note_prio == HK_LOG_WARNING)
+		hk_log__print(HK_LOG_WARNING, "io_blocked off: %s; a process blocked on I/O is "
+			      "not seen unless delay accounting is on (under the shipped unit: "
+			      "a sysctl.d file, hotspot-k(8) SERVICE)\n", delayacct_note);
+	else
+		hk_log__print(delayacct_note_prio, "%s\n", delayacct_note);
+	delayacct_note[0] = '\0';
 }
 
+/* Others than this instance running now (the count finds ours once loaded). */
+static unsigned int delayacct_others(void)
+{
+	unsigned int n = hk_delayacct__instances();
+
+	return loaded && n ? n - 1 : n;
+}
+
+/*
+ * io_blocked reads delay accounting: on while it is diagnosed; a record a
+ * dead instance left honoured either way. Called before the load, and by
+ * a reload that turns io_blocked on (after its config is in place); the
+ * duty is shown in cfg.
+ */
 static void delayacct_for(struct hk_config *cfg)
 {
-	unsigned int others;
-	int duty;
+	int want = cfg->io_blocked_pct_x100 != 0;
 
-	/* a reload keeps the duty, whatever it asks for now */
-	cfg->delayacct_duty = delayacct.turned_on;
-	if (!cfg->io_blocked_pct_x100)
-		return;
-	if (hk_delayacct__enable(&delayacct, delayacct_why, sizeof(delayacct_why)))
-		return;
-	if (!delayacct.turned_on) {
-		/* on already: by the administrator, or by a hotspot-k that
-		 * may exit before us */
-		hk_delayacct__others(&others, &duty);
-		delayacct.turned_on = others && duty;
-	}
+	if (hk_delayacct__start(&delayacct, want, delayacct_others(), delayacct_note,
+				sizeof(delayacct_note)))
+		delayacct_note_prio = HK_LOG_WARNING;
+	else
+		delayacct_note_prio = HK_LOG_NOTICE;
 	cfg->delayacct_duty = delayacct.turned_on;
 }
 
-/* Exiting: 0 back, unless another instance still runs (it takes over). */
-static void delayacct_put_back(int loaded)
+/* Exiting: 0 back, unless another instance still runs (it takes over).
+ * Once: from the loop's cleanup, or from a stuck one's (stopguard.h). */
+static void delayacct_put_back(void)
 {
-	unsigned int others;
-	int duty;
+	static int done;
+	char note[1024];
+	int e;
 
-	if (!delayacct.turned_on)
+	if (!hk_stopguard__once(&done))
 		return;
-	hk_delayacct__others(&others, &duty);
-	if (others > (unsigned int)loaded) {
-		hk_log__print(HK_LOG_INFO, "kernel.task_delayacct stays 1: another hotspot-k "
-			      "runs, and turns it off when it exits\n");
-		return;
-	}
-	if (hk_delayacct__restore(&delayacct))
-		hk_log__print(HK_LOG_WARNING, "cannot turn delay accounting back off (%s): %s\n",
-			      HK_DELAYACCT_SYSCTL, strerror(errno));
+	e = hk_delayacct__exit(&delayacct, 0, delayacct_others(), note, sizeof(note));
+	if (note[0])
+		hk_log__print(e < 0 ? HK_LOG_WARNING : HK_LOG_INFO, "%s\n", note);
 }
 
 /* Where profiles go: "." unless --profile-dir says. */
@@ -306,6 +292,12 @@ static int profile_dir_open(const struct hk_cli *c, int reloading)
 	return 0;
 }
 
+/*
+ * SIGHUP: the config file again, with the same flags on top, validated,
+ * then written into hk_config in place. A bad file changes nothing, and
+ * neither does one hk_config refuses: delay accounting is turned on only
+ * once the config that asks for it is in place.
+ */
 static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freezer *fz)
 {
 	struct hk_config cfg, old;
@@ -326,6 +318,7 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 		return;
 	}
 	hk_loader__config(l, &old);
+	/* the cgroup filter's id too: the same path may name a cgroup made anew */
 	n = hk_config__diff(&old, &cfg, diff, sizeof(diff));
 	if (!n) {
 		hk_log__print(HK_LOG_INFO, "reload: %s: nothing changed\n", c->config_path);
@@ -333,16 +326,52 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 	}
 	if (cfg.profile_ns && !old.profile_ns && profile_dir_open(c, 1))
 		return;
-	/* io_blocked turned on: delay accounting too, and the duty in cfg */
-	delayacct_for(&cfg);
-	delayacct_say();
+	/* a reload keeps the duty, whatever it asks for now */
+	cfg.delayacct_duty = delayacct.turned_on;
 	if (hk_loader__reconfigure(l, &cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}
+	/* io_blocked turned on: delay accounting too, and the duty shown */
+	if (cfg.io_blocked_pct_x100 && !old.io_blocked_pct_x100) {
+		delayacct_for(&cfg);
+		delayacct_say();
+		if (cfg.delayacct_duty != old.delayacct_duty)
+			hk_loader__reconfigure(l, &cfg, err, sizeof(err));
+	}
 	if (fz)
 		hk_freeze__configure(fz, &cfg);
 	hk_log__print(HK_LOG_NOTICE, "reload: %s: %s\n", c->config_path, diff);
+}
+
+/* The loop looks around when it is awake anyway (watch.h). */
+struct watches {
+	struct hk_cgroup_watch cgroup;
+	struct hk_procs_watch procs;
+	__u32 max_procs;
+};
+
+static void watches_check(struct watches *w, struct hk_loader *l)
+{
+	char line[HK_ERR_LEN + 1024], err[HK_ERR_LEN + 512];
+	struct hk_config cfg, next;
+	struct hk_stats st;
+	int prio;
+
+	hk_loader__config(l, &cfg);
+	if (hk_watch__cgroup(&w->cgroup, &cfg, mono_ns(), &next, line, sizeof(line), &prio) &&
+	    hk_loader__reconfigure(l, &next, err, sizeof(err))) {
+		hk_log__print(HK_LOG_ERR, "cgroup filter: %s\n", err);
+		line[0] = '\0';
+		w->cgroup.next_ns = 0;	/* again at the next wake-up */
+	}
+	if (line[0])
+		hk_log__print(prio, "%s", line);
+	if (hk_loader__stats(l, &st))
+		return;
+	prio = hk_watch__procs(&w->procs, &st, w->max_procs, mono_ns(), line, sizeof(line));
+	if (prio)
+		hk_log__print(prio, "%s", line);
 }
 
 /* --prometheus: the textfile rewritten when it has news, at most once a window. */
@@ -405,6 +434,14 @@ static int min_timeout(int a, int b)
 	return a < b ? a : b;
 }
 
+/* A stop signal: SIGINT, SIGTERM and --duration's SIGALRM need no word. */
+static void say_stop(int signo)
+{
+	if (signo != SIGINT && signo != SIGTERM && signo != SIGALRM)
+		hk_log__print(HK_LOG_NOTICE, "%s: stopping, as its default action would, but "
+			      "cleanly\n", hk_stopguard__name(signo));
+}
+
 /* Events until a signal or a failure; the exit status. */
 static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer *pr,
 		      int sig_fd)
@@ -414,10 +451,11 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 		.interval_ns = c->opts.cfg.interval_ns,
 	};
 	struct prom_pace pp = { .path = c->prom_path, .interval_ns = c->opts.cfg.interval_ns };
+	struct watches watch = { .max_procs = c->opts.max_procs };
 	struct hk_act *a = pr->act;
 	struct hk_config cfg;
 	struct epoll_event evs[2];
-	int ep, n, i, stop = 0, timeout;
+	int ep, n, i, sig, stop = 0, timeout;
 	struct hk_handover ho;
 
 	ep = epoll_for(l, sig_fd);
@@ -437,6 +475,7 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 		/* a freeze's --freeze-max: thawed from here */
 		if (a && a->freeze)
 			timeout = min_timeout(timeout, hk_freeze__timeout_ms(a->freeze));
+		hk_stopguard__phase("waiting");
 		n = epoll_wait(ep, evs, 2, timeout);
 		/* a signal that is not ours to stop on (SIGCONT after Ctrl-Z,
 		 * a debugger attaching) interrupts the wait too */
@@ -448,15 +487,16 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 			break;
 		}
 		for (i = 0; i < n; i++) {
-			struct signalfd_siginfo si;
-
 			if (evs[i].data.u32 != EP_SIGNAL)
 				continue;
-			while (read(sig_fd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo != SIGHUP) {
+			while ((sig = hk_stopguard__next(sig_fd)) > 0) {
+				if (!hk_stopguard__is_reload(sig)) {
+					if (!stop)
+						say_stop(sig);
 					stop = -1;
 					continue;
 				}
+				hk_stopguard__phase("reloading the config");
 				reload(c, l, a ? a->freeze : NULL);
 				hk_loader__config(l, &cfg);
 				if (a)
@@ -466,6 +506,8 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 			}
 		}
 		/* the records already in the ring come out before any exit */
+		hk_stopguard__phase("printing transitions and acting on them");
+		hk_printer__flush(pr);
 		n = hk_loader__consume(l);
 		if (pr->write_errno) {
 			close(ep);
@@ -485,8 +527,12 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 				(unsigned long long)(ho.walk_ns / HK_NSEC_PER_USEC),
 				(unsigned long long)(HK_CHUNK_NS / HK_NSEC_PER_USEC));
 		watchdog_check(&wd, l);
+		watches_check(&watch, l);
+		hk_stopguard__phase("walking");
 		n = hk_loader__walk_if_due(l);
+		hk_stopguard__phase("writing the --prometheus textfile");
 		prom_tick(pr, &pp, l);
+		hk_stopguard__phase("profiling");
 		if (a && a->prof)
 			hk_profiler__poll(a->prof);
 		if (a)
@@ -499,6 +545,43 @@ static int event_loop(const struct hk_cli *c, struct hk_loader *l, struct hk_pri
 	}
 	close(ep);
 	return stop < 0 ? EXIT_OK : stop;
+}
+
+/* For a stuck loop's cleanup, from the guard's thread (stopguard.h). */
+static struct hk_loader *running;
+static struct hk_printer *printing;
+
+/* The loop did not finish its cleanup in time after a stop signal. */
+static int stuck(int signo, const char *phase)
+{
+	hk_log__print(HK_LOG_ERR, "%s came %d s ago, and the event loop is still busy %s: "
+		      "exiting without it (profiles in progress and the last --prometheus "
+		      "write are lost)\n", hk_stopguard__name(signo),
+		      HK_STOPGUARD_GRACE_MS / 1000, phase);
+	delayacct_put_back();
+	if (running && printing)
+		print_summary(running, printing);
+	return EXIT_RUNTIME;
+}
+
+/* What the environment forbids, said once at start rather than by every
+ * flagged process (the shipped unit's hardening: hotspot-k(8), SERVICE). */
+static void say_environment(const struct hk_act *a)
+{
+	char why[PATH_MAX + 256];
+	int e;
+
+	if (!a->profile_ns)
+		return;
+	e = hk_sys__check_profile(why, sizeof(why));
+	if (e)
+		hk_log__print(HK_LOG_WARNING, "--profile %s: %s (hotspot-k(8), SERVICE)\n",
+			      e < 0 ? "will fail" : "works in part", why);
+	if (hk_sys__private_tmp(a->profile_dir, NULL, why, sizeof(why)))
+		hk_log__print(HK_LOG_WARNING, "--profile-dir %s is in this service's own %s "
+			      "(PrivateTmp=yes): nobody else sees the profiles, and they are "
+			      "removed when the service stops; StateDirectory=hotspot-k and "
+			      "--profile-dir /var/lib/hotspot-k keep them\n", a->profile_dir, why);
 }
 
 int main(int argc, char **argv)
@@ -631,25 +714,30 @@ int main(int argc, char **argv)
 		pr.act = &act;
 	}
 
-	sig_fd = signals_fd();
+	/* from here on a stop signal, at any moment, is a clean stop */
+	sig_fd = hk_stopguard__start(stuck);
 	if (sig_fd < 0) {
-		hk_log__print(HK_LOG_ERR, "signalfd: %s\n", strerror(errno));
+		hk_log__print(HK_LOG_ERR, "cannot start the signal thread: %s\n", strerror(errno));
 		return EXIT_RUNTIME;
 	}
+	printing = &pr;
 	delayacct_for(&c.opts.cfg);
 	if (hk_loader__start(&l, &c.opts, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
-		delayacct_put_back(0);
+		delayacct_put_back();
+		hk_stopguard__done();
 		return EXIT_RUNTIME;
 	}
+	loaded = 1;
+	running = l;
 	delayacct_say();
 	if (c.pin) {
 		ret = hk_loader__pin(l, HK_PIN_DIR, err, sizeof(err));
 		/* pinned, the diagnosis outlives us: so does delay accounting,
-		 * until unpin (its hk_config keeps the duty); not pinned, it
-		 * goes back now */
+		 * until unpin (the record in /run and its hk_config keep the
+		 * duty); not pinned, it goes back now */
 		if (ret)
-			delayacct_put_back(1);
+			delayacct_put_back();
 		delayacct.turned_on = 0;
 		if (ret)
 			hk_log__print(HK_LOG_ERR, "%s\n", err);
@@ -660,12 +748,19 @@ int main(int argc, char **argv)
 			       hk_driver__name(hk_loader__driver(l, NULL)),
 			       (unsigned long long)(c.opts.cfg.interval_ns / HK_NSEC_PER_MSEC));
 		/* closing our fds leaves the pinned objects be */
+		hk_stopguard__done();
+		running = NULL;
 		hk_loader__destroy(l);
 		hk_printer__free(&pr);
 		return ret ? EXIT_RUNTIME : EXIT_OK;
 	}
 	/* on stderr in --json mode too: which driver runs is worth a line */
 	print_start(l, c.opts.cfg.interval_ns);
+	say_environment(&act);
+	/* a reader that stops reading must not hold the loop (outfd.h) */
+	if (hk_printer__unblock(&pr))
+		hk_log__print(HK_LOG_WARNING, "stdout: %s: a reader that stops reading holds "
+			      "the tool\n", strerror(errno));
 	if (fz.eta_s) {
 		ret = hk_freeze__describe(&fz, err, sizeof(err));
 		hk_log__print(ret, "%s\n", err);
@@ -682,19 +777,24 @@ int main(int argc, char **argv)
 	}
 	ret = event_loop(&c, l, &pr, sig_fd);
 	/* profiles still running are written with what they have */
+	hk_stopguard__phase("writing the profiles in progress");
 	hk_profiler__free(act.prof);
 	act.prof = NULL;
 	/* the textfile says we stopped: hotspot_k_up 0, no stale flagged set */
 	if (pr.prom) {
+		hk_stopguard__phase("writing the --prometheus textfile at exit");
 		hk_prom__down(pr.prom);
 		if (hk_prom__write(pr.prom, NULL, NULL, err, sizeof(err)))
 			hk_log__print(HK_LOG_ERR, "--prometheus %s: %s\n", c.prom_path, err);
 		hk_prom__free(pr.prom);
 	}
+	hk_stopguard__phase("printing the summary");
 	print_summary(l, &pr);
 	/* before unloading: while we are loaded, instances found beside us
 	 * are others for sure (our programs linger a moment after) */
-	delayacct_put_back(1);
+	delayacct_put_back();
+	hk_stopguard__done();
+	running = NULL;
 	hk_loader__destroy(l);
 	hk_printer__free(&pr);
 	hk_freeze__free(&fz);

@@ -6,6 +6,7 @@
  * its map does.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/file.h>
 #include <sys/signalfd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -25,7 +27,8 @@ static const char follow_usage[] =
 "Usage: hotspot-k follow [--json] [--utc]\n"
 "\n"
 "Print the transitions of the instance started with --pin, as it would\n"
-"have printed them, until SIGINT/SIGTERM. The instance keeps running.\n";
+"have printed them, until SIGINT/SIGTERM. The instance keeps running.\n"
+"One follow at a time: its ring buffer has one reader position.\n";
 
 int hk_pinned__follow(int argc, char **argv)
 {
@@ -38,7 +41,7 @@ int hk_pinned__follow(int argc, char **argv)
 	struct epoll_event ev = { .events = EPOLLIN }, got;
 	struct ring_buffer *rb = NULL;
 	struct hk_printer pr;
-	int opt, json = 0, utc = 0, fd, sig_fd = -1, ep = -1, n, ret = 1;
+	int opt, json = 0, utc = 0, fd, lock, sig_fd = -1, ep = -1, n, ret = 1;
 	sigset_t mask;
 
 	while ((opt = getopt_long(argc, argv, "juh", opts, NULL)) != -1) {
@@ -57,10 +60,34 @@ int hk_pinned__follow(int argc, char **argv)
 			"one with sudo hotspot-k --pin\n", HK_PIN_DIR, strerror(errno));
 		return 1;
 	}
+	/*
+	 * The ring buffer has one consumer position, in the map: two readers
+	 * would print records twice, move it back and forth, and read records
+	 * the kernel is overwriting. One follow at a time, by a lock on the
+	 * pin directory (held until exit).
+	 */
+	lock = open(HK_PIN_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+
+		if (e == EWOULDBLOCK)
+			fprintf(stderr, "hotspot-k follow: another hotspot-k follow reads the pinned "
+				"instance already (its transitions have one reader): stop that "
+				"one first\n");
+		else
+			fprintf(stderr, "hotspot-k follow: %s: %s\n", HK_PIN_DIR, strerror(e));
+		if (lock >= 0)
+			close(lock);
+		close(fd);
+		return 1;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	if (hk_printer__init(&pr, stdout, json, utc,
 			     !json && hk_format__use_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"),
-							   getenv("TERM")))) {
+							   getenv("TERM"))) ||
+	    /* a reader that stops reading must not hold it (outfd.h) */
+	    hk_printer__unblock(&pr)) {
+		close(lock);
 		close(fd);
 		return 1;
 	}
@@ -81,6 +108,7 @@ int hk_pinned__follow(int argc, char **argv)
 	epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev);
 	/* what the ring holds already (transitions while nobody read) first */
 	for (;;) {
+		hk_printer__flush(&pr);
 		n = ring_buffer__consume(rb);
 		if (pr.write_errno) {
 			if (pr.write_errno != EPIPE)
@@ -108,6 +136,7 @@ out:
 	if (sig_fd >= 0)
 		close(sig_fd);
 	close(fd);
+	close(lock);
 	hk_printer__free(&pr);
 	return ret;
 }
@@ -129,29 +158,31 @@ static int pinned_duty(void)
 }
 
 /*
- * The pinned instance turned delay accounting on (or took it over): off
- * again, once its programs are gone (they outlive their pins a moment),
- * unless another instance runs.
+ * The pinned instance turned delay accounting on (or took it over: duty),
+ * or a record says a hotspot-k did (delayacct.h): off again, once its
+ * programs are gone (they outlive their pins a moment), unless another
+ * instance runs.
  */
-static void delayacct_put_back(void)
+static void delayacct_put_back(int duty)
 {
-	struct hk_delayacct d = { .turned_on = 1 };
+	struct hk_delayacct d = {};
 	unsigned int others = 1;
-	int i, duty;
+	char note[1024];
+	int i, e;
 
+	if (!duty && !hk_delayacct__recorded(&d))
+		return;
 	for (i = 0; i < 20 && others; i++) {
-		hk_delayacct__others(&others, &duty);
+		others = hk_delayacct__instances();
 		if (others)
 			usleep(100 * 1000);
 	}
-	if (others) {
-		printf("hotspot-k: kernel.task_delayacct stays 1: another hotspot-k runs\n");
-		return;
-	}
-	if (hk_delayacct__restore(&d))
-		fprintf(stderr, "hotspot-k unpin: cannot turn delay accounting back off "
-			"(%s): %s\n", HK_DELAYACCT_SYSCTL, strerror(errno));
-	else
+	e = hk_delayacct__exit(&d, duty, others, note, sizeof(note));
+	if (e < 0)
+		fprintf(stderr, "hotspot-k unpin: %s\n", note);
+	else if (note[0])
+		printf("hotspot-k: %s\n", note);
+	else if (e > 0)
 		printf("hotspot-k: kernel.task_delayacct back to 0, as the pinned instance "
 		       "found it\n");
 }
@@ -182,7 +213,6 @@ int hk_pinned__unpin(int argc, char **argv)
 	}
 	printf("hotspot-k: %d pins removed from %s: the pinned instance is stopped\n", n,
 	       HK_PIN_DIR);
-	if (duty)
-		delayacct_put_back();
+	delayacct_put_back(duty);
 	return 0;
 }

@@ -10,7 +10,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
+#include "log.h"
+#include "pidref.h"
 #include "printer.h"
 #include "sysinfo.h"
 
@@ -42,20 +45,93 @@ void hk_printer__free(struct hk_printer *p)
 {
 	free(p->line);
 	p->line = NULL;
+	if (p->use_outfd)
+		hk_outfd__close(&p->outfd);
+	p->use_outfd = 0;
+}
+
+int hk_printer__unblock(struct hk_printer *p)
+{
+	int e;
+
+	/* what stdio holds goes first, in order */
+	if (fflush(p->out))
+		return -1;
+	e = hk_outfd__open(&p->outfd, fileno(p->out));
+	if (e) {
+		errno = -e;
+		return -1;
+	}
+	p->use_outfd = 1;
+	return 0;
+}
+
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+}
+
+/* A stall begun, lasting or over: said on stderr, a few lines at most. */
+static void say_stall(struct hk_printer *p, int stalled, __u64 dropped)
+{
+	switch (hk_ratelimit__step(&p->stall, stalled, dropped, mono_ns())) {
+	case HK_RATELIMIT_START:
+		hk_log__print(HK_LOG_WARNING, "the output is not read (a stalled pipe, a "
+			      "frozen journald?): its lines are dropped after a %d ms wait, and "
+			      "counted, until it is read again (%llu so far); the diagnosis and "
+			      "what it acts on go on\n", p->outfd.wait_ms,
+			      (unsigned long long)p->stall.told);
+		break;
+	case HK_RATELIMIT_STILL:
+		hk_log__print(HK_LOG_WARNING, "the output is still not read: %llu more lines "
+			      "dropped\n", (unsigned long long)p->stall.told);
+		break;
+	case HK_RATELIMIT_END:
+		hk_log__print(HK_LOG_NOTICE, "the output is read again (%llu more lines "
+			      "dropped; %llu in all)\n", (unsigned long long)p->stall.told,
+			      (unsigned long long)p->lines_stalled);
+		break;
+	case HK_RATELIMIT_QUIET:
+		break;
+	}
+}
+
+void hk_printer__flush(struct hk_printer *p)
+{
+	if (!p->use_outfd || p->write_errno || !p->outfd.rest_len)
+		return;
+	if (!hk_outfd__flush(&p->outfd))
+		say_stall(p, 0, 0);
 }
 
 /*
  * The cgroup that matters: the CPU controller's for a quota, the memory
  * controller's otherwise (on a hybrid v1/v2 host every v2 cgroup may be
- * the root). NULL when the process is gone: no path to give.
+ * the root). NULL when the process is gone, or its PID is another's by
+ * now (an event read late, by `follow`): no path to give; the text
+ * HK_SYS_CGROUP_TOO_LONG when the kernel cannot give it.
  */
 static char *event_cgroup(const struct hk_event *e)
 {
 	int cpu = e->to == HK_THROTTLED || (e->to == HK_OK && e->from == HK_THROTTLED);
+	struct hk_pidref r;
+	char *cg;
 
-	if (e->to == HK_EXITED)
+	if (e->to == HK_EXITED || hk_pidref__open(&r, e->tgid, e->start_boottime_ns))
 		return NULL;
-	return hk_sys__cgroup_path(e->tgid, cpu ? "cpu" : "memory");
+	cg = hk_sys__cgroup_path(e->tgid, cpu ? "cpu" : "memory");
+	if (!cg && errno == ENAMETOOLONG)
+		cg = strdup(HK_SYS_CGROUP_TOO_LONG);
+	/* read while the PID was still the event's process: its path */
+	if (cg && !hk_pidref__held(&r)) {
+		free(cg);
+		cg = NULL;
+	}
+	hk_pidref__close(&r);
+	return cg;
 }
 
 int hk_printer__event(void *ctx, void *data, size_t size)
@@ -104,12 +180,42 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	return p->write_errno ? -EIO : 0;
 }
 
+/* Through outfd: 0 written or dropped (the output stalls), -1 failed. */
+static int write_outfd(struct hk_printer *p, int priority, const char *line, size_t n)
+{
+	char prefix[16];
+	struct iovec iov[2];
+	int cnt = 0, r;
+
+	/* the journal reads "<N>" as the line's priority (sd-daemon(3)) */
+	if (p->syslog_prefix) {
+		iov[cnt].iov_base = prefix;
+		iov[cnt++].iov_len = (size_t)snprintf(prefix, sizeof(prefix), "<%d>", priority);
+	}
+	iov[cnt].iov_base = (void *)line;
+	iov[cnt++].iov_len = n;
+	r = hk_outfd__write(&p->outfd, iov, cnt);
+	if (r < 0) {
+		p->write_errno = -r;
+		p->lines_lost++;
+		return -1;
+	}
+	if (!r) {
+		p->lines_lost++;
+		p->lines_stalled++;
+	}
+	say_stall(p, !r, !r);
+	return 0;
+}
+
 int hk_printer__write(struct hk_printer *p, int priority, const char *line, size_t n)
 {
 	if (p->write_errno) {
 		p->lines_lost++;
 		return -1;
 	}
+	if (p->use_outfd)
+		return write_outfd(p, priority, line, n);
 	errno = 0;
 	/* the journal reads "<N>" as the line's priority (sd-daemon(3)) */
 	if ((p->syslog_prefix && fprintf(p->out, "<%d>", priority) < 0) ||

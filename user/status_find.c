@@ -8,6 +8,13 @@
  * map ids tie the three of one instance together (two instances' maps are
  * never mixed) and say that it still runs (a map no program uses belongs
  * to no running hotspot-k). Everything is opened read-only.
+ *
+ * Names are not proof: where kernel.unprivileged_bpf_disabled is 0, any
+ * user can make maps named hk_procs, hk_config and hk_stats of the right
+ * sizes, and a socket filter that uses them, to show forged processes in
+ * `status` or keep delay accounting on. Only programs a hotspot-k loads
+ * count: one of its names with its type (tracing, syscall: root's alone),
+ * loaded by uid 0.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,6 +51,20 @@ struct found_map {
 struct instance {
 	__u32 id[NR_MAP_KINDS];		/* 0: not seen */
 	__u64 load_time_ns;
+};
+
+/* The programs of hotspot.bpf.c that use hk_procs, and their types. */
+static const struct {
+	const char *name;
+	__u32 type;
+} our_progs[] = {
+	{ "hk_switch", BPF_PROG_TYPE_TRACING },
+	{ "hk_switch_noarg", BPF_PROG_TYPE_TRACING },
+	{ "hk_exit", BPF_PROG_TYPE_TRACING },
+	{ "hk_iter", BPF_PROG_TYPE_TRACING },
+	{ "hk_arm", BPF_PROG_TYPE_SYSCALL },
+	{ "hk_arm_nowq", BPF_PROG_TYPE_SYSCALL },
+	{ "hk_test_win", BPF_PROG_TYPE_RAW_TRACEPOINT },
 };
 
 /* Programs' map ids read at once; more takes a second call. */
@@ -143,7 +164,23 @@ static int found_kind(const struct found_map *maps, size_t n, __u32 id)
 	return -1;
 }
 
-/* A program's map ids and load time: 0, -ENOENT (gone), or -errno. */
+/* One of ours, loaded by root: a name and type of hotspot.bpf.c's. */
+static bool ours(const struct bpf_prog_info *info)
+{
+	size_t i;
+
+	if (info->created_by_uid != 0)
+		return false;
+	for (i = 0; i < sizeof(our_progs) / sizeof(our_progs[0]); i++)
+		if (!strncmp(info->name, our_progs[i].name, BPF_OBJ_NAME_LEN))
+			return info->type == our_progs[i].type;
+	return false;
+}
+
+/*
+ * A program's map ids and load time: 0, -ENOENT (gone), or -errno. No map
+ * ids (*nr 0) for a program that is not one of ours (ours()).
+ */
 static int prog_maps(__u32 id, __u32 **ids, __u32 *nr, __u64 *load_time_ns)
 {
 	struct bpf_prog_info info = {};
@@ -170,7 +207,7 @@ static int prog_maps(__u32 id, __u32 **ids, __u32 *nr, __u64 *load_time_ns)
 		cap = info.nr_map_ids;	/* it has more: again, with room */
 	}
 	close(fd);
-	*nr = err ? 0 : info.nr_map_ids;
+	*nr = err || !ours(&info) ? 0 : info.nr_map_ids;
 	*load_time_ns = info.load_time;
 	return err;
 }
@@ -299,6 +336,13 @@ static int open_map(struct hk_status_maps *m, enum map_kind k, __u32 id,
 	if (k == MAP_PROCS) {
 		m->procs_id = info.id;
 		m->max_procs = info.max_entries;
+		/* what a reader allocates for: never more than a hotspot-k makes */
+		if (info.max_entries > HK_STATUS_MAX_PROCS) {
+			hk_msg__fail(err, len, "hk_procs (map id %u) holds up to %u entries, more "
+				     "than a hotspot-k makes (%u): not a hotspot-k's", info.id,
+				     info.max_entries, HK_STATUS_MAX_PROCS);
+			return -EPROTO;
+		}
 	}
 	return check_sizes(&info, k, err, len);
 }

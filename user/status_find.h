@@ -14,6 +14,10 @@
 /* Where pinned mode leaves hk_procs, hk_config and hk_stats. */
 #define HK_STATUS_PIN_DIR "/sys/fs/bpf/hotspot-k"
 
+/* The largest hk_procs a hotspot-k makes (the top of --max-procs, cli.c):
+ * a reader allocates for as many entries, and refuses a map with more. */
+#define HK_STATUS_MAX_PROCS 4194304U
+
 /* One instance's three maps. */
 struct hk_status_maps {
 	int procs_fd;
@@ -33,7 +37,9 @@ struct hk_status_maps {
 };
 
 /*
- * Find the running instance and open its maps. 0; -ENOENT when none runs;
+ * Find the running instance and open its maps: only those of programs a
+ * hotspot-k loads (its names and types, loaded by root), never maps that
+ * only have its maps' names. 0; -ENOENT when none runs;
  * another -errno with err saying what failed (no permission; a different
  * version's maps). m says more either way (stale_pin).
  */

@@ -66,6 +66,14 @@ int hk_status__read(const struct hk_status_maps *m, struct hk_status_snap *s,
 		hk_msg__fail(err, err_len, "reading hk_config and hk_stats: %s", strerror(-e));
 		return e;
 	}
+	/* status_find refuses more; checked again where the size is used */
+	if (m->max_procs > HK_STATUS_MAX_PROCS) {
+		hk_msg__fail(err, err_len, "hk_procs (map id %u) holds up to %u entries, more "
+			     "than a hotspot-k makes (%u)", m->procs_id, m->max_procs,
+			     HK_STATUS_MAX_PROCS);
+		memset(s, 0, sizeof(*s));
+		return -EPROTO;
+	}
 	/* one more than the map holds: never a zero-size allocation */
 	*pids = calloc((size_t)m->max_procs + 1, sizeof(**pids));
 	*procs = calloc((size_t)m->max_procs + 1, sizeof(**procs));

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <linux/capability.h>
+#include <linux/perf_event.h>
 #include "sysinfo.h"
 
 #ifndef CAP_PERFMON
@@ -21,6 +23,9 @@
 #endif
 #ifndef CAP_BPF
 #define CAP_BPF 39
+#endif
+#ifndef PERF_FLAG_FD_CLOEXEC
+#define PERF_FLAG_FD_CLOEXEC (1UL << 3)
 #endif
 
 int hk_sys__fill_env(struct hk_config *c)
@@ -130,6 +135,7 @@ char *hk_sys__cgroup_path(__u32 pid, const char *controller)
 	char path[64], *line = NULL, *found = NULL, *unified = NULL;
 	size_t cap = 0;
 	FILE *f;
+	int e;
 
 	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
 	f = fopen(path, "re");
@@ -137,6 +143,7 @@ char *hk_sys__cgroup_path(__u32 pid, const char *controller)
 		return NULL;
 	/* whole lines, however long: a path cut at a buffer's end would let
 	 * its rest be read as a line of its own */
+	errno = 0;
 	while (!found && getline(&line, &cap, f) > 0) {
 		char *ctrl = strchr(line, ':'), *p;
 
@@ -153,13 +160,123 @@ char *hk_sys__cgroup_path(__u32 pid, const char *controller)
 		else if (!strcmp(line, "0") && ctrl[1] == '\0' && !unified)
 			unified = strdup(p);
 	}
+	/* a read that failed (ENAMETOOLONG: see sysinfo.h) is not "" */
+	e = ferror(f) ? (errno ? errno : EIO) : 0;
 	free(line);
 	fclose(f);
-	if (found) {
+	if (found && !e) {
 		free(unified);
-		return found;
+		unified = found;
+		found = NULL;
 	}
-	return unified ? unified : strdup("");
+	/* PATH_MAX - 1 bytes: cut by the kernel, or could have been */
+	if (!e && unified && strlen(unified) >= PATH_MAX - 1)
+		e = ENAMETOOLONG;
+	if (e || (!found && !unified)) {
+		free(found);
+		free(unified);
+		if (e) {
+			errno = e;
+			return NULL;
+		}
+		return strdup("");
+	}
+	return unified;
+}
+
+int hk_sys__check_profile(char *why, size_t why_len)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	/* what the profiler opens on each CPU (profiler.c) */
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.freq = 1,
+		.sample_freq = 99,
+	};
+	int fd;
+
+	fd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, why_len, "perf_event_open: %s%s", strerror(errno),
+			 errno == EPERM ? " (a seccomp filter: the unit's SystemCallFilter= "
+			 "lacks it?)" : errno == EACCES ? " (no CAP_PERFMON)" : "");
+		return -1;
+	}
+	close(fd);
+	if (syscall(SYS_capget, &hdr, data))
+		return 0;	/* cannot tell: the profile will say */
+	if (!has_cap(data, CAP_SYS_ADMIN) && !has_cap(data, CAP_SYS_PTRACE)) {
+		snprintf(why, why_len, "no CAP_SYS_PTRACE: the memory maps of processes "
+			 "(/proc/PID/maps) cannot be read");
+		return -1;
+	}
+	if (!has_cap(data, CAP_SYS_ADMIN) && !has_cap(data, CAP_SYSLOG)) {
+		snprintf(why, why_len, "no CAP_SYSLOG: /proc/kallsyms shows no addresses, "
+			 "kernel frames go unnamed");
+		return 1;
+	}
+	return 0;
+}
+
+/* A mountinfo path field: "\040" and the like back to bytes, in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 4;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+}
+
+int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_t why_len)
+{
+	char real[PATH_MAX], *line = NULL, best_root[PATH_MAX] = "", best_mp[PATH_MAX] = "";
+	size_t cap = 0, best = 0;
+	FILE *f;
+
+	if (!realpath(dir, real))
+		return 0;
+	f = fopen(mountinfo ? mountinfo : "/proc/self/mountinfo", "re");
+	if (!f)
+		return 0;
+	/* "ID PARENT MAJ:MIN ROOT MOUNT_POINT ...": the deepest mount over dir */
+	while (getline(&line, &cap, f) > 0) {
+		char *root, *mp, *save;
+		size_t n;
+
+		if (!strtok_r(line, " ", &save) || !strtok_r(NULL, " ", &save) ||
+		    !strtok_r(NULL, " ", &save))
+			continue;
+		root = strtok_r(NULL, " ", &save);
+		mp = strtok_r(NULL, " ", &save);
+		if (!root || !mp)
+			continue;
+		unescape(root);
+		unescape(mp);
+		n = strlen(mp);
+		if (strncmp(real, mp, n) || (real[n] != '/' && real[n] && n != 1) || n < best)
+			continue;
+		best = n;
+		snprintf(best_root, sizeof(best_root), "%s", root);
+		snprintf(best_mp, sizeof(best_mp), "%s", mp);
+	}
+	free(line);
+	fclose(f);
+	/* PrivateTmp= binds /tmp/systemd-private-ID-UNIT-RANDOM/tmp there */
+	if (!strstr(best_root, "/systemd-private-"))
+		return 0;
+	snprintf(why, why_len, "%s", best_mp);
+	return 1;
 }
 
 __u32 hk_sys__default_max_procs(void)

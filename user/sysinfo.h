@@ -30,11 +30,44 @@ __u32 hk_sys__nr_threads(void);
 int hk_sys__check_btf(char *err, size_t err_len);
 
 /*
- * The cgroup path of pid for a controller ("memory", "cpu"): the v1
- * hierarchy's that has it on a hybrid v1/v2 host, else the unified one,
- * whole (malloc'd: free it). NULL when the process is gone.
+ * The cgroup path of pid for a controller ("memory", "cpu"; "" for the
+ * unified hierarchy's): the v1 hierarchy's that has it on a hybrid v1/v2
+ * host, else the unified one, whole (malloc'd: free it); "" when
+ * /proc/PID/cgroup has neither. NULL with errno otherwise:
+ *   ENOENT or ESRCH  the process is gone;
+ *   ENAMETOOLONG     its path is 4095 bytes or more: the kernel formats
+ *                    /proc/PID/cgroup into PATH_MAX, and either fails the
+ *                    read or (6.18, v1 and v2 alike) cuts the path at 4095
+ *                    bytes, which then names another cgroup. A user can
+ *                    nest that deep in a delegated subtree: say
+ *                    HK_SYS_CGROUP_TOO_LONG, never take it for "", "/" or
+ *                    the cut path;
+ *   ENOMEM, EIO...   it could not be read.
+ * Never "" for a path that could not be read.
  */
 char *hk_sys__cgroup_path(__u32 pid, const char *controller);
+
+/* What the outputs show for a cgroup path the kernel cannot give (no
+ * leading '/': no path reads like it). */
+#define HK_SYS_CGROUP_TOO_LONG "cgroup path too long"
+
+/*
+ * Whether --profile can work here, probed once at start (the shipped unit
+ * forbids it unless a drop-in allows it: hotspot-k(8), SERVICE). 0; -1
+ * with why when every profile will fail (perf_event_open refused: a
+ * seccomp filter, no CAP_PERFMON; no CAP_SYS_PTRACE to read the memory
+ * maps of processes); 1 with why when profiles lack a part (no
+ * CAP_SYSLOG: kernel frames without names).
+ */
+int hk_sys__check_profile(char *why, size_t why_len);
+
+/*
+ * Whether dir is in a /tmp or /var/tmp private to a systemd service
+ * (PrivateTmp=yes: nobody else sees it, and it is removed when the
+ * service stops), from mountinfo (NULL: /proc/self/mountinfo). 1 with the
+ * mount point in why, 0 when not (or it cannot be told).
+ */
+int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_t why_len);
 
 /* Capacity of hk_procs: 4 x the processes running now, 4096..65536. */
 __u32 hk_sys__default_max_procs(void);

@@ -5,7 +5,8 @@
 # uninstall leaves the tree it found), the unit (systemd-analyze verify and
 # security), the man page (no groff warning, every option of --help), and
 # the installed hotspot-k run the way the unit runs it (tests/install/
-# unit-run.sh) with its system calls traced against the unit's filter.
+# unit-run.sh) with its system calls traced against the unit's filter, and
+# what the unit forbids (--profile, io_blocked) said at start.
 #   tests/install/check.sh            as root; STATIC=1: the static binary
 # Every command has a hard timeout; a run that loads BPF holds
 # /tmp/hk-bpf.lock. Prints each check; exits 1 if any failed.
@@ -92,6 +93,7 @@ check "systemd-analyze security --offline: exposure at most 2.0 (now $(echo "$se
 # --- the unit's way of running it -------------------------------------------
 run_as_unit "$d" "$bin" "$conf"
 check_syscalls "$d" "$bin" "$conf" "$unit"
+check_unit_says "$d" "$bin" "$conf" "$unit"
 
 # --- a second install; then uninstall ----------------------------------------
 mk install DESTDIR="$d" PREFIX=/usr >"$tmp/install2.out" 2>&1

@@ -230,3 +230,56 @@ check_man() {
 	done
 	[ -z "$ahead" ] || echo "  NOTE     in the man page, not in any --help:$ahead"
 }
+
+# check_unit_says DESTDIR BIN CONF UNIT: what the unit forbids is said at
+# start, in one line each (io_blocked, --profile, a profile directory in its
+# private /var/tmp); the drop-in its comments give for --profile is valid
+# and, with the capabilities it adds, the profile's line is gone; and the
+# unit keeps its state directory and does not rate-limit its lines
+check_unit_says() {
+	d=$1 bin=$2 conf=$3 unit=$4
+	for want in RuntimeDirectory=hotspot-k RuntimeDirectoryMode=0700 \
+		RuntimeDirectoryPreserve=yes LogRateLimitIntervalSec=0; do
+		check "the unit sets $want" grep -qx "$want" "$unit"
+	done
+	# delay accounting off for this run, as a fresh host has it: the unit
+	# cannot turn it on, and must say so
+	da=$(cat /proc/sys/kernel/task_delayacct 2>/dev/null)
+	[ -z "$da" ] || echo 0 > /proc/sys/kernel/task_delayacct
+	flock -w 1200 "$LOCK" timeout -k 5 60 "$here/unit-run.sh" --keep "$d" -- "$bin" \
+		--config "$conf" --profile 1s --profile-dir /var/tmp --duration 2s -i 1s \
+		>"$tmp/prof.out" 2>"$tmp/prof.err"
+	rc=$?
+	[ -z "$da" ] || echo "$da" > /proc/sys/kernel/task_delayacct
+	check "run as the unit runs it, --profile 1s --profile-dir /var/tmp: exit 0" \
+		test $rc = 0 || indent "$tmp/prof.err"
+	check "... one line says --profile will fail: no CAP_SYS_PTRACE" \
+		test "$(grep -c '^hotspot-k: --profile will fail: no CAP_SYS_PTRACE' "$tmp/prof.err")" = 1 ||
+		indent "$tmp/prof.err"
+	check "... one line says /var/tmp is the unit's own (PrivateTmp=yes)" \
+		test "$(grep -c '^hotspot-k: --profile-dir /var/tmp is in this service.s own /var/tmp (PrivateTmp=yes)' "$tmp/prof.err")" = 1 ||
+		indent "$tmp/prof.err"
+	if [ -n "$da" ]; then
+		check "... one line says io_blocked is off (kernel.task_delayacct 0, read-only there)" \
+			test "$(grep -c '^hotspot-k: io_blocked off: .*Read-only file system' "$tmp/prof.err")" = 1 ||
+			indent "$tmp/prof.err"
+	else
+		echo "  NOTE     no kernel.task_delayacct on this kernel: the io_blocked line was not checked"
+	fi
+	# the drop-in, as the unit's comments give it
+	mkdir -p "$unit.d"
+	sed -n '/^#   \[Service\]$/,/^#   ExecStart=\//s/^#   //p' "$unit" > "$unit.d/profile.conf"
+	check "the unit's --profile drop-in: 6 lines, [Service] to ExecStart=" \
+		test "$(wc -l < "$unit.d/profile.conf")" = 6 || sed 's/^/           /' "$unit.d/profile.conf"
+	verify_out=$(timeout 60 unshare --mount -- sh -c "mount --bind '$d/usr/sbin' /usr/sbin &&
+		MANPATH='$d/usr/share/man' systemd-analyze verify '$unit'" 2>&1)
+	check "... systemd-analyze verify with it: exit 0, no message" test $? = 0 -a -z "$verify_out" ||
+		echo "$verify_out" | sed 's/^/           /'
+	flock -w 1200 "$LOCK" timeout -k 5 60 "$here/unit-run.sh" --caps +sys_ptrace,+syslog \
+		--keep "$d" -- "$bin" --config "$conf" --profile 1s --profile-dir /var/tmp \
+		--duration 2s -i 1s >"$tmp/prof2.out" 2>"$tmp/prof2.err"
+	check "... with its capabilities (+CAP_SYS_PTRACE +CAP_SYSLOG): exit 0, and no --profile line" \
+		sh -c "[ $? = 0 ] && ! grep -q '^hotspot-k: --profile ' '$tmp/prof2.err'" ||
+		indent "$tmp/prof2.err"
+	rm -rf "$unit.d"
+}

@@ -37,5 +37,6 @@ int hk_add_freeze_suite(void);
 int hk_add_freeze_state_suite(void);
 int hk_add_delayacct_suite(void);
 int hk_add_safefile_suite(void);
+int hk_add_service_suite(void);
 
 #endif
