@@ -37,7 +37,7 @@ static int leaker(const struct hk_freeze_fs *fs, const struct hk_freezer *f,
 {
 	struct hk_pidref ref;
 	__u32 uids[4];
-	int err;
+	int err, cg_errno;
 
 	*target = NULL;
 	err = hk_pidref__open(&ref, e->tgid, e->start_boottime_ns);
@@ -51,6 +51,7 @@ static int leaker(const struct hk_freeze_fs *fs, const struct hk_freezer *f,
 		return -1;
 	}
 	*target = hk_freeze__cgroup_of(fs, e->tgid);
+	cg_errno = errno;
 	err = hk_freeze_owners__uids(f->proc, e->tgid, uids);
 	if (!hk_pidref__held(&ref)) {
 		hk_pidref__close(&ref);
@@ -59,10 +60,16 @@ static int leaker(const struct hk_freeze_fs *fs, const struct hk_freezer *f,
 		return -1;
 	}
 	hk_pidref__close(&ref);
+	if (!*target && cg_errno == ENAMETOOLONG) {
+		r->outcome = HK_FREEZE_FAILED;
+		snprintf(r->why, sizeof(r->why), "its cgroup path is too long to name (4095 bytes "
+			 "or more): not frozen");
+		return -1;
+	}
 	if (!*target || err) {
 		r->outcome = HK_FREEZE_FAILED;
 		snprintf(r->why, sizeof(r->why), "cannot read its %s: %s",
-			 *target ? "uid" : "cgroup", strerror(*target ? -err : errno));
+			 *target ? "uid" : "cgroup", strerror(*target ? -err : cg_errno));
 		return -1;
 	}
 	*uid = uids[0];
