@@ -726,6 +726,9 @@ int main(int argc, char **argv)
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		delayacct_put_back();
 		hk_stopguard__done();
+		hk_profiler__free(act.prof);
+		hk_printer__free(&pr);
+		hk_freeze__free(&fz);
 		return EXIT_RUNTIME;
 	}
 	loaded = 1;

@@ -3,6 +3,7 @@
 errors, running as nobody, and a clean teardown on SIGINT, SIGTERM and
 --duration."""
 
+import json
 import os
 import re
 import shutil
@@ -267,6 +268,36 @@ def t_cli_interval_defaults(suite, ctx):
     ctx.record("cli_interval_defaults", True, "-i 16s ok; %s" % want)
 
 
+def t_cli_arm_enomem(suite, ctx):
+    """The kernel cannot allocate the window timer (6.18's kmalloc_nolock()
+    failed for a whole second once, on a freshly booted machine; stood in
+    for by HOTSPOT_K_TEST_ARM_ENOMEM=1): the walk is driven from userspace
+    and says why, and a hog is still diagnosed; with --pin, nobody would
+    drive it: one line, exit 1 (it was "cannot arm the window timer" and
+    exit 1 in every case)."""
+    env = dict(os.environ, HOTSPOT_K_TEST_ARM_ENOMEM="1")
+    hog = ctx.workload("hog", ["yes"], stdout=subprocess.DEVNULL)
+    rc, out, err, _ = run_cli(suite, [suite.tool, "--json", "-i", INTERVAL, "--duration", "4s",
+                                      *suite.tool_args], timeout=20, env=env)
+    first = err.splitlines()[0] if err else ""
+    evs = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
+    if rc != 0 or "driver iter (the kernel could not allocate the window timer (ENOMEM))" \
+            not in first or not any(o.get("pid") == hog.pid and o.get("to") == "cpu_bound"
+                                    for o in evs):
+        raise TestFailure("timer ENOMEM: want exit 0, a start line naming driver iter and "
+                          "why, and the hog CPU-bound; exit %d\n  stderr:\n%s\n  stdout:\n%s" %
+                          (rc, indent(err), indent(out)))
+    rc2, out2, err2, _ = run_cli(suite, ["unshare", "--mount", "--propagation", "private", "--",
+                                         suite.tool, "--pin", "-i", INTERVAL], timeout=20,
+                                 env=env)
+    lines = [l for l in err2.splitlines() if "bpffs" not in l]
+    want = "hotspot-k: cannot arm the window timer: Cannot allocate memory"
+    if rc2 != 1 or lines != [want]:
+        raise TestFailure("timer ENOMEM with --pin: want exit 1 and %r; exit %d, stderr:\n%s" %
+                          (want, rc2, indent(err2)))
+    ctx.record("cli_arm_enomem", True, "%s; --pin: exit 1" % first[:120])
+
+
 TESTS = [
     # name, function, hard timeout (s)
     ("cli_help", t_cli_help, 15),
@@ -282,5 +313,6 @@ TESTS = [
     ("cli_write_error", t_cli_write_error, 15),
     ("cli_no_caps", t_cli_no_caps, 15),
     ("cli_map_enomem", t_cli_map_enomem, 30),
+    ("cli_arm_enomem", t_cli_arm_enomem, 40),
     ("cli_interval_defaults", t_cli_interval_defaults, 15),
 ]
