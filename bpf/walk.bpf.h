@@ -179,8 +179,15 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 	if (t->on_cpu)
 		hk_ran_set(bit);
 	ts = bpf_task_storage_get(&hk_tasks, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!ts)
+	if (!ts) {
+		/* ENOMEM (6.18 allocates it with kmalloc_nolock()): the
+		 * thread is not measured, and the summary says how often */
+		struct hk_stats *st = hk_st();
+
+		if (st)
+			__sync_fetch_and_add(&st->threads_unstored, 1);
 		return 0;
+	}
 	hk_cur_visited++;
 	hk_counters_read(t, &now);
 	/* run delay is credited only when the task finally runs: add the

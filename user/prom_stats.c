@@ -36,6 +36,8 @@ static const struct stat_metric stat_metrics[] = {
 	  "Process-windows skipped as quiet: none of its threads ran." },
 	{ "hotspot_k_process_windows_untracked_total", "counter", ST(procs_untracked), false,
 	  "Process-windows not tracked: hk_procs was full (see --max-procs)." },
+	{ "hotspot_k_thread_visits_unstored_total", "counter", ST(threads_unstored), false,
+	  "Thread-visits skipped: the kernel could not allocate the thread's task storage." },
 	{ "hotspot_k_processes_parked_total", "counter", ST(procs_parked), false,
 	  "Processes the iter driver set aside until their next thread." },
 	{ "hotspot_k_samples_skipped_total", "counter", ST(samples_skipped), false,

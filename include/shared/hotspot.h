@@ -429,6 +429,8 @@ struct hk_stats {
 	__u64 stretches_over_2ms;	/* ... of which longer than 2 ms */
 	__u64 last_walk_end_ns;		/* CLOCK_MONOTONIC: the tool's watchdog
 					 * takes a timer that stopped for dead */
+	__u64 threads_unstored;		/* thread-visits skipped: the kernel
+					 * could not allocate its task storage */
 };
 
 /* In and out of the hk_test_win program (its .bss): one synthetic window. */

@@ -87,7 +87,8 @@ def t_summary_losses(suite, ctx):
     rc = tool.stop()
     err = tool.stderr_text()
     want = ["events dropped", "exits lost", "aggressor pairs over the cap",
-            "process-windows untracked", "timer re-arm failures",
+            "process-windows untracked", "thread-visits without task storage",
+            "timer re-arm failures",
             "wq start failures", "lines not written", "cgroup paths cut"]
     missing = [w for w in want if w not in err]
     if rc != 0 or missing:
