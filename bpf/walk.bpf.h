@@ -160,6 +160,18 @@ static __always_inline void hk_counters_add_since(struct hk_counters *sum,
  * seen (baselines in task storage), its wait, who preempted it (from the
  * hook), whether the hook should watch it, whether it was on a CPU.
  */
+/* A thread whose task storage the kernel could not allocate (ENOMEM: 6.18
+ * allocates it with kmalloc_nolock()) is not measured: counted, so that the
+ * summary says how often. Returns 0. */
+static __noinline int hk_count_unstored(void)
+{
+	struct hk_stats *st = hk_st();
+
+	if (st)
+		__sync_fetch_and_add(&st->threads_unstored, 1);
+	return 0;
+}
+
 static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32 waiting,
 				      __u32 bit)
 {
@@ -179,15 +191,8 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 	if (t->on_cpu)
 		hk_ran_set(bit);
 	ts = bpf_task_storage_get(&hk_tasks, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!ts) {
-		/* ENOMEM (6.18 allocates it with kmalloc_nolock()): the
-		 * thread is not measured, and the summary says how often */
-		struct hk_stats *st = hk_st();
-
-		if (st)
-			__sync_fetch_and_add(&st->threads_unstored, 1);
-		return 0;
-	}
+	if (!ts)
+		return hk_count_unstored();
 	hk_cur_visited++;
 	hk_counters_read(t, &now);
 	/* run delay is credited only when the task finally runs: add the
