@@ -263,18 +263,24 @@ static long hk_memcg_down_cb(__u64 i, struct hk_memcg_walk *w)
  * HK_MEMCG_DEPTH levels up from the task's memory cgroup; deeper than
  * that, as many again down from the top through cgroup->ancestors[]
  * (Linux >= 6.0; 5.15 has ids there, not pointers), where the limits an
- * administrator sets are. *partial: levels in between left unread.
+ * administrator sets are. Fills s's limit_bytes, headroom_bytes,
+ * memcg_id and limit_partial (levels in between left unread).
+ *
+ * A subprogram of its own: inlined, its walk state lay in the frame of
+ * hk_proc_close, under the chain that ends in hk_emit, and 6.1's verifier
+ * (512 bytes for the whole chain, no private stack before 6.13) refused
+ * hk_iter at 544.
  */
-static __always_inline int hk_memcg_limit(struct task_struct *t, __u64 page_size,
-					  __u64 *limit_bytes, __u64 *headroom_bytes,
-					  __u64 *memcg_id, __u32 *partial)
+static __noinline int hk_memcg_limit(struct task_struct *t, __u64 page_size, struct hk_sample *s)
 {
 	struct hk_memcg_walk w = { .best_headroom = ~0ULL };
 	struct cgroup_subsys_state *css, *stop;
 	struct cgroup *cg;
 	int id, level, stop_level;
 
-	*partial = 0;
+	if (!s)
+		return 0;
+	s->limit_partial = 0;
 	if (!bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id) ||
 	    !page_size)
 		return 0;
@@ -285,7 +291,7 @@ static __always_inline int hk_memcg_limit(struct task_struct *t, __u64 page_size
 	if (!css)
 		return 0;
 	cg = BPF_CORE_READ(css, cgroup);
-	*memcg_id = BPF_CORE_READ(cg, kn, id);
+	s->memcg_id = BPF_CORE_READ(cg, kn, id);
 	w.css = (__u64)css;
 	w.unset = 0x7fffffffffffffffULL / page_size;
 	hk_loop(HK_MEMCG_DEPTH, HK_MEMCG_DEPTH_BOUNDED, hk_memcg_up_cb, &w);
@@ -305,12 +311,12 @@ static __always_inline int hk_memcg_limit(struct task_struct *t, __u64 page_size
 		} else {
 			w.top = 0;
 		}
-		*partial = stop_level > (int)w.top ? (__u32)(stop_level - (int)w.top) : 0;
+		s->limit_partial = stop_level > (int)w.top ? (__u32)(stop_level - (int)w.top) : 0;
 	}
 	if (!w.best_limit)
 		return 0;
-	*limit_bytes = w.best_limit * page_size;
-	*headroom_bytes = w.best_headroom * page_size;
+	s->limit_bytes = w.best_limit * page_size;
+	s->headroom_bytes = w.best_headroom * page_size;
 	return 1;
 }
 
