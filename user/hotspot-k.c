@@ -18,6 +18,7 @@
 #include <sys/time.h>
 #include "act.h"
 #include "bpffs.h"
+#include "clock.h"
 #include "cli.h"
 #include "config.h"
 #include "delayacct.h"
@@ -126,14 +127,6 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 		      "Ctrl-C to stop\n", (unsigned long long)(interval_ns / HK_NSEC_PER_MSEC),
 		      hk_driver__name(d), why, cost,
 		      hk_loader__bounded_loops(l) ? "; bounded loops (no bpf_loop before 5.17)" : "");
-}
-
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * HK_NSEC_PER_SEC + (__u64)ts.tv_nsec;
 }
 
 /*

@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "clock.h"
 #include "config.h"
 #include "loader.h"
 #include "sysinfo.h"
@@ -298,14 +299,6 @@ static int run_syscall_prog(struct bpf_program *prog)
 	if (err)
 		return -errno;
 	return (int)opts.retval;
-}
-
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * HK_NSEC_PER_SEC + (__u64)ts.tv_nsec;
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
+#include "clock.h"
 #include "log.h"
 #include "pidref.h"
 #include "printer.h"
@@ -64,14 +65,6 @@ int hk_printer__unblock(struct hk_printer *p)
 	}
 	p->use_outfd = 1;
 	return 0;
-}
-
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
 }
 
 /* A stall begun, lasting or over: said on stderr, a few lines at most. */

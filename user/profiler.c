@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "clock.h"
 #include "pidref.h"
 #include "profile_object.h"
 #include "profile_target.h"
@@ -56,14 +57,6 @@ struct hk_profiler {
 	hk_profile_done_fn done;
 	void *ctx;
 };
-
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * HK_NSEC_PER_SEC + (__u64)ts.tv_nsec;
-}
 
 struct hk_profiler *hk_profiler__new(hk_profile_done_fn done, void *ctx)
 {

@@ -22,18 +22,11 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include "clock.h"
 #include "shared/units.h"
 #include "worker.h"
 
 enum { KILLED_NOT = 0, KILLED_DEADLINE = 1, KILLED_STOP = 2 };
-
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * HK_NSEC_PER_SEC + (__u64)ts.tv_nsec;
-}
 
 static int kept(const struct hk_worker_limits *l, int fd)
 {

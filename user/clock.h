@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * clock.h - now on CLOCK_MONOTONIC, in ns: the clock bpf_ktime_get_ns()
+ * reads, so that userspace deadlines and the kernel's timestamps compare.
+ */
+#ifndef HK_USER_CLOCK_H
+#define HK_USER_CLOCK_H
+
+#include <time.h>
+#include <linux/types.h>
+#include "shared/units.h"
+
+static inline __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * HK_NSEC_PER_SEC + (__u64)ts.tv_nsec;
+}
+
+#endif /* HK_USER_CLOCK_H */
