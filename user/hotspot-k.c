@@ -18,8 +18,8 @@
 #include <sys/time.h>
 #include "act.h"
 #include "bpffs.h"
-#include "clock.h"
 #include "cli.h"
+#include "clock.h"
 #include "config.h"
 #include "delayacct.h"
 #include "format.h"
