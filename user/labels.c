@@ -26,6 +26,7 @@ static const struct label_desc labels[HK_NR_LABELS] = {
 	[HK_NOISY_NEIGHBOR]	= { "noisy_neighbor", "Noisy neighbor", "\033[36m", 4 },
 	[HK_IO_BLOCKED]		= { "io_blocked", "I/O-blocked", "\033[94m", 4 },
 	[HK_CPU_BOUND]		= { "cpu_bound", "CPU-bound", "\033[31m", 5 },
+	[HK_MEM_THROTTLED]	= { "mem_throttled", "Mem-throttled", "\033[95m", 4 },
 	[HK_EXITED]		= { "exited", "exited", "\033[2m", 6 },
 };
 

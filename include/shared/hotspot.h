@@ -90,8 +90,13 @@ enum hk_label {
 	HK_NOISY_NEIGHBOR = 5,
 	HK_IO_BLOCKED = 6,
 	HK_CPU_BOUND = 7,
-	HK_EXITED = 8,		/* only ever a transition's target */
-	HK_NR_LABELS = 9,
+	/* held at its memory cgroup's memory.high: the kernel reclaims and
+	 * throttles its allocations (after OOM risk, before Mem-thrashing in
+	 * hk_classify's order; numbered after the first seven, whose values
+	 * stay) */
+	HK_MEM_THROTTLED = 8,
+	HK_EXITED = 9,		/* only ever a transition's target */
+	HK_NR_LABELS = 10,
 };
 
 enum hk_limit_kind {
@@ -254,6 +259,31 @@ struct hk_evidence {
 					 * than the walk reads (HK_MEMCG_DEPTH
 					 * up and down): a limit in between is
 					 * not seen */
+	/* the CPUs it may use, and who set its share of them */
+	__u32 cpus_allowed;		/* widest affinity among its threads
+					 * (nr_cpus_allowed), at most nr_cpus */
+	__u32 quota_cpus_x100;		/* tightest CPU quota above it, in CPUs
+					 * (cpu.max quota / period); 0: none */
+	__u64 quota_cgroup_id;		/* ... the cgroup that sets it */
+	__u32 usable_cpus_x100;		/* min(nr_cpus, cpus_allowed, quota) */
+	__u32 throttled_norm_pct_x100;	/* throttled_pct_x100 over the CPUs
+					 * its quota lets it use */
+	/* the thread that waited most: what it asked the scheduler for */
+	__s32 wait_nice;		/* -20..19 */
+	__u32 wait_policy;		/* SCHED_NORMAL 0, BATCH 3, IDLE 5, ... */
+	__u32 wait_group_weight;	/* its task group's cpu.weight (1..10000;
+					 * 100 default; 0: root / unknown) */
+	__u32 wait_group_idle;		/* its task group has cpu.idle set */
+	__u32 victim_deprioritised;	/* Noisy neighbor: the victim it starves
+					 * asked for less (nice > 0, BATCH/IDLE,
+					 * cpu.idle, a low cpu.weight) */
+	__u32 cpu_lost_pct_x100;	/* steal + IRQ time on thread_cpu */
+	/* memory.high: above it the kernel reclaims and throttles */
+	__u64 mem_high_bytes;		/* the tightest memory.high above it
+					 * (0: none set) */
+	__u64 mem_high_usage_bytes;	/* ... that cgroup's usage */
+	__u64 mem_high_cgroup_id;	/* ... that cgroup */
+	__u64 mem_high_events_per_s;	/* ... its memory.events "high" count */
 };
 
 /* What a thread or a process did, counted by the kernel (cumulative). */
@@ -297,6 +327,7 @@ struct hk_proc {
 	__u64 rss_pages;
 	__u64 anon_pages;
 	__u64 throttled_ns;
+	__u64 mem_high_events;		/* memory.events "high" of mem_high_cgroup_id */
 	__u64 carry_wait_ns;		/* wait of a skipped sample */
 	__u64 carry_thread_wait_ns;	/* ... of its thread that waited most */
 	__u64 carry_io_ns;		/* I/O wait of a skipped sample */
@@ -358,6 +389,22 @@ struct hk_sample {
 	__u64 memcg_id;
 	__u32 limit_partial;		/* memory cgroup levels left unread */
 	__u32 pad_limit;
+	/* CPUs and quota (see hk_evidence) */
+	__u32 cpus_allowed;
+	__u32 quota_cpus_x100;
+	__u64 quota_cgroup_id;
+	/* the thread that waited most: its policy, nice and task group */
+	__s32 wait_nice;
+	__u32 wait_policy;
+	__u32 wait_group_weight;
+	__u32 wait_group_idle;
+	__u64 cpu_lost_delta_ns;	/* steal + IRQ time on thread_cpu while
+					 * that thread was runnable there */
+	/* memory.high (see hk_evidence) */
+	__u64 mem_high_bytes;
+	__u64 mem_high_usage_bytes;
+	__u64 mem_high_cgroup_id;
+	__u64 mem_high_events;		/* cumulative: memory.events "high" */
 	char comm[HK_COMM_LEN];
 };
 
@@ -459,6 +506,6 @@ HK_STATIC_ASSERT((HK_DEFER_SLOTS & (HK_DEFER_SLOTS - 1)) == 0,
 HK_STATIC_ASSERT((HK_VICTIM_SLOTS & (HK_VICTIM_SLOTS - 1)) == 0,
 		 "victim list capacity must be a power of two");
 HK_STATIC_ASSERT(sizeof(struct hk_event) % 8 == 0, "event is 8-byte aligned");
-HK_STATIC_ASSERT(sizeof(struct hk_proc) <= 640, "hk_proc stays small");
+HK_STATIC_ASSERT(sizeof(struct hk_proc) <= 768, "hk_proc stays small");
 
 #endif /* HK_SHARED_HOTSPOT_H */

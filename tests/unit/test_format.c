@@ -20,15 +20,15 @@ static void test_label_names(void)
 {
 	static const char *const ids[] = {
 		"ok", "oom_risk", "mem_thrashing", "throttled", "starved",
-		"noisy_neighbor", "io_blocked", "cpu_bound", "exited", "unknown",
-		"unknown",
+		"noisy_neighbor", "io_blocked", "cpu_bound", "mem_throttled",
+		"exited", "unknown", "unknown",
 	};
 	static const char *const names[] = {
 		"OK", "OOM risk", "Mem-thrashing", "Throttled", "Starved",
-		"Noisy neighbor", "I/O-blocked", "CPU-bound", "exited", "unknown",
-		"unknown",
+		"Noisy neighbor", "I/O-blocked", "CPU-bound", "Mem-throttled",
+		"exited", "unknown", "unknown",
 	};
-	static const __u32 label[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xffffffffU };
+	static const __u32 label[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0xffffffffU };
 	unsigned int i;
 
 	/* the numbers the BPF side sends */
@@ -40,8 +40,8 @@ static void test_label_names(void)
 	CU_ASSERT_EQUAL(HK_NOISY_NEIGHBOR, 5);
 	CU_ASSERT_EQUAL(HK_IO_BLOCKED, 6);
 	CU_ASSERT_EQUAL(HK_CPU_BOUND, 7);
-	CU_ASSERT_EQUAL(HK_EXITED, 8);
-	CU_ASSERT_EQUAL(HK_NR_LABELS, 9);
+	CU_ASSERT_EQUAL(HK_EXITED, 9);
+	CU_ASSERT_EQUAL(HK_NR_LABELS, 10);
 	ASSERT_STR(hk_label__id(HK_THROTTLED), "throttled");
 	ASSERT_STR(hk_label__name(HK_THROTTLED), "Throttled");
 
@@ -527,7 +527,7 @@ static void test_use_color(void)
  */
 static void test_journal(void)
 {
-	static const int want[] = { 6, 4, 4, 4, 4, 4, 4, 5, 6, 4 };
+	static const int want[] = { 6, 4, 4, 4, 4, 4, 4, 5, 4, 6, 4 };
 	char stream[64], *text = NULL;
 	struct hk_printer pr;
 	struct hk_event e;
