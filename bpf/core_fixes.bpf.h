@@ -324,36 +324,61 @@ static __noinline int hk_memcg_limit(struct task_struct *t, __u64 page_size, str
 struct hk_tg_walk {
 	__u64 tg;			/* struct task_group *, 0: done */
 	__u64 throttled_ns;
+	__u64 quota_cpus_x100;		/* tightest so far; 0: none */
+	__u64 quota_cgroup_id;
 };
 
 static long hk_tg_level_cb(__u64 i, struct hk_tg_walk *w)
 {
 	struct task_group *tg = (void *)w->tg;
+	__u64 quota_ns, period_ns, cpus_x100;
 
 	if (!tg)
 		return 1;
-	if (BPF_CORE_READ(tg, cfs_bandwidth.quota) != HK_RUNTIME_INF)
+	quota_ns = BPF_CORE_READ(tg, cfs_bandwidth.quota);
+	if (quota_ns != HK_RUNTIME_INF) {
 		w->throttled_ns += BPF_CORE_READ(tg, cfs_bandwidth.throttled_time);
+		period_ns = BPF_CORE_READ(tg, cfs_bandwidth.period);
+		/* rounded up: 1 ns over 4 CPUs is a 5th CPU's worth */
+		cpus_x100 = period_ns ? (quota_ns * 100 + period_ns - 1) / period_ns : 0;
+		if (cpus_x100 && (!w->quota_cpus_x100 || cpus_x100 < w->quota_cpus_x100)) {
+			w->quota_cpus_x100 = cpus_x100;
+			w->quota_cgroup_id = BPF_CORE_READ(tg, css.cgroup, kn, id);
+		}
+	}
 	w->tg = (__u64)BPF_CORE_READ(tg, parent);
 	return 0;
 }
 
 /*
- * Time the CPU quotas on the task's path held their run queues back,
- * summed over its task groups that have a quota (cfs_bandwidth: cgroup v1
- * cpu.cfs_quota_us, v2 cpu.max), in ns, cumulative. The kernel counts
- * it per run queue (CPU) as each is unthrottled.
+ * The CPU quotas on the task's path (cfs_bandwidth: cgroup v1
+ * cpu.cfs_quota_us, v2 cpu.max): the time they held its run queues back,
+ * summed over its task groups that have one, in ns, cumulative (the
+ * kernel counts it per run queue, i.e. per CPU, as each is unthrottled);
+ * and the tightest of them, in CPUs, with its cgroup's id, so that the
+ * classifier can take that sum over the CPUs the quota lets the group
+ * use and the operator sees which cgroup sets it. A subprogram of its
+ * own, like hk_memcg_limit: its walk state stays out of hk_proc_close's
+ * frame (6.1's 512-byte limit on the whole call chain).
  */
-static __always_inline __u64 hk_throttled_ns(struct task_struct *t)
+static __noinline int hk_cpu_quota(struct task_struct *t, struct hk_sample *s)
 {
 	struct hk_tg_walk w = {};
 
+	if (!s)
+		return 0;
+	s->throttled_ns = 0;
+	s->quota_cpus_x100 = 0;
+	s->quota_cgroup_id = 0;
 	if (!bpf_core_field_exists(t->sched_task_group) ||
 	    !bpf_core_field_exists(struct task_group, cfs_bandwidth))
 		return 0;
 	w.tg = (__u64)BPF_CORE_READ(t, sched_task_group);
 	hk_loop(HK_TG_DEPTH, HK_TG_DEPTH, hk_tg_level_cb, &w);
-	return w.throttled_ns;
+	s->throttled_ns = w.throttled_ns;
+	s->quota_cpus_x100 = (__u32)w.quota_cpus_x100;
+	s->quota_cgroup_id = w.quota_cgroup_id;
+	return 0;
 }
 
 /* PID in the process's own namespace and that namespace's inode. */

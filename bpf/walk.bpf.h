@@ -427,7 +427,12 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	*(__u64 *)&acc->comm[8] = *(__u64 *)&leader->comm[8];
 	if (hk_memcg_limit(t, c->page_size_bytes, acc))
 		acc->limit_kind = HK_LIMIT_MEMCG;
-	acc->throttled_ns = hk_throttled_ns(t);
+	hk_cpu_quota(t, acc);
+	/* the widest affinity of the closing thread and the leader: threads
+	 * inherit theirs, and a cpuset binds them all */
+	acc->cpus_allowed = (__u32)t->nr_cpus_allowed;
+	if ((__u32)leader->nr_cpus_allowed > acc->cpus_allowed)
+		acc->cpus_allowed = (__u32)leader->nr_cpus_allowed;
 	hk_ns_pid(leader, &hk_acc_ns_pid, &hk_acc_ns_ino);
 	if (hk_acc_ns_ino == c->pidns_ino)
 		hk_acc_ns_ino = 0;	/* our own namespace */

@@ -103,8 +103,10 @@ static void ev_throttled(struct hk_out *o, const struct hk_event *e,
 {
 	const struct hk_evidence *ev = &e->ev;
 
+	/* per CPU the quota lets it use: the kernel's sum over CPUs would
+	 * read 400 % for a group held back half the time on 8 CPUs */
 	hk_out__str(o, "its cgroup's CPU quota throttled it ");
-	hk_out__pct(o, ev->throttled_pct_x100);
+	hk_out__pct(o, ev->throttled_norm_pct_x100);
 	hk_out__str(o, " of the window" SEP);
 	hk_out__printf(o, "thread %u waited ", ev->wait_tid);
 	hk_out__pct(o, ev->thread_wait_pct_x100);
@@ -113,6 +115,12 @@ static void ev_throttled(struct hk_out *o, const struct hk_event *e,
 		return;
 	hk_out__str(o, ", the process ran ");
 	hk_out__pct(o, ev->cpu_pct_x100);
+	if (ev->quota_cpus_x100) {
+		hk_out__printf(o, " of a quota of %u", ev->quota_cpus_x100 / 100);
+		if (ev->quota_cpus_x100 % 100)
+			hk_out__printf(o, ".%02u", ev->quota_cpus_x100 % 100);
+		hk_out__str(o, ev->quota_cpus_x100 == 100 ? " CPU" : " CPUs");
+	}
 }
 
 static void ev_starved(struct hk_out *o, const struct hk_event *e,

@@ -57,6 +57,11 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_json__pct(&o, "thread_run_delay_pct", ev->thread_wait_pct_x100);
 	hk_json__u64(&o, "run_delay_tid", ev->wait_tid);
 	hk_json__pct(&o, "throttled_pct", ev->throttled_pct_x100);
+	hk_json__pct(&o, "throttled_per_cpu_pct", ev->throttled_norm_pct_x100);
+	hk_json__u64(&o, "cpus_allowed", ev->cpus_allowed);
+	hk_json__pct(&o, "usable_cpus", ev->usable_cpus_x100);
+	hk_json__pct(&o, "quota_cpus", ev->quota_cpus_x100);
+	hk_json__u64(&o, "quota_cgroup_id", ev->quota_cgroup_id);
 	hk_json__pct(&o, "io_blocked_pct", ev->io_pct_x100);
 	hk_json__pct(&o, "thread_io_blocked_pct", ev->thread_io_pct_x100);
 	hk_json__u64(&o, "io_blocked_tid", ev->io_tid);

@@ -221,9 +221,10 @@ static const struct proc_metric proc_metrics[] = {
 	  "(at most 1 per thread)." },
 	{ "hotspot_k_process_thread_run_delay_ratio", V_RATIO, EV(thread_wait_pct_x100),
 	  "Run-queue wait of its thread that waited most, as a share of the window." },
-	{ "hotspot_k_process_throttled_ratio", V_RATIO, EV(throttled_pct_x100),
+	{ "hotspot_k_process_throttled_ratio", V_RATIO, EV(throttled_norm_pct_x100),
 	  "Time its cgroups' CPU quota kept them throttled, as a share of the "
-	  "window, summed over CPUs." },
+	  "window, per CPU the quota lets the group use (the kernel's sum over "
+	  "CPUs divided by the quota in whole CPUs, at least one)." },
 	{ "hotspot_k_process_io_blocked_ratio", V_RATIO, EV(io_pct_x100),
 	  "Time its threads slept blocked on I/O, as a share of the window "
 	  "(at most 1 per thread)." },

@@ -213,14 +213,32 @@ static inline int hk_oom_risk(const struct hk_config *c,
 	       ev->eta_s <= c->oom_eta_horizon_s;
 }
 
-/* Busy on a CPU: what it got. Its page faults are then its work. */
+/*
+ * Busy on a CPU: what it got, of the CPUs it may use (its affinity, its
+ * quota: usable_cpus_x100), not of the host's. A JVM with 300 threads on
+ * 30 of 128 CPUs is busy. Its page faults are then its work.
+ */
 static inline int hk_cpu_busy(const struct hk_config *c,
 			      const struct hk_evidence *ev)
 {
-	__u32 nr_cpus = c->nr_cpus ? c->nr_cpus : 1;
+	__u64 usable_x100 = ev->usable_cpus_x100 ? ev->usable_cpus_x100 : 100;
 
 	return ev->thread_cpu_pct_x100 >= c->cpu_thread_pct_x100 ||
-	       ev->cpu_pct_x100 / nr_cpus >= c->cpu_total_pct_x100;
+	       (__u64)ev->cpu_pct_x100 * 100 / usable_x100 >= c->cpu_total_pct_x100;
+}
+
+/*
+ * It got (nearly) all the CPUs it may use: whoever else runs there took
+ * less than a tenth of them. Its threads' wait for a CPU is then their
+ * own crowding (8 busy threads allowed on 2 CPUs): it wants more CPU than
+ * it may have, which is CPU-bound, not Starved, and nobody is to blame.
+ */
+static inline int hk_cpu_saturated(const struct hk_config *c,
+				   const struct hk_evidence *ev)
+{
+	__u64 usable_x100 = ev->usable_cpus_x100 ? ev->usable_cpus_x100 : 100;
+
+	return (__u64)ev->cpu_pct_x100 * 100 / usable_x100 >= c->cpu_thread_pct_x100;
 }
 
 /*
@@ -240,6 +258,31 @@ static inline int hk_cpu_hungry(const struct hk_config *c,
 	       ev->cpu_pct_x100 / nr_cpus >= c->cpu_total_pct_x100;
 }
 
+static inline int hk_starved(const struct hk_config *c,
+			     const struct hk_evidence *ev)
+{
+	return ev->thread_wait_pct_x100 >= c->starved_wait_pct_x100 &&
+	       ev->wait_pct_x100 > ev->cpu_pct_x100 && !hk_cpu_saturated(c, ev);
+}
+
+/*
+ * Held back by its cgroups' CPU quota: the throttled time, taken over the
+ * CPUs that quota lets the group use (throttled_norm_pct_x100: the kernel
+ * sums it over every CPU's run queue, so that 0.4 % of a period on 64
+ * CPUs is not "25 %"), and a thread that waited as long. A thread that
+ * waited for another process (an aggressor was named) twice as long as
+ * the quota held it back is Starved instead: the quota is not why.
+ */
+static inline int hk_throttled(const struct hk_config *c,
+			       const struct hk_evidence *ev)
+{
+	if (ev->throttled_norm_pct_x100 < c->throttled_pct_x100 ||
+	    ev->thread_wait_pct_x100 < c->throttled_pct_x100)
+		return 0;
+	return !(ev->aggressor_tgid && hk_starved(c, ev) &&
+		 (__u64)ev->throttled_norm_pct_x100 * 2 < ev->thread_wait_pct_x100);
+}
+
 /*
  * The diagnosis of one window, first match wins. Noisy neighbor needs the
  * other side of the pair: the walk sets victim_tgid once the window's
@@ -250,19 +293,22 @@ static inline __u32 hk_classify(const struct hk_config *c,
 {
 	if (hk_oom_risk(c, ev))
 		return HK_OOM_RISK;
-	/* faults of a process busy on the CPU are its work, not thrashing */
+	/* faults of a process busy on the CPU are its work, not thrashing;
+	 * so is the fault volume of many CPUs' worth of work: the minor
+	 * threshold is per CPU it ran on (15 k/s over 30 CPUs is noise) */
 	if (!hk_cpu_busy(c, ev) &&
 	    (ev->major_faults_per_s >= c->thrash_major_faults_per_s ||
-	     ev->unexplained_faults_per_s >= c->thrash_minor_faults_per_s))
+	     ev->unexplained_faults_per_s >= c->thrash_minor_faults_per_s *
+					     (ev->cpu_pct_x100 > 10000 ?
+					      ev->cpu_pct_x100 / 10000 : 1)))
 		return HK_MEM_THRASHING;
 	/* its own cgroup's quota held it back: nobody else is to blame */
-	if (ev->throttled_pct_x100 >= c->throttled_pct_x100 &&
-	    ev->thread_wait_pct_x100 >= c->throttled_pct_x100)
+	if (hk_throttled(c, ev))
 		return HK_THROTTLED;
 	/* one thread waited most of the window, and the process waited more
-	 * than it ran: ten threads waiting 10 % each are not starved */
-	if (ev->thread_wait_pct_x100 >= c->starved_wait_pct_x100 &&
-	    ev->wait_pct_x100 > ev->cpu_pct_x100)
+	 * than it ran: ten threads waiting 10 % each are not starved; nor is
+	 * a process that got all the CPUs it may use */
+	if (hk_starved(c, ev))
 		return HK_STARVED;
 	if (ev->victim_tgid && ev->cpu_pct_x100 >= c->noisy_cpu_pct_x100)
 		return HK_NOISY_NEIGHBOR;
@@ -276,8 +322,10 @@ static inline __u32 hk_classify(const struct hk_config *c,
 	 */
 	if (c->io_blocked_pct_x100 && ev->io_pct_x100 >= c->io_blocked_pct_x100)
 		return HK_IO_BLOCKED;
+	/* faults that its RSS growth explains are its work too: a compiler or
+	 * a data loader at 100 % CPU that keeps what it computes */
 	if (hk_cpu_hungry(c, ev) &&
-	    ev->minor_faults_per_s + ev->major_faults_per_s < c->cpu_max_faults_per_s)
+	    ev->unexplained_faults_per_s + ev->major_faults_per_s < c->cpu_max_faults_per_s)
 		return HK_CPU_BOUND;
 	return HK_OK;
 }
@@ -387,6 +435,35 @@ static inline void hk_limit(const struct hk_config *c, const struct hk_sample *s
 	}
 }
 
+/*
+ * The CPUs it may use: the host's, its affinity's (cpuset or taskset)
+ * and its quota's, the fewest of them; and its throttled time over the
+ * CPUs the quota lets its group use, whole CPUs, at least one: a group
+ * throttled for a tenth of the window on each of 4 CPUs under a 4-CPU
+ * quota reads 10 %, not 40 %.
+ */
+static inline void hk_cpu_room(const struct hk_config *c, const struct hk_sample *s,
+			       struct hk_evidence *ev)
+{
+	__u64 host_x100 = (__u64)(c->nr_cpus ? c->nr_cpus : 1) * 100;
+	__u64 usable_x100 = host_x100, group_x100 = host_x100;
+
+	ev->cpus_allowed = s->cpus_allowed;
+	ev->quota_cpus_x100 = s->quota_cpus_x100;
+	ev->quota_cgroup_id = s->quota_cgroup_id;
+	if (s->cpus_allowed && (__u64)s->cpus_allowed * 100 < usable_x100)
+		usable_x100 = (__u64)s->cpus_allowed * 100;
+	if (s->quota_cpus_x100 && s->quota_cpus_x100 < usable_x100)
+		usable_x100 = s->quota_cpus_x100;
+	if (s->quota_cpus_x100) {
+		group_x100 = ((__u64)s->quota_cpus_x100 + 99) / 100 * 100;
+		if (group_x100 > host_x100)
+			group_x100 = host_x100;
+	}
+	ev->usable_cpus_x100 = (__u32)usable_x100;
+	ev->throttled_norm_pct_x100 = (__u32)((__u64)ev->throttled_pct_x100 * 100 / group_x100);
+}
+
 /* CPU and wait shares of the window, each thread at most a whole window. */
 static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 				 const struct hk_sample *s, __u64 window_ns,
@@ -430,6 +507,7 @@ static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 		(__u32)hk_min_u64(hk_share_x100(hk_sub_clamp(s->throttled_ns,
 							     p->throttled_ns),
 						window_ns), (__u64)nr_cpus * 10000);
+	hk_cpu_room(c, s, ev);
 }
 
 /*

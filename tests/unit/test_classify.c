@@ -124,7 +124,7 @@ static void test_classify_oom(void)
 	what = "OOM risk and all else";
 	oom_base(&ev);
 	ev.major_faults_per_s = 500;
-	ev.throttled_pct_x100 = 9000;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = 9000;
 	ev.thread_wait_pct_x100 = 9000;
 	ev.wait_pct_x100 = 9000;
 	ev.victim_tgid = 7;
@@ -176,7 +176,7 @@ static void test_classify_thrashing(void)
 	what = "thrashing, throttled and starved";
 	ev.wait_pct_x100 = 10000;
 	ev.thread_wait_pct_x100 = 10000;
-	ev.throttled_pct_x100 = 10000;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = 10000;
 	CLASSIFY(ev, HK_MEM_THRASHING);
 }
 
@@ -190,15 +190,15 @@ static void test_classify_throttled(void)
 	t = cfg.throttled_pct_x100;
 	memset(&ev, 0, sizeof(ev));
 	what = "throttled and waiting at the threshold";
-	ev.throttled_pct_x100 = t;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = t;
 	ev.thread_wait_pct_x100 = t;
 	ev.wait_pct_x100 = t;
 	CLASSIFY(ev, HK_THROTTLED);
 	what = "throttled one below";
-	ev.throttled_pct_x100 = t - 1;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = t - 1;
 	CLASSIFY(ev, HK_OK);
 	what = "throttled, its threads waiting one below";
-	ev.throttled_pct_x100 = t;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = t;
 	ev.thread_wait_pct_x100 = t - 1;
 	CLASSIFY(ev, HK_OK);
 	/* its own quota, not a neighbour: before Starved */
@@ -208,12 +208,12 @@ static void test_classify_throttled(void)
 	ev.cpu_pct_x100 = 200;
 	CLASSIFY(ev, HK_THROTTLED);
 	what = "starved, not throttled";
-	ev.throttled_pct_x100 = 0;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = 0;
 	CLASSIFY(ev, HK_STARVED);
 	/* a throttled cgroup, a process in it that waits for nothing */
 	what = "in a throttled cgroup, idle";
 	memset(&ev, 0, sizeof(ev));
-	ev.throttled_pct_x100 = 8000;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = 8000;
 	CLASSIFY(ev, HK_OK);
 }
 
@@ -336,15 +336,23 @@ static void test_classify_cpu(void)
 	ev.thread_cpu_pct_x100 = cfg.cpu_thread_pct_x100;
 	CLASSIFY(ev, HK_CPU_BOUND);
 	what = "faults/s one below";
-	ev.minor_faults_per_s = cfg.cpu_max_faults_per_s - 1;
+	ev.minor_faults_per_s = ev.unexplained_faults_per_s = cfg.cpu_max_faults_per_s - 1;
 	CLASSIFY(ev, HK_CPU_BOUND);
 	what = "faults/s at the maximum";
-	ev.minor_faults_per_s = cfg.cpu_max_faults_per_s;
+	ev.minor_faults_per_s = ev.unexplained_faults_per_s = cfg.cpu_max_faults_per_s;
 	CLASSIFY(ev, HK_OK);
 	what = "minor + major faults/s at the maximum";
 	ev.major_faults_per_s = cfg.cpu_max_faults_per_s / 2;
 	ev.minor_faults_per_s = cfg.cpu_max_faults_per_s - ev.major_faults_per_s;
+	ev.unexplained_faults_per_s = ev.minor_faults_per_s;
 	CLASSIFY(ev, HK_OK);
+	/* review finding 10(b): a job that keeps what it computes faults for
+	 * its growth; those faults are its work */
+	what = "4x the maximum faults/s, all explained by RSS growth";
+	ev.major_faults_per_s = 0;
+	ev.minor_faults_per_s = 4 * cfg.cpu_max_faults_per_s;
+	ev.unexplained_faults_per_s = 0;
+	CLASSIFY(ev, HK_CPU_BOUND);
 
 	/* what a thread asks for: on a CPU plus waiting for one */
 	memset(&ev, 0, sizeof(ev));
@@ -382,6 +390,125 @@ static void test_classify_cpu(void)
 	cfg.nr_cpus = 2;
 	what = "half of that, of 2 CPUs";
 	CLASSIFY(ev, HK_OK);
+}
+
+/*
+ * The CPUs it may use (review findings 1, 5, 7): its affinity and quota
+ * bound what "busy" and "saturated" mean, and the throttled time the
+ * kernel sums over CPUs is taken over the CPUs its quota allows.
+ */
+static void test_classify_room(void)
+{
+	struct hk_evidence ev;
+	struct hk_sample s;
+	const char *what;
+
+	vec_config();
+	cfg.nr_cpus = 8;
+	/* 8 busy threads allowed on 2 of 8 CPUs, nothing else there */
+	memset(&ev, 0, sizeof(ev));
+	what = "8 threads on 2 allowed CPUs, got both";
+	ev.usable_cpus_x100 = 200;
+	ev.cpu_pct_x100 = 19975;
+	ev.wait_pct_x100 = 60000;
+	ev.thread_wait_pct_x100 = 8000;
+	ev.thread_cpu_pct_x100 = 2000;
+	ev.thread_queued_pct_x100 = 8000;
+	CLASSIFY(ev, HK_CPU_BOUND);
+	what = "... one below 90 % of them";
+	ev.cpu_pct_x100 = 200 * 90 - 1;
+	CLASSIFY(ev, HK_STARVED);
+	what = "... at 90 % of them";
+	ev.cpu_pct_x100 = 200 * 90;
+	CLASSIFY(ev, HK_CPU_BOUND);
+	what = "the same, allowed on all 8: others took 6";
+	ev.usable_cpus_x100 = 800;
+	ev.cpu_pct_x100 = 19975;
+	CLASSIFY(ev, HK_STARVED);
+	what = "a victim pinned to one CPU, 20 % of it";
+	memset(&ev, 0, sizeof(ev));
+	ev.usable_cpus_x100 = 100;
+	ev.cpu_pct_x100 = 2000;
+	ev.wait_pct_x100 = 8000;
+	ev.thread_wait_pct_x100 = 8000;
+	ev.thread_cpu_pct_x100 = 2000;
+	ev.thread_queued_pct_x100 = 8000;
+	CLASSIFY(ev, HK_STARVED);
+
+	/* busy: of the CPUs it may use */
+	memset(&ev, 0, sizeof(ev));
+	what = "faulting at 3 of 4 quota CPUs on 8: busy";
+	ev.usable_cpus_x100 = 400;
+	ev.cpu_pct_x100 = 30000;
+	ev.minor_faults_per_s = ev.unexplained_faults_per_s =
+		3 * cfg.thrash_minor_faults_per_s;
+	CLASSIFY(ev, HK_OK);
+	what = "the same with all 8 CPUs usable: not busy, thrashing";
+	ev.usable_cpus_x100 = 800;
+	CLASSIFY(ev, HK_MEM_THRASHING);
+	what = "... one below 3 CPUs' worth of the threshold";
+	ev.minor_faults_per_s = ev.unexplained_faults_per_s =
+		3 * cfg.thrash_minor_faults_per_s - 1;
+	CLASSIFY(ev, HK_OK);
+	what = "under one CPU: the threshold itself";
+	ev.cpu_pct_x100 = 4000;
+	ev.minor_faults_per_s = ev.unexplained_faults_per_s = cfg.thrash_minor_faults_per_s;
+	CLASSIFY(ev, HK_MEM_THRASHING);
+
+	/* the room a sample gives */
+	memset(&s, 0, sizeof(s));
+	memset(&ev, 0, sizeof(ev));
+	what = "no affinity, no quota";
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.usable_cpus_x100, 800);
+	s.cpus_allowed = 2;
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.usable_cpus_x100, 200);
+	s.cpus_allowed = 8;
+	s.quota_cpus_x100 = 150;
+	s.quota_cgroup_id = 77;
+	ev.throttled_pct_x100 = 3000;
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.usable_cpus_x100, 150);
+	EQ(ev.quota_cgroup_id, 77);
+	EQ(ev.quota_cpus_x100, 150);
+	EQ(ev.throttled_norm_pct_x100, 1500);	/* over 2 whole CPUs */
+	s.quota_cpus_x100 = 50;
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.throttled_norm_pct_x100, 3000);	/* at least one CPU */
+	cfg.nr_cpus = 64;
+	s.cpus_allowed = 64;
+	s.quota_cpus_x100 = 400;
+	ev.throttled_pct_x100 = 2560;		/* 0.4 % of a period on 64 CPUs */
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.throttled_norm_pct_x100, 640);
+	s.quota_cpus_x100 = 0;
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.throttled_norm_pct_x100, 40);	/* over all 64 */
+
+	/* Throttled or Starved (review finding 5) */
+	cfg.nr_cpus = 8;
+	memset(&ev, 0, sizeof(ev));
+	what = "the quota's sum over 64 CPUs reads 25.6 %, over 4: a foreign hog starves it";
+	ev.usable_cpus_x100 = 400;
+	ev.throttled_pct_x100 = 2560;
+	ev.throttled_norm_pct_x100 = 640;
+	ev.thread_wait_pct_x100 = 8000;
+	ev.wait_pct_x100 = 8000;
+	ev.cpu_pct_x100 = 2000;
+	ev.aggressor_tgid = 7;
+	CLASSIFY(ev, HK_STARVED);
+	what = "throttled 30 %, waited 80 % for a named aggressor";
+	ev.throttled_norm_pct_x100 = 3000;
+	CLASSIFY(ev, HK_STARVED);
+	what = "... no aggressor named";
+	ev.aggressor_tgid = 0;
+	CLASSIFY(ev, HK_THROTTLED);
+	what = "throttled 40 % of an 80 % wait, aggressor named: the quota";
+	ev.aggressor_tgid = 7;
+	ev.throttled_norm_pct_x100 = 4000;
+	CLASSIFY(ev, HK_THROTTLED);
+	cfg.nr_cpus = 2;
 }
 
 static void test_may_be_noisy(void)
@@ -434,6 +561,7 @@ int hk_add_classify_suite(void)
 		{ "classify noisy_neighbor", test_classify_noisy },
 		{ "classify io_blocked", test_classify_io_blocked },
 		{ "classify cpu_bound", test_classify_cpu },
+		{ "classify the CPUs it may use", test_classify_room },
 		{ "may_be_noisy", test_may_be_noisy },
 		{ "enter_windows", test_enter_windows },
 		{ "vectors consistent", hk_test_vectors_consistent },

@@ -192,10 +192,12 @@ static void test_human_throttled(void)
 		   H_TIME "   4400 java              "
 		   "            OK → Throttled       "
 		   "its cgroup's CPU quota throttled it 63 % of the window"
-		   " · thread 4410 waited 41 % for a CPU, the process ran 200 %\n");
+		   " · thread 4410 waited 41 % for a CPU, the process ran 200 %"
+		   " of a quota of 2 CPUs\n");
 
 	/* at the default threshold, and below 10 % with one decimal */
-	e.ev.throttled_pct_x100 = 2500;
+	e.ev.throttled_norm_pct_x100 = 2500;
+	e.ev.quota_cpus_x100 = 0;
 	e.ev.thread_wait_pct_x100 = 994;
 	e.ev.cpu_pct_x100 = 5;
 	ASSERT_HAS(human(&e, &ctx_utc),
@@ -372,6 +374,8 @@ static void test_human_ok(void)
 	e.from = HK_THROTTLED;
 	e.to = HK_OK;
 	e.ev.throttled_pct_x100 = 0;
+	e.ev.throttled_norm_pct_x100 = 0;
+	e.ev.quota_cpus_x100 = 0;
 	e.ev.thread_wait_pct_x100 = 300;
 	e.ev.cpu_pct_x100 = 19000;
 	ASSERT_STR(human(&e, &ctx_utc),

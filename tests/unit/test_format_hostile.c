@@ -50,7 +50,8 @@ static void test_hostile_quotes_controls(void)
 		   H_TIME "   4400 \\x1b]0;pwn\\x07\"\\\\  "
 		   "            OK → \033[34mThrottled\033[0m       "
 		   "its cgroup's CPU quota throttled it 63 % of the window"
-		   " · thread 4410 waited 41 % for a CPU, the process ran 200 %\n");
+		   " · thread 4410 waited 41 % for a CPU, the process ran 200 %"
+		   " of a quota of 2 CPUs\n");
 	ASSERT_HAS(json(&e, NULL), "\"comm\":\"\\u001b]0;pwn\\u0007\\\"\\\\\",");
 }
 

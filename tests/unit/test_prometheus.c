@@ -80,7 +80,9 @@
 	    "the window.") thread_run_delay					\
 	FAM("hotspot_k_process_throttled_ratio", "gauge",			\
 	    "Time its cgroups' CPU quota kept them throttled, as a share of "	\
-	    "the window, summed over CPUs.") throttled				\
+	    "the window, per CPU the quota lets the group use (the kernel's "	\
+	    "sum over CPUs divided by the quota in whole CPUs, at least one).")	\
+	throttled								\
 	FAM("hotspot_k_process_io_blocked_ratio", "gauge",			\
 	    "Time its threads slept blocked on I/O, as a share of the window "	\
 	    "(at most 1 per thread).") io					\
@@ -423,7 +425,7 @@ static void test_empty(void)
 static void ev_oom_distinct(struct hk_event *e)
 {
 	ev_oom(e);
-	e->ev.throttled_pct_x100 = 123;
+	e->ev.throttled_pct_x100 = e->ev.throttled_norm_pct_x100 = 123;
 	e->ev.major_faults_per_s = 45;
 }
 
@@ -684,8 +686,8 @@ static void test_value_cap(void)
  * at most, each value at most 256 bytes, the cgroup once a process, and
  * the members' series within 512 KiB: the rest are counted, not listed.
  */
-#define AMP_BYTES	497240
-#define WIDEST_BYTES	532272
+#define AMP_BYTES	497338
+#define WIDEST_BYTES	532370
 #define WIDEST_LISTED	233
 /* A hostile path of HK_FORMAT_CGROUP_MAX bytes, mostly outside UTF-8,
  * under a delegated user's own subtree. */
@@ -761,6 +763,7 @@ static void ev_widest(struct hk_event *e)
 	e->to = HK_NOISY_NEIGHBOR;
 	e->ev.cpu_pct_x100 = e->ev.wait_pct_x100 = e->ev.thread_wait_pct_x100 = 0xffffffff;
 	e->ev.throttled_pct_x100 = e->ev.io_pct_x100 = 0xffffffff;
+	e->ev.throttled_norm_pct_x100 = 0xffffffff;
 	e->ev.major_faults_per_s = e->ev.minor_faults_per_s = 18446744073709551615ULL;
 	e->ev.rss_bytes = e->ev.rss_anon_bytes = e->ev.limit_bytes = 18446744073709551615ULL;
 	e->ev.rss_slope_bytes_per_s = -9223372036854775807LL - 1;

@@ -234,6 +234,7 @@ static void test_table_several(void)
 	/* throttled by its quota; its starved peer (4600) is not tracked */
 	p = add(4400, "quota", HK_THROTTLED, 720, 2000, 12 * HK_MIB);
 	p->ev.throttled_pct_x100 = 6300;
+	p->ev.throttled_norm_pct_x100 = 6300;
 	p->ev.wait_tid = 4410;
 	p->ev.thread_wait_pct_x100 = 4100;
 	p->ev.wait_pct_x100 = 8000;
