@@ -38,12 +38,19 @@ def throttled(suite, ctx, version):
     w0 = tool.windows()
     q = ctx.workload("quota", cgroups.run_in(cg, ["taskset", "-c", cpu, ctx.hkload, "spin"]))
     hog = ctx.workload("hog", ["taskset", "-c", cpu, ctx.hkload, "spin"])
+    # the quota named: 0.20 CPUs, set by that cgroup (its kernfs id is
+    # its directory's inode)
+    ino = os.stat(cg.path).st_ino
     t, o = expect_enter(suite, tool, "throttled", q, "throttled", ENTER_WINDOWS, w0,
                         extra=lambda o: evidence(
-                            o.get("throttled_pct", 0) >= dflt("throttled.min_throttled") and
-                            o.get("cgroup") == cgroups.path_of(cg),
-                            "want throttled_pct >= %g and cgroup %s" %
-                            (dflt("throttled.min_throttled"), cgroups.path_of(cg))))
+                            o.get("throttled_per_cpu_pct", 0) >=
+                            dflt("throttled.min_throttled") and
+                            o.get("cgroup") == cgroups.path_of(cg) and
+                            o.get("quota_cpus") == 0.2 and
+                            o.get("quota_cgroup_id") == ino,
+                            "want throttled_per_cpu_pct >= %g, cgroup %s, quota_cpus 0.2 "
+                            "and quota_cgroup_id %d" %
+                            (dflt("throttled.min_throttled"), cgroups.path_of(cg), ino)))
     wd = tool.windows() - w0
     tool.wait_windows(HOLD_WINDOWS)
     workload_alive(ctx, q)
