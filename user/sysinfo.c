@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,58 +131,122 @@ static int lists_controller(const char *list, const char *ctrl)
 	return 0;
 }
 
-char *hk_sys__cgroup_path(__u32 pid, const char *controller)
+char *hk_sys__cgroup_file(__u32 pid)
 {
-	char path[64], *line = NULL, *found = NULL, *unified = NULL;
-	size_t cap = 0;
-	FILE *f;
-	int e;
+	char path[64], *text = NULL, *grown;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	int fd, e = 0;
 
 	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
-	f = fopen(path, "re");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
-	/* whole lines, however long: a path cut at a buffer's end would let
-	 * its rest be read as a line of its own */
-	errno = 0;
-	while (!found && getline(&line, &cap, f) > 0) {
-		char *ctrl = strchr(line, ':'), *p;
+	/* whole, however long: a path cut at a buffer's end would let its
+	 * rest be read as a line of its own */
+	for (;;) {
+		if (cap - len < 4096 + 1) {
+			cap = cap ? 2 * cap : 8192;
+			grown = realloc(text, cap);
+			if (!grown) {
+				e = ENOMEM;
+				break;
+			}
+			text = grown;
+		}
+		n = read(fd, text + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			/* a read that failed (ENAMETOOLONG: see sysinfo.h) is not "" */
+			e = errno ? errno : EIO;
+			break;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (e) {
+		free(text);
+		errno = e;
+		return NULL;
+	}
+	text[len] = '\0';
+	return text;
+}
 
+char *hk_sys__cgroup_parse(const char *text, const char *controller)
+{
+	const char *line = text, *next;
+	char *found = NULL, *unified = NULL, *buf = NULL;
+	size_t cap = 0;
+
+	for (; *line && !found; line = next) {
+		size_t n = strcspn(line, "\n");
+		char *ctrl, *p;
+
+		next = line + n + (line[n] == '\n');
+		if (n + 1 > cap) {
+			char *grown = realloc(buf, n + 1);
+
+			if (!grown)
+				goto nomem;
+			buf = grown;
+			cap = n + 1;
+		}
+		memcpy(buf, line, n);
+		buf[n] = '\0';
+		ctrl = strchr(buf, ':');
 		if (!ctrl)
 			continue;
 		p = strchr(ctrl + 1, ':');
 		if (!p)
 			continue;
 		*p++ = '\0';
-		p[strcspn(p, "\n")] = '\0';
 		/* "ID:controllers:path": the v1 controller wins, else v2's */
-		if (lists_controller(ctrl + 1, controller))
-			found = strdup(p);
-		else if (!strcmp(line, "0") && ctrl[1] == '\0' && !unified)
-			unified = strdup(p);
+		if (lists_controller(ctrl + 1, controller)) {
+			if (!(found = strdup(p)))
+				goto nomem;
+		} else if (!strcmp(buf, "0") && ctrl[1] == '\0' && !unified) {
+			if (!(unified = strdup(p)))
+				goto nomem;
+		}
 	}
-	/* a read that failed (ENAMETOOLONG: see sysinfo.h) is not "" */
-	e = ferror(f) ? (errno ? errno : EIO) : 0;
-	free(line);
-	fclose(f);
-	if (found && !e) {
+	free(buf);
+	if (found) {
 		free(unified);
 		unified = found;
-		found = NULL;
 	}
-	/* PATH_MAX - 1 bytes: cut by the kernel, or could have been */
-	if (!e && unified && strlen(unified) >= PATH_MAX - 1)
-		e = ENAMETOOLONG;
-	if (e || (!found && !unified)) {
-		free(found);
-		free(unified);
-		if (e) {
-			errno = e;
-			return NULL;
-		}
+	if (!unified)
 		return strdup("");
+	/* PATH_MAX - 1 bytes: cut by the kernel, or could have been */
+	if (strlen(unified) >= PATH_MAX - 1) {
+		free(unified);
+		errno = ENAMETOOLONG;
+		return NULL;
 	}
 	return unified;
+nomem:
+	free(buf);
+	free(found);
+	free(unified);
+	errno = ENOMEM;
+	return NULL;
+}
+
+char *hk_sys__cgroup_path(__u32 pid, const char *controller)
+{
+	char *text = hk_sys__cgroup_file(pid), *path;
+	int e;
+
+	if (!text)
+		return NULL;
+	path = hk_sys__cgroup_parse(text, controller);
+	e = errno;
+	free(text);
+	errno = e;
+	return path;
 }
 
 int hk_sys__check_profile(char *why, size_t why_len)

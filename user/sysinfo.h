@@ -47,6 +47,17 @@ int hk_sys__check_btf(char *err, size_t err_len);
  */
 char *hk_sys__cgroup_path(__u32 pid, const char *controller);
 
+/* The text of /proc/PID/cgroup, whole (malloc'd, NUL-terminated), or NULL
+ * with errno as hk_sys__cgroup_path() says. */
+char *hk_sys__cgroup_file(__u32 pid);
+
+/*
+ * hk_sys__cgroup_path()'s choice made in text, a /proc/PID/cgroup file's
+ * lines ("ID:controllers:path"): the path (malloc'd), "" when text has no
+ * line for controller; NULL with errno ENAMETOOLONG or ENOMEM.
+ */
+char *hk_sys__cgroup_parse(const char *text, const char *controller);
+
 /* What the outputs show for a cgroup path the kernel cannot give (no
  * leading '/': no path reads like it). */
 #define HK_SYS_CGROUP_TOO_LONG "cgroup path too long"
