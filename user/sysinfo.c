@@ -197,9 +197,12 @@ char *hk_sys__cgroup_parse(const char *text, const char *controller)
 		}
 		memcpy(buf, line, n);
 		buf[n] = '\0';
+		/* both colons cut: the ID alone is "0" on the unified line (the
+		 * ID's colon left in place, it never matched: issue #17) */
 		ctrl = strchr(buf, ':');
 		if (!ctrl)
 			continue;
+		*ctrl = '\0';
 		p = strchr(ctrl + 1, ':');
 		if (!p)
 			continue;
