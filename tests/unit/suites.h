@@ -39,5 +39,6 @@ int hk_add_delayacct_suite(void);
 int hk_add_safefile_suite(void);
 int hk_add_service_suite(void);
 int hk_add_cgroup_parse_suite(void);
+int hk_add_workload_suite(void);
 
 #endif
