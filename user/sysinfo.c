@@ -131,14 +131,13 @@ static int lists_controller(const char *list, const char *ctrl)
 	return 0;
 }
 
-char *hk_sys__cgroup_file(__u32 pid)
+char *hk_sys__read_text(const char *path)
 {
-	char path[64], *text = NULL, *grown;
+	char *text = NULL, *grown;
 	size_t len = 0, cap = 0;
 	ssize_t n;
 	int fd, e = 0;
 
-	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -174,6 +173,14 @@ char *hk_sys__cgroup_file(__u32 pid)
 	}
 	text[len] = '\0';
 	return text;
+}
+
+char *hk_sys__cgroup_file(__u32 pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
+	return hk_sys__read_text(path);
 }
 
 char *hk_sys__cgroup_parse(const char *text, const char *controller)
@@ -289,8 +296,7 @@ int hk_sys__check_profile(char *why, size_t why_len)
 	return 0;
 }
 
-/* A mountinfo path field: "\040" and the like back to bytes, in place. */
-static void unescape(char *s)
+void hk_sys__mountinfo_unescape(char *s)
 {
 	char *o = s;
 
@@ -329,8 +335,8 @@ int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_
 		mp = strtok_r(NULL, " ", &save);
 		if (!root || !mp)
 			continue;
-		unescape(root);
-		unescape(mp);
+		hk_sys__mountinfo_unescape(root);
+		hk_sys__mountinfo_unescape(mp);
 		n = strlen(mp);
 		if (strncmp(real, mp, n) || (real[n] != '/' && real[n] && n != 1) || n < best)
 			continue;

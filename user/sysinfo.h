@@ -47,6 +47,9 @@ int hk_sys__check_btf(char *err, size_t err_len);
  */
 char *hk_sys__cgroup_path(__u32 pid, const char *controller);
 
+/* A file's text, whole (malloc'd, NUL-terminated), or NULL with errno. */
+char *hk_sys__read_text(const char *path);
+
 /* The text of /proc/PID/cgroup, whole (malloc'd, NUL-terminated), or NULL
  * with errno as hk_sys__cgroup_path() says. */
 char *hk_sys__cgroup_file(__u32 pid);
@@ -79,6 +82,9 @@ int hk_sys__check_profile(char *why, size_t why_len);
  * mount point in why, 0 when not (or it cannot be told).
  */
 int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_t why_len);
+
+/* A mountinfo path field: "\040" and the like back to bytes, in place. */
+void hk_sys__mountinfo_unescape(char *s);
 
 /* Capacity of hk_procs: 4 x the processes running now, 4096..65536. */
 __u32 hk_sys__default_max_procs(void);
