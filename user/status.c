@@ -202,6 +202,7 @@ int hk_status__main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	ret = EXIT_OK;
+	s.who = hk_workload__of_pid;
 	o.frozen_dir = HK_RUNDIR;
 	if (hk_status__write(stdout, &s, &o)) {
 		fprintf(stderr, PROG ": %s\n", strerror(errno));

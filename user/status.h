@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "shared/hotspot.h"
+#include "workload.h"
 
 /* -n: how many processes each top list shows, by default and at most. */
 #define HK_STATUS_TOP_DEFAULT	10
@@ -27,6 +28,9 @@ struct hk_status_snap {
 	struct hk_stats stats;
 	__u32 max_procs;		/* hk_procs capacity; 0: unknown */
 	bool pinned;			/* an instance --pin left in the kernel */
+	/* who a process shown is (unit, container, pod): read for the rows
+	 * shown only; NULL: nobody ("") */
+	void (*who)(struct hk_workload *w, __u32 pid, __u64 start_boottime_ns);
 };
 
 struct hk_status_opts {

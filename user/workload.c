@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pidref.h"
 #include "sysinfo.h"
 #include "workload.h"
 
@@ -210,4 +211,21 @@ void hk_workload__from_proc(struct hk_workload *w, const char *text)
 	if (path)
 		hk_workload__parse(w, path);
 	free(path);
+}
+
+void hk_workload__of_pid(struct hk_workload *w, __u32 pid, __u64 start_boottime_ns)
+{
+	struct hk_pidref r;
+	char *text;
+
+	memset(w, 0, sizeof(*w));
+	if (hk_pidref__open(&r, pid, start_boottime_ns))
+		return;
+	text = hk_sys__cgroup_file(pid);
+	hk_workload__from_proc(w, text);
+	free(text);
+	/* read while the PID was still that process: its cgroup */
+	if (!hk_pidref__held(&r))
+		memset(w, 0, sizeof(*w));
+	hk_pidref__close(&r);
 }

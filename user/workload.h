@@ -10,6 +10,7 @@
 #define HK_USER_WORKLOAD_H
 
 #include <stddef.h>
+#include <linux/types.h>
 
 /* systemd's UNIT_NAME_MAX (255 bytes) and its NUL */
 #define HK_WORKLOAD_UNIT_LEN		256
@@ -39,5 +40,9 @@ void hk_workload__parse(struct hk_workload *w, const char *path);
  * when neither names anything or text is NULL.
  */
 void hk_workload__from_proc(struct hk_workload *w, const char *text);
+
+/* Fill w for the process pid that started at start_boottime_ns (CLOCK_BOOTTIME,
+ * as hk_proc has it); all "" when that process is gone. */
+void hk_workload__of_pid(struct hk_workload *w, __u32 pid, __u64 start_boottime_ns);
 
 #endif /* HK_USER_WORKLOAD_H */
