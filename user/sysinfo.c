@@ -353,20 +353,43 @@ int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_
 	return 1;
 }
 
-__u32 hk_sys__default_max_procs(void)
-{
-	__u32 procs = 0, want = 4096;
-	struct dirent *d;
-	DIR *dir = opendir("/proc");
+/* init_pid_ns's inode number, fixed (PROC_PID_INIT_INO, linux/proc_ns.h) */
+#define PID_INIT_INO 0xEFFFFFFCU
 
+int hk_sys__pidns_is_init(__u64 pidns_ino)
+{
+	if (!pidns_ino)
+		return -1;
+	return pidns_ino == PID_INIT_INO;
+}
+
+__u32 hk_sys__max_procs_for(__u32 procs)
+{
+	__u32 want = 4096;
+
+	while (want < 4 * (__u64)procs && want < 65536)
+		want *= 2;
+	return want;
+}
+
+__u32 hk_sys__default_max_procs(__u64 pidns_ino)
+{
+	__u32 procs = 0;
+	struct dirent *d;
+	DIR *dir;
+
+	/* another PID namespace's /proc lists its processes only: the host's
+	 * are counted by /proc/loadavg (tasks, threads included: never fewer
+	 * than the processes) */
+	if (hk_sys__pidns_is_init(pidns_ino) == 0)
+		return hk_sys__max_procs_for(hk_sys__nr_threads());
+	dir = opendir("/proc");
 	if (dir) {
 		while ((d = readdir(dir)))
 			procs += d->d_name[0] >= '1' && d->d_name[0] <= '9';
 		closedir(dir);
 	}
-	while (want < 4 * procs && want < 65536)
-		want *= 2;
-	return want;
+	return hk_sys__max_procs_for(procs);
 }
 
 __s64 hk_sys__wall_offset_ns(void)

@@ -86,8 +86,20 @@ int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_
 /* A mountinfo path field: "\040" and the like back to bytes, in place. */
 void hk_sys__mountinfo_unescape(char *s);
 
-/* Capacity of hk_procs: 4 x the processes running now, 4096..65536. */
-__u32 hk_sys__default_max_procs(void);
+/*
+ * Whether the PID namespace whose inode is pidns_ino (/proc/self/ns/pid)
+ * is the host's (the initial one): 1, 0, or -1 when unknown (0). In
+ * another, the iter/task walk sees that namespace's tasks only.
+ */
+int hk_sys__pidns_is_init(__u64 pidns_ino);
+
+/* Capacity of hk_procs for procs processes: 4 x, a power of two,
+ * 4096..65536. */
+__u32 hk_sys__max_procs_for(__u32 procs);
+
+/* ... for the processes running now: /proc counted in the host's PID
+ * namespace, /proc/loadavg's task count (global) in another. */
+__u32 hk_sys__default_max_procs(__u64 pidns_ino);
 
 /* CLOCK_REALTIME - CLOCK_MONOTONIC, to turn event times into wall time. */
 __s64 hk_sys__wall_offset_ns(void);

@@ -127,12 +127,26 @@ static void test_long_lines(void)
 	free(want);
 }
 
+/* review finding 12: another PID namespace said, and hk_procs sized */
+static void test_pidns(void)
+{
+	EQ(hk_sys__pidns_is_init(4026531836ULL), 1);
+	EQ(hk_sys__pidns_is_init(4026532512ULL), 0);
+	EQ(hk_sys__pidns_is_init(0), -1);
+	EQ(hk_sys__max_procs_for(0), 4096);
+	EQ(hk_sys__max_procs_for(1024), 4096);
+	EQ(hk_sys__max_procs_for(1025), 8192);
+	EQ(hk_sys__max_procs_for(10000), 65536);
+	EQ(hk_sys__max_procs_for(0xffffffffU), 65536);
+}
+
 static const struct hk_unit_test tests[] = {
 	{ "pure v2: every controller is 0::'s", test_pure_v2 },
 	{ "hybrid: v1's controller, else 0::", test_hybrid },
 	{ "v1 only", test_v1_only },
 	{ "controller lists", test_controller_lists },
 	{ "long lines", test_long_lines },
+	{ "PID namespace; hk_procs sized", test_pidns },
 };
 
 int hk_add_cgroup_parse_suite(void)
