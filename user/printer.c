@@ -131,13 +131,16 @@ static void event_who(const struct hk_event *e, struct event_who *w)
 	int cpu = e->to == HK_THROTTLED || (e->to == HK_OK && e->from == HK_THROTTLED);
 	char *text, *mountinfo = NULL;
 	struct hk_pidref r;
+	int e_read;
 
 	memset(w, 0, sizeof(*w));
 	if (e->to == HK_EXITED || hk_pidref__open(&r, e->tgid, e->start_boottime_ns))
 		return;
 	text = hk_sys__cgroup_file(e->tgid);
+	e_read = errno;
 	if (text) {
 		w->cgroup = hk_sys__cgroup_parse(text, cpu ? "cpu" : "memory");
+		e_read = errno;
 		hk_workload__from_proc(&w->workload, text);
 		if (e->ev.quota_cgroup_id || e->ev.mem_high_cgroup_id)
 			mountinfo = hk_sys__read_text("/proc/self/mountinfo");
@@ -147,7 +150,7 @@ static void event_who(const struct hk_event *e, struct event_who *w)
 		free(mountinfo);
 		free(text);
 	}
-	if (!w->cgroup && errno == ENAMETOOLONG)
+	if (!w->cgroup && e_read == ENAMETOOLONG)
 		w->cgroup = strdup(HK_SYS_CGROUP_TOO_LONG);
 	/* read while the PID was still the event's process: its cgroups */
 	if (!hk_pidref__held(&r))
