@@ -17,17 +17,6 @@
 #include "cgroup_id.h"
 #include "sysinfo.h"
 
-/* Does a comma-separated option list name opt? */
-static bool lists(const char *list, const char *opt)
-{
-	size_t n = strlen(opt);
-
-	for (; list; list = strchr(list, ',') ? strchr(list, ',') + 1 : NULL)
-		if (!strncmp(list, opt, n) && (list[n] == ',' || !list[n]))
-			return true;
-	return false;
-}
-
 int hk_cgid__mount(const char *mountinfo, const char *controller, char *out, size_t len)
 {
 	const char *line, *next;
@@ -60,7 +49,7 @@ int hk_cgid__mount(const char *mountinfo, const char *controller, char *out, siz
 		if (!strcmp(type, "cgroup2") && !v2[0])
 			snprintf(v2, sizeof(v2), "%s", f[4]);
 		else if (!strcmp(type, "cgroup") && controller[0] && opts &&
-			 lists(opts, controller))
+			 hk_sys__lists_controller(opts, controller))
 			found = (size_t)snprintf(out, len, "%s", f[4]) < len;
 	}
 	if (found)

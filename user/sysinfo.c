@@ -115,8 +115,7 @@ __u32 hk_sys__nr_threads(void)
 	return threads;
 }
 
-/* Does a /proc/PID/cgroup controller list ("cpu,cpuacct") name ctrl? */
-static int lists_controller(const char *list, const char *ctrl)
+int hk_sys__lists_controller(const char *list, const char *ctrl)
 {
 	size_t n = strlen(ctrl);
 
@@ -215,7 +214,7 @@ char *hk_sys__cgroup_parse(const char *text, const char *controller)
 			continue;
 		*p++ = '\0';
 		/* "ID:controllers:path": the v1 controller wins, else v2's */
-		if (lists_controller(ctrl + 1, controller)) {
+		if (hk_sys__lists_controller(ctrl + 1, controller)) {
 			if (!(found = strdup(p)))
 				goto nomem;
 		} else if (!strcmp(buf, "0") && ctrl[1] == '\0' && !unified) {

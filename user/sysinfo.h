@@ -47,6 +47,10 @@ int hk_sys__check_btf(char *err, size_t err_len);
  */
 char *hk_sys__cgroup_path(__u32 pid, const char *controller);
 
+/* Does a comma-separated list ("cpu,cpuacct" in /proc/PID/cgroup,
+ * "rw,cpu,cpuacct" in mountinfo) name ctrl? 1 or 0. */
+int hk_sys__lists_controller(const char *list, const char *ctrl);
+
 /* A file's text, whole (malloc'd, NUL-terminated), or NULL with errno. */
 char *hk_sys__read_text(const char *path);
 
