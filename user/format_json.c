@@ -11,9 +11,28 @@
 #include "humanize.h"
 #include "json_out.h"
 
+/* A path as a JSON string, at most HK_FORMAT_CGROUP_MAX bytes of it: true
+ * when cut. */
+static bool path_str(struct hk_out *o, const char *path)
+{
+	size_t n = strlen(path);
+	bool cut = n > HK_FORMAT_CGROUP_MAX;
+
+	if (cut) {
+		n = HK_FORMAT_CGROUP_MAX;
+		/* not inside a character: back to its first byte */
+		while (n && ((unsigned char)path[n] & 0xc0) == 0x80)
+			n--;
+	}
+	hk_out__json_str(o, path, n);
+	return cut;
+}
+
 int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 		   const char *cgroup, const struct hk_format_ctx *ctx)
 {
+	static const struct hk_workload none;
+	const struct hk_workload *wl = ctx->workload ? ctx->workload : &none;
 	const struct hk_evidence *ev = &e->ev;
 	__u64 window_ms;
 	struct hk_out o;
@@ -26,20 +45,18 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_out__printf(&o, ",\"from\":\"%s\",\"to\":\"%s\",\"cgroup\":",
 		   hk_label__id(e->from), hk_label__id(e->to));
 	if (cgroup) {
-		size_t n = strlen(cgroup);
-		bool cut = n > HK_FORMAT_CGROUP_MAX;
-
-		if (cut) {
-			n = HK_FORMAT_CGROUP_MAX;
-			/* not inside a character: back to its first byte */
-			while (n && ((unsigned char)cgroup[n] & 0xc0) == 0x80)
-				n--;
-		}
-		hk_out__json_str(&o, cgroup, n);
-		hk_json__bool(&o, "cgroup_truncated", cut);
+		hk_json__bool(&o, "cgroup_truncated", path_str(&o, cgroup));
 	} else {
 		hk_out__str(&o, "null,\"cgroup_truncated\":false");
 	}
+	hk_out__str(&o, ",\"unit\":");
+	hk_out__json_str(&o, wl->unit, strlen(wl->unit));
+	hk_out__printf(&o, ",\"container_id\":\"%s\",\"pod_uid\":\"%s\"",
+		       wl->container_id, wl->pod_uid);
+	hk_out__str(&o, ",\"quota_cgroup\":");
+	path_str(&o, ctx->quota_cgroup ? ctx->quota_cgroup : "");
+	hk_out__str(&o, ",\"mem_high_cgroup\":");
+	path_str(&o, ctx->mem_high_cgroup ? ctx->mem_high_cgroup : "");
 	if (e->ns_ino) {
 		hk_json__u64(&o, "ns_pid", e->ns_pid);
 		hk_json__u64(&o, "pidns_ino", e->ns_ino);

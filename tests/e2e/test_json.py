@@ -78,6 +78,10 @@ def t_json_valid(suite, ctx):
                     problems.append(k)
             if not isinstance(o.get("cgroup_truncated"), bool):
                 problems.append("cgroup_truncated")
+            # who it is: always there, "" when the path names none
+            for k in ("unit", "container_id", "pod_uid", "quota_cgroup", "mem_high_cgroup"):
+                if not isinstance(o.get(k), str):
+                    problems.append(k)
             if o["faults_per_s"] != o["minor_faults_per_s"] + o["major_faults_per_s"]:
                 problems.append("faults_per_s is not minor + major")
             for k in ("eta_s", "aggressor_pid", "victim_pid"):

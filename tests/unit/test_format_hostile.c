@@ -354,13 +354,26 @@ static void test_long_cgroup(void)
 	n = hk_format__json(fmt_out, sizeof(fmt_out), &e, path, &ctx_utc);
 	CU_ASSERT_FATAL(n > 0);
 	CU_ASSERT_TRUE(json_line_valid(fmt_out));
-	ASSERT_HAS(fmt_out, "\",\"cgroup_truncated\":true,\"windows\":");
+	ASSERT_HAS(fmt_out, "\",\"cgroup_truncated\":true,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\",\"windows\":");
 	cg = strstr(fmt_out, "\"cgroup\":\"");
 	CU_ASSERT_FATAL(cg != NULL);
 	end = strstr(cg, "\",\"cgroup_truncated");
 	for (; cg && cg < end; cg = strstr(cg + 1, "\\u0001"))
 		escapes += cg != fmt_out;
 	CU_ASSERT_EQUAL(escapes - 1, HK_FORMAT_CGROUP_MAX);
+
+	/* the quota's and memory.high's cgroups too: cut, the line still fits */
+	{
+		struct hk_format_ctx c = ctx_utc;
+		static char line[HK_FORMAT_LINE_MAX];
+
+		c.quota_cgroup = path;
+		c.mem_high_cgroup = path;
+		n = hk_format__json(line, sizeof(line), &e, path, &c);
+		CU_ASSERT_FATAL(n > 0);
+		CU_ASSERT_TRUE(json_line_valid(line));
+		CU_ASSERT((size_t)n > 3 * 6 * HK_FORMAT_CGROUP_MAX);
+	}
 
 	/* exactly the maximum: whole */
 	path[HK_FORMAT_CGROUP_MAX] = '\0';

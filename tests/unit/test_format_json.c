@@ -27,7 +27,7 @@ static void test_json_oom_risk(void)
 	ev_oom(&e);
 	ASSERT_STR(json(&e, "/user.slice/user-1000.slice"),
 		   J_TIME "\"pid\":4242,\"comm\":\"python3\",\"from\":\"ok\","
-		   "\"to\":\"oom_risk\",\"cgroup\":\"/user.slice/user-1000.slice\",\"cgroup_truncated\":false,"
+		   "\"to\":\"oom_risk\",\"cgroup\":\"/user.slice/user-1000.slice\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.50,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
 		   "\"thread_tid\":4243,\"thread_cpu\":2,"
@@ -60,7 +60,7 @@ static void test_json_mem_thrashing(void)
 	e.ns_ino = 4026532512ULL;
 	ASSERT_STR(json(&e, "/kubepods/pod1"),
 		   J_TIME "\"pid\":5100,\"comm\":\"thrash\",\"from\":\"ok\","
-		   "\"to\":\"mem_thrashing\",\"cgroup\":\"/kubepods/pod1\",\"cgroup_truncated\":false,"
+		   "\"to\":\"mem_thrashing\",\"cgroup\":\"/kubepods/pod1\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"ns_pid\":7,\"pidns_ino\":4026532512,"
 		   "\"windows\":12,\"window_s\":1.999,\"cpu_pct\":25.00,"
 		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":0.00,"
@@ -88,7 +88,7 @@ static void test_json_throttled(void)
 	ev_throttled(&e);
 	ASSERT_STR(json(&e, "/kubepods/burstable/pod7"),
 		   J_TIME "\"pid\":4400,\"comm\":\"java\",\"from\":\"ok\","
-		   "\"to\":\"throttled\",\"cgroup\":\"/kubepods/burstable/pod7\",\"cgroup_truncated\":false,"
+		   "\"to\":\"throttled\",\"cgroup\":\"/kubepods/burstable/pod7\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":200.00,"
 		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":8.00,"
 		   "\"thread_tid\":4401,\"thread_cpu\":3,"
@@ -104,7 +104,7 @@ static void test_json_throttled(void)
 	e.to = HK_OK;
 	e.ev.throttled_pct_x100 = 1;
 	ASSERT_HAS(json(&e, NULL),
-		   "\"from\":\"throttled\",\"to\":\"ok\",\"cgroup\":null,\"cgroup_truncated\":false,");
+		   "\"from\":\"throttled\",\"to\":\"ok\",\"cgroup\":null,\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\",");
 	ASSERT_HAS(fmt_out,
 		   ",\"run_delay_tid\":4410,\"throttled_pct\":0.01,\"throttled_per_cpu_pct\":62.50,\"cpus_allowed\":8,\"usable_cpus\":2.00,\"quota_cpus\":2.00,\"quota_cgroup_id\":4242,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"nr_threads\":8,");
@@ -117,7 +117,7 @@ static void test_json_starved(void)
 	ev_starved(&e);
 	ASSERT_STR(json(&e, NULL),
 		   J_TIME "\"pid\":4301,\"comm\":\"bash\",\"from\":\"ok\","
-		   "\"to\":\"starved\",\"cgroup\":null,\"cgroup_truncated\":false,"
+		   "\"to\":\"starved\",\"cgroup\":null,\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":0.80,"
 		   "\"thread_cpu_pct\":0.80,\"thread_queued_pct\":0.00,"
 		   "\"thread_tid\":4301,\"thread_cpu\":0,"
@@ -139,7 +139,7 @@ static void test_json_noisy_neighbor(void)
 	e.ev.thread_queued_pct_x100 = 150;
 	ASSERT_STR(json(&e, "/"),
 		   J_TIME "\"pid\":4300,\"comm\":\"bash\",\"from\":\"ok\","
-		   "\"to\":\"noisy_neighbor\",\"cgroup\":\"/\",\"cgroup_truncated\":false,"
+		   "\"to\":\"noisy_neighbor\",\"cgroup\":\"/\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":98.00,"
 		   "\"thread_cpu_pct\":98.00,\"thread_queued_pct\":1.50,"
 		   "\"thread_tid\":4300,\"thread_cpu\":0,"
@@ -167,7 +167,7 @@ static void test_json_cpu_bound(void)
 	e.ev.thread_wait_pct_x100 = 4500;
 	ASSERT_STR(json(&e, "/"),
 		   J_TIME "\"pid\":4250,\"comm\":\"yes\",\"from\":\"ok\","
-		   "\"to\":\"cpu_bound\",\"cgroup\":\"/\",\"cgroup_truncated\":false,"
+		   "\"to\":\"cpu_bound\",\"cgroup\":\"/\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":197.12,"
 		   "\"thread_cpu_pct\":99.00,\"thread_queued_pct\":43.21,"
 		   "\"thread_tid\":4250,\"thread_cpu\":1,"
@@ -186,7 +186,7 @@ static void test_json_ok(void)
 	ev_ok(&e);
 	ASSERT_STR(json(&e, "/"),
 		   J_TIME "\"pid\":4250,\"comm\":\"yes\",\"from\":\"cpu_bound\","
-		   "\"to\":\"ok\",\"cgroup\":\"/\",\"cgroup_truncated\":false,"
+		   "\"to\":\"ok\",\"cgroup\":\"/\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.00,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.00,"
 		   "\"thread_tid\":4250,\"thread_cpu\":1,"
@@ -206,7 +206,7 @@ static void test_json_exited(void)
 	e.ev.eta_s = 0;		/* zero is a number, not null */
 	ASSERT_STR(json(&e, NULL),
 		   J_TIME "\"pid\":4242,\"comm\":\"python3\",\"from\":\"oom_risk\","
-		   "\"to\":\"exited\",\"cgroup\":null,\"cgroup_truncated\":false,"
+		   "\"to\":\"exited\",\"cgroup\":null,\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":31,\"window_s\":1.000,\"cpu_pct\":3.50,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
 		   "\"thread_tid\":4243,\"thread_cpu\":2,"
@@ -236,7 +236,7 @@ static void test_json_ns_fields(void)
 	CU_ASSERT_PTR_NULL(strstr(fmt_out, "pidns_ino"));
 	e.ns_ino = 4026531836ULL;
 	ASSERT_HAS(json(&e, NULL),
-		   "\"cgroup\":null,\"cgroup_truncated\":false,\"ns_pid\":1,\"pidns_ino\":4026531836,"
+		   "\"cgroup\":null,\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\",\"ns_pid\":1,\"pidns_ino\":4026531836,"
 		   "\"windows\":12,");
 }
 
@@ -302,6 +302,30 @@ static void test_json_time_offset(void)
 	ASSERT_HAS(fmt_out, "{\"time\":\"2026-11-22T05:21:36.123Z\",");
 }
 
+/* who the process is, and the cgroups its evidence names, as given */
+static void test_json_workload(void)
+{
+	static const struct hk_workload wl = {
+		.unit = "cri-containerd-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope",
+		.container_id = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+		.pod_uid = "1c2d3e4f-aaaa-bbbb-cccc-123456789abc",
+	};
+	struct hk_format_ctx c = ctx_utc;
+	struct hk_event e;
+
+	ev_throttled(&e);
+	c.workload = &wl;
+	c.quota_cgroup = "/kubepods.slice/kubepods-burstable.slice";
+	c.mem_high_cgroup = "/a\"b";
+	hk_format__json(fmt_out, sizeof(fmt_out), &e, "/kubepods/burstable/pod7", &c);
+	ASSERT_HAS(fmt_out, "\"cgroup\":\"/kubepods/burstable/pod7\",\"cgroup_truncated\":false,"
+		   "\"unit\":\"cri-containerd-0123456789abcdef0123456789abcdef0123456789abcdef"
+		   "0123456789abcdef.scope\",\"container_id\":\"0123456789abcdef0123456789abcdef"
+		   "0123456789abcdef0123456789abcdef\",\"pod_uid\":\"1c2d3e4f-aaaa-bbbb-cccc-"
+		   "123456789abc\",\"quota_cgroup\":\"/kubepods.slice/kubepods-burstable.slice\","
+		   "\"mem_high_cgroup\":\"/a\\\"b\",\"windows\":12,");
+}
+
 int hk_add_format_json_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -316,6 +340,7 @@ int hk_add_format_json_suite(void)
 		{ "json ns fields", test_json_ns_fields },
 		{ "json extremes", test_json_extremes },
 		{ "json time offset", test_json_time_offset },
+		{ "json unit, container, pod, cgroups by id", test_json_workload },
 	};
 
 	return HK_ADD_SUITE("format json", tests);
