@@ -425,7 +425,7 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	/* two 8-byte loads: cheaper than a string copy helper */
 	*(__u64 *)&acc->comm[0] = *(__u64 *)&leader->comm[0];
 	*(__u64 *)&acc->comm[8] = *(__u64 *)&leader->comm[8];
-	if (hk_memcg_limit(t, c->page_size_bytes, acc))
+	if (hk_memcg_limit((__u64)BPF_CORE_READ(t, cgroups), c->page_size_bytes, acc))
 		acc->limit_kind = HK_LIMIT_MEMCG;
 	acc->throttled_ns = hk_throttled_ns(t);
 	hk_ns_pid(leader, &hk_acc_ns_pid, &hk_acc_ns_ino);
