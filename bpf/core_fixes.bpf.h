@@ -128,6 +128,19 @@ static __always_inline __u64 hk_task_io_ns(struct task_struct *t, __u64 rq_now_n
 	return ns;
 }
 
+/*
+ * Is the thread stalled on memory now (PSI's in_memstall: in reclaim, or
+ * asleep in memory.high's penalty, up to 2 s per return to user space)?
+ * 0 without CONFIG_PSI. A thread held at memory.high sleeps whole
+ * windows through: its faults and its cgroup's "high" count come between.
+ */
+static __always_inline __u32 hk_task_in_memstall(struct task_struct *t)
+{
+	if (!bpf_core_field_exists(t->in_memstall))
+		return 0;
+	return BPF_CORE_READ_BITFIELD(t, in_memstall) ? 1 : 0;
+}
+
 static __always_inline __u32 hk_task_cpu(struct task_struct *t)
 {
 	struct task_struct___cpu *o = (void *)t;

@@ -427,6 +427,8 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	*(__u64 *)&acc->comm[8] = *(__u64 *)&leader->comm[8];
 	if (hk_memcg_limit((__u64)BPF_CORE_READ(t, cgroups), c->page_size_bytes, acc))
 		acc->limit_kind = HK_LIMIT_MEMCG;
+	/* the closing thread only (its newest): one bit, not a thread walk */
+	acc->mem_stalled = hk_task_in_memstall(t);
 	acc->throttled_ns = hk_throttled_ns(t);
 	hk_ns_pid(leader, &hk_acc_ns_pid, &hk_acc_ns_ino);
 	if (hk_acc_ns_ino == c->pidns_ino)

@@ -183,6 +183,8 @@ static void ev_mem_throttled(struct hk_out *o, const struct hk_event *e,
 	hk_out__str(o, ")" SEP);
 	hk_out__count(o, ev->mem_high_events_per_s);
 	hk_out__str(o, " high events/s");
+	if (ev->mem_stalled)
+		hk_out__str(o, SEP "asleep in a memory stall");
 	if (flags & HK_EVIDENCE_SHORT)
 		return;
 	hk_out__mem(o, SEP, strlen(SEP));

@@ -242,25 +242,30 @@ static inline int hk_cpu_hungry(const struct hk_config *c,
 
 /*
  * Held at memory.high: a memory.high binds above it, its cgroup is at it
- * (usage, page cache included, is what the kernel compares), the kernel
- * reclaimed that cgroup for being over it at a high rate in this window,
- * and what it holds is not mostly page cache (that reclaim frees without
- * a throttling sleep: a cgroup that a reader filled with cache counts
- * "high" as often). And this process allocates: it faults pages in. A
- * process asleep in that cgroup is not the one held.
+ * (usage, page cache included, is what the kernel compares), and what it
+ * holds is not mostly page cache (reclaim frees that without a throttling
+ * sleep: a cgroup that a reader filled with cache counts "high" as often,
+ * or more). And this process is the one held: in this window the kernel
+ * reclaimed that cgroup for being over high at a rate while this process
+ * allocated (it faulted pages in, or its anon RSS grew: a transparent
+ * huge page is one fault for 2 MiB), or it is asleep in a memory stall
+ * now (a penalty sleep of up to 2 s spans whole windows, in which it
+ * neither faults nor counts). A process asleep in that cgroup is not.
  */
 static inline int hk_mem_throttled(const struct hk_config *c,
 				   const struct hk_evidence *ev)
 {
 	__u64 high = ev->mem_high_bytes, usage = ev->mem_high_usage_bytes;
 	__u64 non_cache = hk_sub_clamp(usage, ev->mem_high_file_bytes);
+	int allocates = ev->minor_faults_per_s + ev->major_faults_per_s >=
+			c->mem_high_faults_per_s || ev->rss_growth_bytes_per_s > 0;
 
 	/* bytes below 2^57: times 100 fits 64 bits */
 	return c->mem_high_events_per_s && high &&
 	       usage * 100 >= high / 100 * c->mem_high_usage_pct_x100 &&
 	       non_cache * 100 >= high / 100 * c->mem_high_non_cache_pct_x100 &&
-	       ev->mem_high_events_per_s >= c->mem_high_events_per_s &&
-	       ev->minor_faults_per_s + ev->major_faults_per_s >= c->mem_high_faults_per_s;
+	       ((ev->mem_high_events_per_s >= c->mem_high_events_per_s && allocates) ||
+		ev->mem_stalled);
 }
 
 /*
@@ -437,6 +442,7 @@ static inline void hk_mem_high(const struct hk_proc *p, const struct hk_sample *
 	ev->mem_high_usage_bytes = s->mem_high_usage_bytes;
 	ev->mem_high_file_bytes = s->mem_high_file_bytes;
 	ev->mem_high_cgroup_id = s->mem_high_cgroup_id;
+	ev->mem_stalled = s->mem_stalled;
 }
 
 /* CPU and wait shares of the window, each thread at most a whole window. */

@@ -291,6 +291,9 @@ struct hk_evidence {
 	__u64 mem_high_cgroup_id;	/* ... that cgroup */
 	__u64 mem_high_events_per_s;	/* ... its memory.events "high" count */
 	__u64 mem_high_file_bytes;	/* ... its page cache (reclaimed first) */
+	__u32 mem_stalled;		/* its newest thread was stalled on memory
+					 * (PSI in_memstall) when sampled */
+	__u32 pad_mem_stalled;
 };
 
 /* What a thread or a process did, counted by the kernel (cumulative). */
@@ -414,6 +417,8 @@ struct hk_sample {
 	__u64 mem_high_events;		/* cumulative: memory.events "high" */
 	char comm[HK_COMM_LEN];
 	__u64 mem_high_file_bytes;	/* (see hk_evidence) */
+	__u32 mem_stalled;		/* (see hk_evidence) */
+	__u32 pad_mem_stalled;
 };
 
 enum hk_event_type {

@@ -20,7 +20,7 @@
 		    "\"limit_kind\":\"ram\",\"limit_bytes\":8589934592," \
 		    "\"headroom_bytes\":8579448832,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":1," \
 		    "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0," \
-		    "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0"
+		    "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 
 static void test_json_oom_risk(void)
 {
@@ -47,7 +47,7 @@ static void test_json_oom_risk(void)
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
 		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":554,\"memcg_id\":1,"
 		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
-		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 		   J_NOPEERS);
 }
 
@@ -83,7 +83,7 @@ static void test_json_mem_thrashing(void)
 		   "\"limit_kind\":\"memcg\",\"limit_bytes\":536870912,"
 		   "\"headroom_bytes\":526385152,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":77,"
 		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
-		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 		   J_NOPEERS);
 }
 
@@ -230,7 +230,7 @@ static void test_json_exited(void)
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
 		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":0,\"memcg_id\":1,"
 		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
-		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 		   J_NOPEERS);
 }
 

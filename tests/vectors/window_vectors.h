@@ -85,6 +85,7 @@ struct hkv_load {
 	__u64 mem_high_usage_bytes;
 	__u64 mem_high_file_bytes;
 	__u64 mem_high_events;
+	__u32 mem_stalled;		/* its newest thread in a memory stall */
 };
 
 struct hkv_phase {
@@ -372,6 +373,7 @@ static inline void hkv_sample(const struct hkv_vector *v, const struct hkv_proc 
 		s->mem_high_file_bytes = l->mem_high_file_bytes;
 		s->mem_high_cgroup_id = 4343;
 	}
+	s->mem_stalled = l->mem_stalled;
 	n = strlen(p->comm);
 	if (n > HK_COMM_LEN - 1)
 		n = HK_COMM_LEN - 1;
@@ -465,6 +467,14 @@ static inline const struct hkv_proc *hkv_find(const struct hkv_vector *v,
 			.limit_bytes = HK_GIB
 #define HKV_LULL	.run_ns = 10 * HK_NSEC_PER_MSEC, .thread_run_ns = 10 * HK_NSEC_PER_MSEC, \
 			.limit_bytes = HK_GIB
+
+/* held at a memory.high of 64 MiB (usage 66 MiB, no page cache): a
+ * window with a THP fault and 17 "high" events, and one asleep */
+#define HKV_HELD_ACTIVE	.run_ns = 5 * HK_NSEC_PER_MSEC, .thread_run_ns = 5 * HK_NSEC_PER_MSEC, \
+			.minor_faults = 1, .rss_pages = 512, .nvcsw = 1, \
+			.mem_high_bytes = 64 * HK_MIB, .mem_high_usage_bytes = 66 * HK_MIB, \
+			.mem_high_events = 17
+#define HKV_HELD_ASLEEP	.mem_high_bytes = 64 * HK_MIB, .mem_high_usage_bytes = 66 * HK_MIB
 
 #define OK	HK_OK
 #define OOM	HK_OOM_RISK
