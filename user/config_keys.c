@@ -27,9 +27,11 @@ const struct hk_section hk_sections[] = {
 	  "path (the smallest high - usage) binds; its cgroup must be at it\n"
 	  "(min_usage), hold mostly more than page cache (min_non_cache: cache\n"
 	  "is reclaimed without a wait), and the kernel must have counted it\n"
-	  "over high (memory.events \"high\") at least high_events_per_s; and\n"
-	  "the process must allocate (faults_per_s): one asleep in that cgroup\n"
-	  "is not the one held." },
+	  "over high (memory.events \"high\") at least high_events_per_s while\n"
+	  "the process allocated (faults_per_s, or any anon growth), or its\n"
+	  "newest thread must be stalled on memory when sampled (the penalty\n"
+	  "sleep spans whole windows): one asleep in that cgroup is not the\n"
+	  "one held." },
 	{ "mem_thrashing",
 	  "Mem-thrashing: many major faults, or a storm of minor faults that RSS\n"
 	  "growth does not explain, while no thread is busy on a CPU (see\n"
@@ -152,8 +154,9 @@ const struct hk_key hk_keys[] = {
 	    "memory.high (its memory.events \"high\"). 0: off."),
 	KEY("mem_throttled", "faults_per_s", HK_UNIT_COUNT, mem_high_faults_per_s,
 	    10, 0, UINT64_MAX,
-	    "Page faults per second (minor + major) of the process itself:\n"
-	    "it allocates, and so it is the one held."),
+	    "Page faults per second (minor + major) of the process itself\n"
+	    "from which it allocates (any anon growth counts too), and so is\n"
+	    "the one held."),
 
 	KEY("mem_thrashing", "major_faults_per_s", HK_UNIT_COUNT,
 	    thrash_major_faults_per_s, 100, 1, UINT64_MAX,
