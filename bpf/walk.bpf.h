@@ -425,7 +425,7 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	/* two 8-byte loads: cheaper than a string copy helper */
 	*(__u64 *)&acc->comm[0] = *(__u64 *)&leader->comm[0];
 	*(__u64 *)&acc->comm[8] = *(__u64 *)&leader->comm[8];
-	if (hk_memcg_limit(t, c->page_size_bytes, acc))
+	if (hk_memcg_limit((__u64)BPF_CORE_READ(t, cgroups), c->page_size_bytes, acc))
 		acc->limit_kind = HK_LIMIT_MEMCG;
 	hk_cpu_quota(t, acc);
 	/* the widest affinity of the closing thread and the leader: threads
@@ -433,6 +433,8 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	acc->cpus_allowed = (__u32)t->nr_cpus_allowed;
 	if ((__u32)leader->nr_cpus_allowed > acc->cpus_allowed)
 		acc->cpus_allowed = (__u32)leader->nr_cpus_allowed;
+	/* the closing thread only (its newest): one bit, not a thread walk */
+	acc->mem_stalled = hk_task_in_memstall(t);
 	hk_ns_pid(leader, &hk_acc_ns_pid, &hk_acc_ns_ino);
 	if (hk_acc_ns_ino == c->pidns_ino)
 		hk_acc_ns_ino = 0;	/* our own namespace */

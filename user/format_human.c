@@ -170,6 +170,37 @@ static void ev_noisy_neighbor(struct hk_out *o, const struct hk_event *e,
 	out_pid_comm(o, ev->victim_tgid, e->victim_comm, flags);
 }
 
+/*
+ * "held at memory.high 256 MiB (usage 255 MiB) · 1.42k high events/s ·
+ * 70 faults/s · anon +260 KiB/s": how hard the kernel holds it, and what
+ * the process still gets through.
+ */
+static void ev_mem_throttled(struct hk_out *o, const struct hk_event *e,
+			     unsigned int flags)
+{
+	const struct hk_evidence *ev = &e->ev;
+
+	hk_out__str(o, "held at memory.high ");
+	hk_out__bytes(o, ev->mem_high_bytes);
+	hk_out__str(o, " (usage ");
+	hk_out__bytes(o, ev->mem_high_usage_bytes);
+	if (!(flags & HK_EVIDENCE_SHORT)) {
+		hk_out__str(o, ", page cache ");
+		hk_out__bytes(o, ev->mem_high_file_bytes);
+	}
+	hk_out__str(o, ")" SEP);
+	hk_out__count(o, ev->mem_high_events_per_s);
+	hk_out__str(o, " high events/s");
+	if (ev->mem_stalled)
+		hk_out__str(o, SEP "asleep in a memory stall");
+	if (flags & HK_EVIDENCE_SHORT)
+		return;
+	hk_out__mem(o, SEP, strlen(SEP));
+	hk_out__count(o, ev->minor_faults_per_s + ev->major_faults_per_s);
+	hk_out__str(o, " faults/s" SEP "anon ");
+	hk_out__bytes_rate(o, ev->rss_growth_bytes_per_s);
+}
+
 /* "blocked on I/O 83 % · tid 4242 83 %" */
 static void ev_io_blocked(struct hk_out *o, const struct hk_event *e,
 			  unsigned int flags)
@@ -246,6 +277,9 @@ static void ev_label(struct hk_out *o, const struct hk_event *e, __u32 label,
 		break;
 	case HK_IO_BLOCKED:
 		ev_io_blocked(o, e, flags);
+		break;
+	case HK_MEM_THROTTLED:
+		ev_mem_throttled(o, e, flags);
 		break;
 	default:
 		ev_summary(o, e);

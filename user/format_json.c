@@ -106,6 +106,13 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	else
 		hk_json__u64(&o, "eta_s", ev->eta_s);
 	hk_json__u64(&o, "memcg_id", ev->memcg_id);
+	/* the memory.high that binds (0: none set) and how hard it holds */
+	hk_json__u64(&o, "mem_high_bytes", ev->mem_high_bytes);
+	hk_json__u64(&o, "mem_high_usage_bytes", ev->mem_high_usage_bytes);
+	hk_json__u64(&o, "mem_high_file_bytes", ev->mem_high_file_bytes);
+	hk_json__u64(&o, "mem_high_events_per_s", ev->mem_high_events_per_s);
+	hk_json__u64(&o, "mem_high_cgroup_id", ev->mem_high_cgroup_id);
+	hk_json__bool(&o, "mem_stalled", ev->mem_stalled);
 	hk_json__peer(&o, "aggressor", ev->aggressor_tgid, e->aggressor_comm);
 	hk_json__peer(&o, "victim", ev->victim_tgid, e->victim_comm);
 	hk_out__str(&o, "}\n");

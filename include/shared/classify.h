@@ -284,6 +284,34 @@ static inline int hk_throttled(const struct hk_config *c,
 }
 
 /*
+ * Held at memory.high: a memory.high binds above it, its cgroup is at it
+ * (usage, page cache included, is what the kernel compares), and what it
+ * holds is not mostly page cache (reclaim frees that without a throttling
+ * sleep: a cgroup that a reader filled with cache counts "high" as often,
+ * or more). And this process is the one held: in this window the kernel
+ * reclaimed that cgroup for being over high at a rate while this process
+ * allocated (it faulted pages in, or its anon RSS grew: a transparent
+ * huge page is one fault for 2 MiB), or it is asleep in a memory stall
+ * now (a penalty sleep of up to 2 s spans whole windows, in which it
+ * neither faults nor counts). A process asleep in that cgroup is not.
+ */
+static inline int hk_mem_throttled(const struct hk_config *c,
+				   const struct hk_evidence *ev)
+{
+	__u64 high = ev->mem_high_bytes, usage = ev->mem_high_usage_bytes;
+	__u64 non_cache = hk_sub_clamp(usage, ev->mem_high_file_bytes);
+	int allocates = ev->minor_faults_per_s + ev->major_faults_per_s >=
+			c->mem_high_faults_per_s || ev->rss_growth_bytes_per_s > 0;
+
+	/* bytes below 2^57: times 100 fits 64 bits */
+	return c->mem_high_events_per_s && high &&
+	       usage * 100 >= high / 100 * c->mem_high_usage_pct_x100 &&
+	       non_cache * 100 >= high / 100 * c->mem_high_non_cache_pct_x100 &&
+	       ((ev->mem_high_events_per_s >= c->mem_high_events_per_s && allocates) ||
+		ev->mem_stalled);
+}
+
+/*
  * The diagnosis of one window, first match wins. Noisy neighbor needs the
  * other side of the pair: the walk sets victim_tgid once the window's
  * Starved processes are known, and classifies again.
@@ -293,6 +321,10 @@ static inline __u32 hk_classify(const struct hk_config *c,
 {
 	if (hk_oom_risk(c, ev))
 		return HK_OOM_RISK;
+	/* before Mem-thrashing: held at high with swap, it faults its own
+	 * pages back in, and memory.high is then the cause */
+	if (hk_mem_throttled(c, ev))
+		return HK_MEM_THROTTLED;
 	/* faults of a process busy on the CPU are its work, not thrashing;
 	 * so is the fault volume of many CPUs' worth of work: the minor
 	 * threshold is per CPU it ran on (15 k/s over 30 CPUs is noise) */
@@ -407,6 +439,9 @@ static inline void hk_proc_take_counters(struct hk_proc *p, const struct hk_samp
 	p->rss_pages = s->rss_pages;
 	p->anon_pages = s->anon_pages;
 	p->throttled_ns = s->throttled_ns;
+	/* a count is a cgroup's: its id says which (see hk_mem_high) */
+	p->mem_high_events = s->mem_high_events;
+	p->ev.mem_high_cgroup_id = s->mem_high_cgroup_id;
 	p->ns_pid = s->ns_pid;
 	p->ns_ino = s->ns_ino;
 }
@@ -433,6 +468,29 @@ static inline void hk_limit(const struct hk_config *c, const struct hk_sample *s
 		ev->limit_bytes = c->total_ram_bytes;
 		ev->headroom_bytes = hk_sub_clamp(c->total_ram_bytes, ev->rss_anon_bytes);
 	}
+}
+
+/*
+ * The memory.high that binds and how often the kernel reclaimed its cgroup
+ * for it in this window. The baseline is the count of the cgroup the last
+ * sample named: when another cgroup binds now (the process moved, a limit
+ * changed), the two counts are of different cgroups, and the rate waits a
+ * window. The count is the cgroup's, not the process's: a process born in
+ * the window takes it at its first sample, as a baseline.
+ */
+static inline void hk_mem_high(const struct hk_proc *p, const struct hk_sample *s,
+			       __u64 window_ns, struct hk_evidence *ev)
+{
+	__u64 events = 0;
+
+	if (s->mem_high_cgroup_id && s->mem_high_cgroup_id == p->ev.mem_high_cgroup_id)
+		events = hk_sub_clamp(s->mem_high_events, p->mem_high_events);
+	ev->mem_high_events_per_s = hk_per_s(events, window_ns);
+	ev->mem_high_bytes = s->mem_high_bytes;
+	ev->mem_high_usage_bytes = s->mem_high_usage_bytes;
+	ev->mem_high_file_bytes = s->mem_high_file_bytes;
+	ev->mem_high_cgroup_id = s->mem_high_cgroup_id;
+	ev->mem_stalled = s->mem_stalled;
 }
 
 /*
@@ -605,6 +663,7 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 	ev->victim_switches = 0;
 	ev->victim_starved = 0;
 	ev->memcg_id = s->memcg_id;
+	hk_mem_high(p, s, window_ns, ev);
 
 	hk_rss(c, p, s, window_ns, ev);
 	hk_trend(c, p, s, ev);

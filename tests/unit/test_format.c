@@ -183,6 +183,34 @@ static void test_human_mem_thrashing(void)
 		   " · 3 major faults/s · cpu 25 %\n");
 }
 
+/* the vmtest guest's leak, held at a memory.high of 64 MiB */
+static void test_human_mem_throttled(void)
+{
+	struct hk_event e;
+
+	ev_thrash(&e);
+	e.to = HK_MEM_THROTTLED;
+	e.ev.mem_high_bytes = 64 * HK_MIB;
+	e.ev.mem_high_usage_bytes = 71794688;
+	e.ev.mem_high_file_bytes = 0;
+	e.ev.mem_high_events_per_s = 16;
+	e.ev.minor_faults_per_s = 1;
+	e.ev.major_faults_per_s = 0;
+	e.ev.rss_growth_bytes_per_s = 4190113;
+	ASSERT_STR(human(&e, &ctx_utc),
+		   H_TIME "   5100 thrash            "
+		   "            OK → Mem-throttled   "
+		   "held at memory.high 64.0 MiB (usage 68.5 MiB, page cache 0 B)"
+		   " · 16 high events/s · 1 faults/s · anon +4.00 MiB/s\n");
+	/* asleep in its penalty: nothing counted, the stall said */
+	e.ev.mem_high_events_per_s = 0;
+	e.ev.minor_faults_per_s = 0;
+	e.ev.rss_growth_bytes_per_s = 0;
+	e.ev.mem_stalled = 1;
+	ASSERT_HAS(human(&e, &ctx_utc),
+		   " · 0 high events/s · asleep in a memory stall · 0 faults/s · anon ");
+}
+
 static void test_human_throttled(void)
 {
 	struct hk_event e;
@@ -588,6 +616,7 @@ int hk_add_format_suite(void)
 		{ "hk_format__duration", test_fmt_duration },
 		{ "human oom_risk", test_human_oom_risk },
 		{ "human mem_thrashing", test_human_mem_thrashing },
+		{ "human mem_throttled", test_human_mem_throttled },
 		{ "human throttled", test_human_throttled },
 		{ "human starved", test_human_starved },
 		{ "human noisy_neighbor", test_human_noisy_neighbor },

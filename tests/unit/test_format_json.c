@@ -18,7 +18,9 @@
 		    "\"rss_net_growth_bytes\":0,\"rss_trend_s\":0.000," \
 		    "\"trend_samples\":0," \
 		    "\"limit_kind\":\"ram\",\"limit_bytes\":8589934592," \
-		    "\"headroom_bytes\":8579448832,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":1"
+		    "\"headroom_bytes\":8579448832,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":1," \
+		    "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0," \
+		    "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 
 static void test_json_oom_risk(void)
 {
@@ -43,7 +45,9 @@ static void test_json_oom_risk(void)
 		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,"
 		   "\"trend_samples\":7,"
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
-		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":554,\"memcg_id\":1"
+		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":554,\"memcg_id\":1,"
+		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 		   J_NOPEERS);
 }
 
@@ -77,7 +81,9 @@ static void test_json_mem_thrashing(void)
 		   "\"rss_net_growth_bytes\":-65536,\"rss_trend_s\":7.005,"
 		   "\"trend_samples\":3,"
 		   "\"limit_kind\":\"memcg\",\"limit_bytes\":536870912,"
-		   "\"headroom_bytes\":526385152,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":77"
+		   "\"headroom_bytes\":526385152,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":77,"
+		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 		   J_NOPEERS);
 }
 
@@ -222,7 +228,9 @@ static void test_json_exited(void)
 		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,"
 		   "\"trend_samples\":7,"
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
-		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":0,\"memcg_id\":1"
+		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":0,\"memcg_id\":1,"
+		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 		   J_NOPEERS);
 }
 

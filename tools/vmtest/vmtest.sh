@@ -16,7 +16,7 @@
 # kernel did not boot or timed out, 2 usage or setup error.
 set -eu
 
-CHECKS="prog-test load core cpu_bound profile oom_risk sigint no_bpf_left drivers as_5_15"
+CHECKS="prog-test load core cpu_bound profile oom_risk mem_throttled sigint no_bpf_left drivers as_5_15"
 
 here=$(cd "$(dirname "$0")" && pwd)
 kernels="6.1 6.12"
