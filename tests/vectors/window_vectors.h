@@ -79,6 +79,13 @@ struct hkv_load {
 	__u32 aggressor_switches;
 	__u64 limit_bytes;		/* memory cgroup limit, 0: none (RAM) */
 	__u64 memcg_other_bytes;	/* the cgroup's usage besides us */
+	__u64 lost_ns;			/* steal + IRQ time of the busiest
+					 * thread's CPU */
+	/* what the thread that waited most asked for */
+	__s32 wait_nice;
+	__u32 wait_policy;
+	__u32 wait_group_weight;
+	__u32 wait_group_idle;
 };
 
 struct hkv_phase {
@@ -156,6 +163,9 @@ enum hkv_field {
 	HKV_F_VICTIM_STARVED,	/* victim_starved */
 	HKV_F_IO,		/* io_pct_x100 */
 	HKV_F_THREAD_IO,	/* thread_io_pct_x100 */
+	HKV_F_CPU_LOST,		/* cpu_lost_pct_x100 */
+	HKV_F_WAIT_NICE,	/* wait_nice */
+	HKV_F_VICTIM_DEPRIO,	/* victim_deprioritised */
 };
 
 /* One hand-computed evidence value, read after the window ends. */
@@ -190,6 +200,8 @@ static inline const char *hkv_field_name(__u32 f)
 		"victim_switches", "thread_queued_pct_x100",
 		"thread_wait_pct_x100", "throttled_pct_x100", "rss_bytes",
 		"rss_anon_bytes", "window_ns", "victim_starved",
+		"io_pct_x100", "thread_io_pct_x100", "cpu_lost_pct_x100",
+		"wait_nice", "victim_deprioritised",
 	};
 
 	return f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
@@ -227,6 +239,9 @@ static inline __s64 hkv_field_get(const struct hk_evidence *ev, __u32 f)
 	case HKV_F_ANON:	return (__s64)ev->rss_anon_bytes;
 	case HKV_F_WINDOW:	return (__s64)ev->window_ns;
 	case HKV_F_VICTIM_STARVED: return ev->victim_starved;
+	case HKV_F_CPU_LOST:	return ev->cpu_lost_pct_x100;
+	case HKV_F_WAIT_NICE:	return ev->wait_nice;
+	case HKV_F_VICTIM_DEPRIO: return ev->victim_deprioritised;
 	}
 	return -1;
 }
@@ -344,6 +359,11 @@ static inline void hkv_sample(const struct hkv_vector *v, const struct hkv_proc 
 	s->nr_threads = nr;
 	s->aggressor_tgid = l->aggressor_tgid;
 	s->aggressor_switches = l->aggressor_switches;
+	s->cpu_lost_delta_ns = l->lost_ns;
+	s->wait_nice = l->wait_nice;
+	s->wait_policy = l->wait_policy;
+	s->wait_group_weight = l->wait_group_weight;
+	s->wait_group_idle = l->wait_group_idle;
 	s->ns_pid = p->tgid;
 	if (l->limit_bytes) {
 		used = l->memcg_other_bytes + s->anon_pages * HKV_PAGE;
