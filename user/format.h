@@ -45,6 +45,12 @@ const char *hk_label__name(__u32 label);
 /* The syslog priority of a transition into label: 4 for an alarm, 5 for
  * CPU-bound, 6 back to OK or exited. */
 int hk_label__priority(__u32 label);
+/* The syslog priority of transition e: its label's, but 5 (a notice) into
+ * Starved or Noisy neighbor when the waiting thread asked for less. */
+int hk_event__priority(const struct hk_event *e);
+/* "normal", "batch", "idle", "fifo", "rr", "deadline", "ext"; NULL for a
+ * policy this build does not know. */
+const char *hk_policy__name(__u32 policy);
 /* The ANSI colour of a label on the human line. */
 const char *hk_label__sgr(__u32 label);
 /* "ram"/"RAM" (human) or "memcg": what limits the memory. */

@@ -14,6 +14,7 @@
 #include "escape.h"
 #include "format.h"
 #include "humanize.h"
+#include "shared/classify.h"
 
 /* Columns of the human line. */
 #define COL_PID 7
@@ -123,6 +124,33 @@ static void ev_throttled(struct hk_out *o, const struct hk_event *e,
 	}
 }
 
+/* "nice 19", "SCHED_IDLE, cpu.idle", "cpu.weight 1": what a waiting thread
+ * asked for, from an hk_deprio() word. */
+static void out_deprio(struct hk_out *o, __u32 why)
+{
+	const char *sep = "";
+
+	if (why & HK_DEPRIO_NICE) {
+		hk_out__printf(o, "nice %u", (why >> HK_DEPRIO_NICE_SHIFT) & 0x1f);
+		sep = ", ";
+	}
+	if (why & HK_DEPRIO_BATCH) {
+		hk_out__printf(o, "%sSCHED_BATCH", sep);
+		sep = ", ";
+	}
+	if (why & HK_DEPRIO_IDLE) {
+		hk_out__printf(o, "%sSCHED_IDLE", sep);
+		sep = ", ";
+	}
+	if (why & HK_DEPRIO_GROUP_IDLE) {
+		hk_out__printf(o, "%scpu.idle", sep);
+		sep = ", ";
+	}
+	if (why & HK_DEPRIO_WEIGHT)
+		hk_out__printf(o, "%scpu.weight %u", sep,
+			       (why >> HK_DEPRIO_WEIGHT_SHIFT) & 0x7f);
+}
+
 static void ev_starved(struct hk_out *o, const struct hk_event *e,
 		       unsigned int flags)
 {
@@ -135,10 +163,15 @@ static void ev_starved(struct hk_out *o, const struct hk_event *e,
 		hk_out__str(o, ", the process ran ");
 		hk_out__pct(o, ev->cpu_pct_x100);
 	}
-	if (!ev->aggressor_tgid)
-		return;
-	hk_out__str(o, SEP "preempted by ");
-	out_pid_comm(o, ev->aggressor_tgid, e->aggressor_comm, flags);
+	if (ev->aggressor_tgid) {
+		hk_out__str(o, SEP "preempted by ");
+		out_pid_comm(o, ev->aggressor_tgid, e->aggressor_comm, flags);
+	}
+	/* it waits by its owner's choice */
+	if (hk_deprio(ev)) {
+		hk_out__str(o, SEP "deprioritised: ");
+		out_deprio(o, hk_deprio(ev));
+	}
 }
 
 /* "thread 4250 at 50 % of cpu1 + 49 % waiting for a CPU" */
@@ -147,6 +180,12 @@ static void out_thread(struct hk_out *o, const struct hk_evidence *ev)
 	hk_out__printf(o, "thread %u at ", ev->thread_tid);
 	hk_out__pct(o, ev->thread_cpu_pct_x100);
 	hk_out__printf(o, " of cpu%u", ev->thread_cpu);
+	/* steal and IRQ time it would have run in */
+	if (ev->cpu_lost_pct_x100 >= 100) {
+		hk_out__str(o, " + ");
+		hk_out__pct(o, ev->cpu_lost_pct_x100);
+		hk_out__str(o, " lost to steal/IRQ");
+	}
 	if (ev->thread_queued_pct_x100 < 100)
 		return;
 	hk_out__str(o, " + ");
@@ -168,6 +207,10 @@ static void ev_noisy_neighbor(struct hk_out *o, const struct hk_event *e,
 		return;
 	hk_out__str(o, SEP "starves ");
 	out_pid_comm(o, ev->victim_tgid, e->victim_comm, flags);
+	if (!ev->victim_deprioritised)
+		return;
+	hk_out__str(o, ", which asked for less: ");
+	out_deprio(o, ev->victim_deprioritised);
 }
 
 /*

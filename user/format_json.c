@@ -70,9 +70,18 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_json__pct(&o, "thread_queued_pct", ev->thread_queued_pct_x100);
 	hk_json__u64(&o, "thread_tid", ev->thread_tid);
 	hk_json__u64(&o, "thread_cpu", ev->thread_cpu);
+	hk_json__pct(&o, "thread_cpu_lost_pct", ev->cpu_lost_pct_x100);
 	hk_json__pct(&o, "run_delay_pct", ev->wait_pct_x100);
 	hk_json__pct(&o, "thread_run_delay_pct", ev->thread_wait_pct_x100);
 	hk_json__u64(&o, "run_delay_tid", ev->wait_tid);
+	/* what that thread asked the scheduler for */
+	hk_json__s64(&o, "wait_nice", ev->wait_nice);
+	if (hk_policy__name(ev->wait_policy))
+		hk_out__printf(&o, ",\"wait_policy\":\"%s\"", hk_policy__name(ev->wait_policy));
+	else
+		hk_json__u64(&o, "wait_policy", ev->wait_policy);
+	hk_json__u64(&o, "wait_group_weight", ev->wait_group_weight);
+	hk_json__bool(&o, "wait_group_idle", ev->wait_group_idle);
 	hk_json__pct(&o, "throttled_pct", ev->throttled_pct_x100);
 	hk_json__pct(&o, "throttled_per_cpu_pct", ev->throttled_norm_pct_x100);
 	hk_json__u64(&o, "cpus_allowed", ev->cpus_allowed);
@@ -115,6 +124,7 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_json__bool(&o, "mem_stalled", ev->mem_stalled);
 	hk_json__peer(&o, "aggressor", ev->aggressor_tgid, e->aggressor_comm);
 	hk_json__peer(&o, "victim", ev->victim_tgid, e->victim_comm);
+	hk_json__bool(&o, "victim_deprioritised", ev->victim_deprioritised);
 	hk_out__str(&o, "}\n");
 	return hk_out__finish(&o);
 }

@@ -200,7 +200,7 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 			     "hotspot-k: pid %u: %s -> %s: line too long to format\n",
 			     e->tgid, hk_label__id(e->from), hk_label__id(e->to));
 	}
-	if (hk_printer__write(p, hk_label__priority(e->to), p->line, (size_t)n))
+	if (hk_printer__write(p, hk_event__priority(e), p->line, (size_t)n))
 		return -EIO;
 	p->events++;
 	/* after the line that says why: what the tool does about it */

@@ -282,8 +282,10 @@ struct hk_evidence {
 	__u32 wait_group_idle;		/* its task group has cpu.idle set */
 	__u32 victim_deprioritised;	/* Noisy neighbor: the victim it starves
 					 * asked for less (nice > 0, BATCH/IDLE,
-					 * cpu.idle, a low cpu.weight) */
-	__u32 cpu_lost_pct_x100;	/* steal + IRQ time on thread_cpu */
+					 * cpu.idle, a low cpu.weight): why, as
+					 * classify.h's hk_deprio(); 0: it did not */
+	__u32 cpu_lost_pct_x100;	/* steal + IRQ time on thread_cpu, the
+					 * thread's part (hk_cpu_lost_share) */
 	/* memory.high: above it the kernel reclaims and throttles */
 	__u64 mem_high_bytes;		/* the tightest memory.high above it
 					 * (0: none set) */

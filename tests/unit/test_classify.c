@@ -66,6 +66,95 @@ static void test_config_under_test(void)
 #define CLASSIFY(ev, want) \
 	check_label(hk_classify(&cfg, &(ev)), (want), __LINE__, "hk_classify, %s", what)
 
+/* What a waiting thread asked for, as the hk_deprio() word: exact. */
+static void test_deprio(void)
+{
+	struct hk_evidence ev;
+
+	memset(&ev, 0, sizeof(ev));
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0);		/* nice 0, normal, root */
+	ev.wait_group_weight = 100;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0);		/* the default weight */
+	ev.wait_group_weight = 10000;
+	ev.wait_nice = -20;
+	ev.wait_policy = HK_SCHED_FIFO;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0);		/* asked for more */
+	memset(&ev, 0, sizeof(ev));
+	ev.wait_nice = 19;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0x1301);	/* NICE | 19 << 8 */
+	ev.wait_nice = 1;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0x0101);
+	memset(&ev, 0, sizeof(ev));
+	ev.wait_policy = HK_SCHED_BATCH;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), HK_DEPRIO_BATCH);
+	ev.wait_policy = HK_SCHED_IDLE;
+	ev.wait_group_idle = 1;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), HK_DEPRIO_IDLE | HK_DEPRIO_GROUP_IDLE);
+	memset(&ev, 0, sizeof(ev));
+	ev.wait_group_weight = 99;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0x630010);	/* WEIGHT | 99 << 16 */
+	ev.wait_group_weight = 1;
+	ev.wait_nice = 19;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0x11311);	/* both, each with its value */
+}
+
+/* tg->shares as cpu.weight, as the kernel's cpu.weight file shows them. */
+static void test_cgroup_weight(void)
+{
+	CU_ASSERT_EQUAL(hk_cgroup_weight(1024ULL << 10), 100);	/* cpu.shares 1024 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(512ULL << 10), 50);	/* cpu.weight 50 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(10ULL << 10), 1);	/* cpu.weight 1 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(15ULL << 10), 1);	/* autogroup nice 19 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(2ULL << 10), 1);	/* cpu.shares 2 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(3ULL), 1);		/* below the floor */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(102400ULL << 10), 10000);	/* weight 10000 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(262144ULL << 10), 10000);	/* shares 262144 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(1587ULL << 10), 155);	/* 154.98 rounds up */
+}
+
+/* Steal + IRQ time of the thread's CPU: its part, and the hunger rule. */
+static void test_cpu_lost(void)
+{
+	struct hk_evidence ev;
+	struct hk_sample s;
+	const char *what;
+
+	vec_config();
+	memset(&s, 0, sizeof(s));
+	memset(&ev, 0, sizeof(ev));
+	/* a busy loop at 80 % of a CPU that lost 15 % of a 1 s window:
+	 * 1500 * 8000 / 8500 = 1411 */
+	ev.thread_cpu_pct_x100 = 8000;
+	ev.cpu_pct_x100 = 8000;
+	s.cpu_lost_delta_ns = 150 * HK_NSEC_PER_MSEC;
+	hk_cpu_lost_share(&s, HK_NSEC_PER_SEC, &ev);
+	CU_ASSERT_EQUAL(ev.cpu_lost_pct_x100, 1411);
+	what = "80 % + 15 % steal";
+	CLASSIFY(ev, HK_CPU_BOUND);
+	s.cpu_lost_delta_ns = 0;
+	hk_cpu_lost_share(&s, HK_NSEC_PER_SEC, &ev);
+	CU_ASSERT_EQUAL(ev.cpu_lost_pct_x100, 0);
+	what = "80 % and no steal";
+	CLASSIFY(ev, HK_OK);
+	/* a thread at 10 % of a CPU that lost 85 %: 8500 * 1000 / 1500 */
+	ev.thread_cpu_pct_x100 = 1000;
+	s.cpu_lost_delta_ns = 850 * HK_NSEC_PER_MSEC;
+	hk_cpu_lost_share(&s, HK_NSEC_PER_SEC, &ev);
+	CU_ASSERT_EQUAL(ev.cpu_lost_pct_x100, 5666);
+	/* never past the window: 60 % ran, 30 % queued, 50 % lost -> 10 % */
+	ev.thread_cpu_pct_x100 = 6000;
+	ev.thread_queued_pct_x100 = 3000;
+	s.cpu_lost_delta_ns = 500 * HK_NSEC_PER_MSEC;
+	hk_cpu_lost_share(&s, HK_NSEC_PER_SEC, &ev);
+	CU_ASSERT_EQUAL(ev.cpu_lost_pct_x100, 1000);
+	/* a CPU that lost the whole window gives no share */
+	ev.thread_cpu_pct_x100 = 0;
+	ev.thread_queued_pct_x100 = 0;
+	s.cpu_lost_delta_ns = 2 * HK_NSEC_PER_SEC;
+	hk_cpu_lost_share(&s, HK_NSEC_PER_SEC, &ev);
+	CU_ASSERT_EQUAL(ev.cpu_lost_pct_x100, 0);
+}
+
 static void test_classify_oom(void)
 {
 	struct hk_evidence ev;
@@ -562,6 +651,9 @@ int hk_add_classify_suite(void)
 		{ "classify io_blocked", test_classify_io_blocked },
 		{ "classify cpu_bound", test_classify_cpu },
 		{ "classify the CPUs it may use", test_classify_room },
+		{ "hk_deprio", test_deprio },
+		{ "hk_cgroup_weight", test_cgroup_weight },
+		{ "cpu lost to steal/IRQ", test_cpu_lost },
 		{ "may_be_noisy", test_may_be_noisy },
 		{ "enter_windows", test_enter_windows },
 		{ "vectors consistent", hk_test_vectors_consistent },

@@ -8,10 +8,11 @@
 #include <string.h>
 #include <time.h>
 #include "format_fixtures.h"
+#include "shared/classify.h"
 #include "suites.h"
 
 #define J_NOPEERS ",\"aggressor_pid\":null,\"aggressor_comm\":null," \
-		  "\"victim_pid\":null,\"victim_comm\":null}\n"
+		  "\"victim_pid\":null,\"victim_comm\":null,\"victim_deprioritised\":false}\n"
 /* the RSS and limit of ev_base() */
 #define J_QUIET_MEM "\"rss_bytes\":10485760,\"rss_anon_bytes\":8388608," \
 		    "\"rss_growth_bytes_per_s\":0,\"rss_slope_bytes_per_s\":0," \
@@ -32,9 +33,11 @@ static void test_json_oom_risk(void)
 		   "\"to\":\"oom_risk\",\"cgroup\":\"/user.slice/user-1000.slice\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.50,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
-		   "\"thread_tid\":4243,\"thread_cpu\":2,"
+		   "\"thread_tid\":4243,\"thread_cpu\":2,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
-		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":4244,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
@@ -68,9 +71,11 @@ static void test_json_mem_thrashing(void)
 		   "\"ns_pid\":7,\"pidns_ino\":4026532512,"
 		   "\"windows\":12,\"window_s\":1.999,\"cpu_pct\":25.00,"
 		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":0.00,"
-		   "\"thread_tid\":5100,\"thread_cpu\":0,"
+		   "\"thread_tid\":5100,\"thread_cpu\":0,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
-		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":0,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":12348,\"minor_faults_per_s\":12345,"
 		   "\"major_faults_per_s\":3,\"unexplained_faults_per_s\":11900,"
@@ -97,9 +102,11 @@ static void test_json_throttled(void)
 		   "\"to\":\"throttled\",\"cgroup\":\"/kubepods/burstable/pod7\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":200.00,"
 		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":8.00,"
-		   "\"thread_tid\":4401,\"thread_cpu\":3,"
+		   "\"thread_tid\":4401,\"thread_cpu\":3,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":210.00,\"thread_run_delay_pct\":41.00,"
-		   "\"run_delay_tid\":4410,\"throttled_pct\":125.00,\"throttled_per_cpu_pct\":62.50,\"cpus_allowed\":8,\"usable_cpus\":2.00,\"quota_cpus\":2.00,\"quota_cgroup_id\":4242,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":4410,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":125.00,\"throttled_per_cpu_pct\":62.50,\"cpus_allowed\":8,\"usable_cpus\":2.00,\"quota_cpus\":2.00,\"quota_cgroup_id\":4242,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":8,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
@@ -112,7 +119,9 @@ static void test_json_throttled(void)
 	ASSERT_HAS(json(&e, NULL),
 		   "\"from\":\"throttled\",\"to\":\"ok\",\"cgroup\":null,\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\",");
 	ASSERT_HAS(fmt_out,
-		   ",\"run_delay_tid\":4410,\"throttled_pct\":0.01,\"throttled_per_cpu_pct\":62.50,\"cpus_allowed\":8,\"usable_cpus\":2.00,\"quota_cpus\":2.00,\"quota_cgroup_id\":4242,\"io_blocked_pct\":0.00,"
+		   ",\"run_delay_tid\":4410,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.01,\"throttled_per_cpu_pct\":62.50,\"cpus_allowed\":8,\"usable_cpus\":2.00,\"quota_cpus\":2.00,\"quota_cgroup_id\":4242,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"nr_threads\":8,");
 }
 
@@ -126,15 +135,17 @@ static void test_json_starved(void)
 		   "\"to\":\"starved\",\"cgroup\":null,\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":0.80,"
 		   "\"thread_cpu_pct\":0.80,\"thread_queued_pct\":0.00,"
-		   "\"thread_tid\":4301,\"thread_cpu\":0,"
+		   "\"thread_tid\":4301,\"thread_cpu\":0,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":97.50,\"thread_run_delay_pct\":97.00,"
-		   "\"run_delay_tid\":4302,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":4302,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":2,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
 		   ",\"aggressor_pid\":4300,\"aggressor_comm\":\"bash\","
-		   "\"victim_pid\":null,\"victim_comm\":null}\n");
+		   "\"victim_pid\":null,\"victim_comm\":null,\"victim_deprioritised\":false}\n");
 }
 
 static void test_json_noisy_neighbor(void)
@@ -148,15 +159,51 @@ static void test_json_noisy_neighbor(void)
 		   "\"to\":\"noisy_neighbor\",\"cgroup\":\"/\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":98.00,"
 		   "\"thread_cpu_pct\":98.00,\"thread_queued_pct\":1.50,"
-		   "\"thread_tid\":4300,\"thread_cpu\":0,"
+		   "\"thread_tid\":4300,\"thread_cpu\":0,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":1.50,\"thread_run_delay_pct\":0.00,"
-		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":0,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
 		   ",\"aggressor_pid\":null,\"aggressor_comm\":null,"
-		   "\"victim_pid\":4301,\"victim_comm\":\"bash\"}\n");
+		   "\"victim_pid\":4301,\"victim_comm\":\"bash\",\"victim_deprioritised\":false}\n");
+}
+
+/* What the waiting thread asked for; the Noisy neighbor's victim. */
+static void test_json_deprioritised(void)
+{
+	struct hk_event e;
+
+	ev_starved(&e);
+	e.ev.wait_nice = 19;
+	e.ev.wait_group_weight = 100;
+	ASSERT_HAS(json(&e, NULL),
+		   "\"run_delay_tid\":4302,\"wait_nice\":19,\"wait_policy\":\"normal\","
+		   "\"wait_group_weight\":100,\"wait_group_idle\":false,");
+	ASSERT_HAS(fmt_out, "\"victim_deprioritised\":false}\n");
+	e.ev.wait_nice = -20;
+	e.ev.wait_policy = HK_SCHED_IDLE;
+	e.ev.wait_group_weight = 1;
+	e.ev.wait_group_idle = 1;
+	ASSERT_HAS(json(&e, NULL),
+		   "\"wait_nice\":-20,\"wait_policy\":\"idle\","
+		   "\"wait_group_weight\":1,\"wait_group_idle\":true,");
+	e.ev.wait_policy = HK_SCHED_BATCH;
+	ASSERT_HAS(json(&e, NULL), "\"wait_policy\":\"batch\",");
+	e.ev.wait_policy = HK_SCHED_DEADLINE;
+	ASSERT_HAS(json(&e, NULL), "\"wait_policy\":\"deadline\",");
+	e.ev.wait_policy = 4;	/* no such policy today: the number */
+	ASSERT_HAS(json(&e, NULL), "\"wait_policy\":4,");
+
+	ev_noisy(&e);
+	e.ev.victim_deprioritised = 0x1301;
+	ASSERT_HAS(json(&e, NULL),
+		   "\"victim_pid\":4301,\"victim_comm\":\"bash\",\"victim_deprioritised\":true}\n");
+	e.ev.cpu_lost_pct_x100 = 1411;
+	ASSERT_HAS(json(&e, NULL), "\"thread_cpu\":0,\"thread_cpu_lost_pct\":14.11,");
 }
 
 static void test_json_cpu_bound(void)
@@ -176,9 +223,11 @@ static void test_json_cpu_bound(void)
 		   "\"to\":\"cpu_bound\",\"cgroup\":\"/\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":197.12,"
 		   "\"thread_cpu_pct\":99.00,\"thread_queued_pct\":43.21,"
-		   "\"thread_tid\":4250,\"thread_cpu\":1,"
+		   "\"thread_tid\":4250,\"thread_cpu\":1,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":90.00,\"thread_run_delay_pct\":45.00,"
-		   "\"run_delay_tid\":4251,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":4251,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":3,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
@@ -195,9 +244,11 @@ static void test_json_ok(void)
 		   "\"to\":\"ok\",\"cgroup\":\"/\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.00,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.00,"
-		   "\"thread_tid\":4250,\"thread_cpu\":1,"
+		   "\"thread_tid\":4250,\"thread_cpu\":1,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
-		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":0,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
@@ -215,9 +266,11 @@ static void test_json_exited(void)
 		   "\"to\":\"exited\",\"cgroup\":null,\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":31,\"window_s\":1.000,\"cpu_pct\":3.50,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
-		   "\"thread_tid\":4243,\"thread_cpu\":2,"
+		   "\"thread_tid\":4243,\"thread_cpu\":2,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
-		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":4244,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
@@ -258,6 +311,12 @@ static void test_json_extremes(void)
 	e.ev.cpu_pct_x100 = 0xffffffffU;
 	e.ev.thread_queued_pct_x100 = 0xffffffffU;
 	e.ev.wait_tid = 0xffffffffU;
+	e.ev.wait_nice = INT32_MIN;
+	e.ev.wait_policy = 0xffffffffU;	/* no name: the number */
+	e.ev.wait_group_weight = 0xffffffffU;
+	e.ev.wait_group_idle = 0xffffffffU;
+	e.ev.victim_deprioritised = 0xffffffffU;
+	e.ev.cpu_lost_pct_x100 = 0xffffffffU;
 	e.ev.throttled_pct_x100 = 0xfffffffeU;
 	e.ev.rss_bytes = UINT64_MAX;
 	e.ev.rss_anon_bytes = UINT64_MAX - 1;
@@ -273,7 +332,11 @@ static void test_json_extremes(void)
 	ASSERT_HAS(fmt_out, "\"window_s\":18446744073.710,");
 	ASSERT_HAS(fmt_out, "\"cpu_pct\":42949672.95,");
 	ASSERT_HAS(fmt_out, "\"thread_queued_pct\":42949672.95,");
-	ASSERT_HAS(fmt_out, "\"run_delay_tid\":4294967295,");
+	ASSERT_HAS(fmt_out, "\"run_delay_tid\":4294967295,"
+		   "\"wait_nice\":-2147483648,\"wait_policy\":4294967295,"
+		   "\"wait_group_weight\":4294967295,\"wait_group_idle\":true,");
+	ASSERT_HAS(fmt_out, "\"thread_cpu_lost_pct\":42949672.95,");
+	ASSERT_HAS(fmt_out, "\"victim_deprioritised\":true}\n");
 	ASSERT_HAS(fmt_out, "\"throttled_pct\":42949672.94,");
 	ASSERT_HAS(fmt_out, "\"rss_bytes\":18446744073709551615,");
 	ASSERT_HAS(fmt_out, "\"rss_anon_bytes\":18446744073709551614,");
@@ -343,6 +406,7 @@ int hk_add_format_json_suite(void)
 		{ "json starved", test_json_starved },
 		{ "json noisy_neighbor", test_json_noisy_neighbor },
 		{ "json cpu_bound", test_json_cpu_bound },
+		{ "json deprioritised", test_json_deprioritised },
 		{ "json ok", test_json_ok },
 		{ "json exited", test_json_exited },
 		{ "json ns fields", test_json_ns_fields },

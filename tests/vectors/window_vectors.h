@@ -86,6 +86,13 @@ struct hkv_load {
 	__u64 mem_high_file_bytes;
 	__u64 mem_high_events;
 	__u32 mem_stalled;		/* its newest thread in a memory stall */
+	__u64 lost_ns;			/* steal + IRQ time of the busiest
+					 * thread's CPU */
+	/* what the thread that waited most asked for */
+	__s32 wait_nice;
+	__u32 wait_policy;
+	__u32 wait_group_weight;
+	__u32 wait_group_idle;
 };
 
 struct hkv_phase {
@@ -165,6 +172,9 @@ enum hkv_field {
 	HKV_F_THREAD_IO,	/* thread_io_pct_x100 */
 	HKV_F_MEM_HIGH_EPS,	/* mem_high_events_per_s */
 	HKV_F_MEM_HIGH,		/* mem_high_bytes */
+	HKV_F_CPU_LOST,		/* cpu_lost_pct_x100 */
+	HKV_F_WAIT_NICE,	/* wait_nice */
+	HKV_F_VICTIM_DEPRIO,	/* victim_deprioritised */
 };
 
 /* One hand-computed evidence value, read after the window ends. */
@@ -201,6 +211,8 @@ static inline const char *hkv_field_name(__u32 f)
 		"rss_anon_bytes", "window_ns", "victim_starved",
 		"io_pct_x100", "thread_io_pct_x100", "mem_high_events_per_s",
 		"mem_high_bytes",
+		"io_pct_x100", "thread_io_pct_x100", "cpu_lost_pct_x100",
+		"wait_nice", "victim_deprioritised",
 	};
 
 	return f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
@@ -240,6 +252,9 @@ static inline __s64 hkv_field_get(const struct hk_evidence *ev, __u32 f)
 	case HKV_F_VICTIM_STARVED: return ev->victim_starved;
 	case HKV_F_MEM_HIGH_EPS: return (__s64)ev->mem_high_events_per_s;
 	case HKV_F_MEM_HIGH:	return (__s64)ev->mem_high_bytes;
+	case HKV_F_CPU_LOST:	return ev->cpu_lost_pct_x100;
+	case HKV_F_WAIT_NICE:	return ev->wait_nice;
+	case HKV_F_VICTIM_DEPRIO: return ev->victim_deprioritised;
 	}
 	return -1;
 }
@@ -359,6 +374,11 @@ static inline void hkv_sample(const struct hkv_vector *v, const struct hkv_proc 
 	s->nr_threads = nr;
 	s->aggressor_tgid = l->aggressor_tgid;
 	s->aggressor_switches = l->aggressor_switches;
+	s->cpu_lost_delta_ns = l->lost_ns;
+	s->wait_nice = l->wait_nice;
+	s->wait_policy = l->wait_policy;
+	s->wait_group_weight = l->wait_group_weight;
+	s->wait_group_idle = l->wait_group_idle;
 	s->ns_pid = p->tgid;
 	if (l->limit_bytes) {
 		used = l->memcg_other_bytes + s->anon_pages * HKV_PAGE;
