@@ -332,6 +332,14 @@ struct hk_proc {
 	__u64 carry_thread_wait_ns;	/* ... of its thread that waited most */
 	__u64 carry_io_ns;		/* I/O wait of a skipped sample */
 	__u64 carry_thread_io_ns;	/* ... of its thread blocked longest */
+	/* ... its thread that wanted a CPU most, and its most frequent
+	 * preemptor (hk_sample's fields of the same names) */
+	__u64 carry_thread_run_ns;
+	__u64 carry_thread_queued_ns;
+	__u32 carry_thread_tid;
+	__u32 carry_thread_cpu;
+	__u32 carry_aggressor_tgid;
+	__u32 carry_aggressor_switches;
 	/* anon + shmem RSS trend ring */
 	__u32 trend_head;		/* next slot to write */
 	__u32 trend_nr;
