@@ -44,6 +44,7 @@ enum hk_limits {
 	HK_ATTN_BITS = 65536,
 	/* Processes one synthetic test window can carry. */
 	HK_TEST_PROCS = 4,
+	HK_TEST_COPIES = 64,	/* ... and copies of its first (a crowd) */
 	/* Filters: PIDs and process names a config or the flags can give. */
 	HK_FILTER_PIDS = 16,
 	HK_FILTER_COMMS = 8,
@@ -499,6 +500,10 @@ struct hk_test_window {
 	__u32 label[HK_TEST_PROCS];
 	__u32 match[HK_TEST_PROCS];
 	__s32 err;
+	__u32 copies;			/* in: process 0 stands for this many
+					 * (< HK_TEST_COPIES), with the same
+					 * sample, TGIDs tgid[0] + 0, 1, ...;
+					 * 0: one */
 };
 
 #ifdef __cplusplus
