@@ -13,11 +13,18 @@ evidence and the votes for its aggressor included:
 - at nice 19 beside a loop on one CPU: Starved with its aggressor named,
   and the loop a Noisy neighbor;
 and no sample skipped window after window (hk_stats samples_skipped).
+
+Also (review finding 16): the tool takes the walk over from a timer driver
+whose walk is still running (a wq walk preempted past the watchdog's 3
+intervals): no iter walk may begin until it ends, or two walks share one
+cursor.
 """
 
 import os
 import signal
 import time
+
+from hk_e2e.bpf import bss_set_u32
 
 from hk_e2e.checks import check_history, dflt, evidence, expect_enter
 from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS
@@ -134,8 +141,38 @@ def wrap_starved(suite, ctx):
                (late, vict.pid, busy, aggr.pid, skipped, HOLD_WINDOWS + 1))
 
 
+def t_walk_in_progress(suite, ctx):
+    tool = Tool(ctx, "walk_in_progress")
+    tool.wait_ready()
+    if "driver iter" in tool.stderr_text():
+        ctx.note("walk_in_progress: the tool chose the iter driver at start: no timer "
+                 "walk to overlap")
+        return
+    # a timer walk that began and has not ended, and a timer that stopped
+    bss_set_u32(tool.map_ids, "hk_timer_walking", 1)
+    bss_set_u32(tool.map_ids, "hk_timer_off", 1)
+    t0 = time.monotonic()
+    while "no window for 3 intervals" not in tool.stderr_text():
+        if time.monotonic() - t0 > 8:
+            raise TestFailure("no take-over 8 s after the timer stopped; stderr:\n%s" %
+                              tool.stderr_text())
+        tool.check_alive()
+        time.sleep(0.2)
+    w0 = tool.windows()
+    time.sleep(3)
+    w1 = tool.windows()
+    if w1 != w0:
+        raise TestFailure("the tool walked (windows %d -> %d in 3 s) while a timer walk "
+                          "was still in progress" % (w0, w1))
+    bss_set_u32(tool.map_ids, "hk_timer_walking", 0)
+    tool.wait_windows(2, since=w1)
+    ctx.record("walk_in_progress", True, "taken over: no window in 3 s while the timer "
+               "walk ran, then %d" % (tool.windows() - w1))
+
+
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("wrap_cpu_bound", t_wrap_cpu_bound, 60, True),
     ("wrap_starved", t_wrap_starved, 60, True),
+    ("walk_in_progress", t_walk_in_progress, 40),
 ]
