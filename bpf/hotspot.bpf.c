@@ -247,7 +247,9 @@ int hk_iter(struct bpf_iter__task *ctx)
 		return 0;
 	}
 	if (ctx->meta->seq_num == 0) {
-		if (hk_walk_begin(1))
+		/* the tool took over from a timer whose walk still runs:
+		 * this walk waits for the next interval */
+		if (hk_timer_walking || hk_walk_begin(1))
 			return 0;
 		hk_iter_open = 1;
 		hk_iter_yielded = 0;

@@ -884,6 +884,17 @@ static __always_inline void hk_stretch_end(__u64 took_ns)
 __u32 hk_timer_off;
 
 /*
+ * Set while a timer driver's walk runs. One preempted for longer than the
+ * watchdog's 3 intervals (a PREEMPT kernel under load, a short interval)
+ * still runs when the tool takes over: the iter walk does not begin until
+ * it ends (hk_iter), or two walks would share hk_cur and the lists. The
+ * timer walk sets it, then reads hk_timer_off; the tool sets hk_timer_off,
+ * then walks, reading it: with a full barrier on each side, either the
+ * timer walk sees the take-over or the iter walk sees the timer walk.
+ */
+__u64 hk_timer_walking;	/* 64 bits: clang 14 has no 32-bit xchg */
+
+/*
  * A timer driver's walk cannot be cut in pieces (the open-coded iterator
  * cannot resume), so one that held a CPU longer than two chunks stops the
  * timer and tells the tool, which walks in chunks from then on. If the
@@ -917,9 +928,15 @@ static __noinline int hk_walk(__u32 driver)
 	struct bpf_iter_task it;
 	__u64 took_ns;
 
-	/* a walk queued before the hand-over: the tool walks now */
-	if (!c || hk_timer_off || hk_walk_begin(driver == HK_DRIVER_WQ))
+	if (!c)
 		return 0;
+	/* xchg: a full barrier before hk_timer_off is read */
+	__sync_lock_test_and_set(&hk_timer_walking, 1);
+	/* a walk queued before the hand-over: the tool walks now */
+	if (hk_timer_off || hk_walk_begin(driver == HK_DRIVER_WQ)) {
+		hk_timer_walking = 0;
+		return 0;
+	}
 	/* hk_walk_begin set TID order, the iter driver's */
 	hk_walk_in_list_order = 1;
 	bpf_rcu_read_lock();
@@ -929,6 +946,7 @@ static __noinline int hk_walk(__u32 driver)
 	bpf_iter_task_destroy(&it);
 	bpf_rcu_read_unlock();
 	took_ns = hk_walk_end(driver);
+	hk_timer_walking = 0;
 	hk_stretch_end(took_ns);
 	if (c->chunk_ns && took_ns > 2 * c->chunk_ns)
 		hk_hand_over(driver, took_ns);

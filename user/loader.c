@@ -674,6 +674,8 @@ int hk_loader__take_over(struct hk_loader *l)
 }
 
 int hk_loader__stats(struct hk_loader *l, struct hk_stats *out)
+	/* before any iter walk reads hk_timer_walking (see walk.bpf.h) */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 {
 	__u32 zero = 0;
 
