@@ -550,13 +550,16 @@ static __always_inline void hk_retire_thread(struct task_struct *t)
 	__sync_fetch_and_add(&p->exited.nivcsw, hk_sub_clamp(now.nivcsw, base.nivcsw));
 }
 
+/* The head of t's process's thread list (in its signal struct). */
+static __always_inline __u64 hk_thread_head(struct task_struct *t)
+{
+	return (__u64)t->signal + bpf_core_field_offset(struct signal_struct, thread_head);
+}
+
 /* Is t the last thread of its process (its signal's thread list ends)? */
 static __always_inline int hk_last_thread(struct task_struct *t)
 {
-	__u64 head = (__u64)t->signal +
-		     bpf_core_field_offset(struct signal_struct, thread_head);
-
-	return (__u64)t->thread_node.next == head;
+	return (__u64)t->thread_node.next == hk_thread_head(t);
 }
 
 static __always_inline void hk_parked_mark(__u32 tgid, int set)
@@ -655,8 +658,17 @@ static __always_inline int hk_cur_select(struct task_struct *t)
  */
 static __always_inline int hk_cur_all_met(struct task_struct *t)
 {
+	__u64 head;
+
 	if (++hk_cur.met < hk_cur.nr_threads)
 		return 0;
+	/* the only thread on its list (most processes): no need to read
+	 * the signal's count, a cache line further */
+	if (hk_cur.met == 1) {
+		head = hk_thread_head(t);
+		if ((__u64)t->thread_node.next == head && (__u64)t->thread_node.prev == head)
+			return 1;
+	}
 	hk_cur.nr_threads = t->signal->nr_threads;
 	return hk_cur.met >= hk_cur.nr_threads;
 }
