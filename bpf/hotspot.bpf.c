@@ -247,7 +247,9 @@ int hk_iter(struct bpf_iter__task *ctx)
 		return 0;
 	}
 	if (ctx->meta->seq_num == 0) {
-		if (hk_walk_begin(1))
+		/* the tool took over from a timer whose walk still runs:
+		 * this walk waits for the next interval */
+		if (hk_timer_walking || hk_walk_begin(1))
 			return 0;
 		hk_iter_open = 1;
 		hk_iter_yielded = 0;
@@ -285,12 +287,27 @@ struct hk_test_window hk_test_io;	/* in and out, through the skeleton */
  * A raw_tp program, not SEC("syscall"): syscall programs are sleepable and
  * 6.1 lets those use no queue map (hk_exits).
  */
+/* Copy k of the test window's process 0, TGID tgid[0] + k. A global
+ * function: verified once, not once per turn of its caller's loop. */
+__noinline int hk_test_copy(__u32 k)
+{
+	struct hk_test_window *ctx = &hk_test_io;
+	__u32 tgid = ctx->tgid[0] + k, created;
+	struct hk_proc *p;
+
+	__builtin_memcpy(&hk_cur.s, &ctx->sample[0], sizeof(hk_cur.s));
+	p = hk_proc_get(tgid, hk_cur.s.start_time_ns, &created);
+	if (p)
+		hk_proc_window(p, tgid, &hk_cur.s);
+	return 0;
+}
+
 SEC("raw_tp")
 int hk_test_win(void *unused)
 {
 	struct hk_test_window *ctx = &hk_test_io;
 	struct hk_proc *p;
-	__u32 tgid, i, created, sweep;
+	__u32 tgid, i, k, created, sweep;
 
 	hk_window_begin();
 	/* as the walk does: exits lost before this window make it sweep */
@@ -309,6 +326,12 @@ int hk_test_win(void *unused)
 		p = hk_proc_get(tgid, hk_cur.s.start_time_ns, &created);
 		if (p)
 			hk_proc_window(p, tgid, &hk_cur.s);
+	}
+	/* process 0's copies: more busy processes than a bounded loop's turns */
+	for (k = 1; k < HK_TEST_COPIES; k++) {
+		if (k >= ctx->copies || !ctx->nr_procs)
+			break;
+		hk_test_copy(k);
 	}
 	hk_window_end(sweep);
 	for (i = 0; i < HK_TEST_PROCS; i++) {

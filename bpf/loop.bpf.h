@@ -7,7 +7,8 @@
  * loop is verified turn by turn, so each call site gives the most turns
  * its work can need there (HK_LOOP_TURNS_* below); what a capped loop
  * leaves is done at the next window (exits stay queued) or counted
- * (victims and deferred processes: defer_overflows). The choice is a
+ * (victims: defer_overflows); busy processes are deferred no further
+ * than the loop reaches (hk_proc_window). The choice is a
  * load-time constant: the verifier drops the branch not taken, and with
  * it the call to a helper an old kernel does not know.
  */
@@ -22,7 +23,10 @@
 const volatile __u32 hk_bounded_loops;
 
 /* Turns of a bounded loop where bpf_loop would run more. */
-#define HK_LOOP_TURNS_EXITS	64	/* exits drained per window */
+#define HK_LOOP_TURNS_EXITS	1024	/* exits drained per window: 200/s
+					 * at 5 s windows (a turn is a call
+					 * of a global function, cheap to
+					 * verify) */
 #define HK_LOOP_TURNS_PAIRS	32	/* victims, deferred processes */
 
 static __always_inline int hk_has_bpf_loop(void)

@@ -98,6 +98,10 @@ struct hk_accum {
 	__u64 sig;			/* its signal struct: which process */
 	__u32 tgid;
 	__u32 active;			/* threads that ran or wait */
+	/* by TID (iter driver): threads met, and how many it has (read
+	 * again when the count reaches it: threads born or gone since) */
+	__u32 met;
+	__u32 nr_threads;
 };
 
 struct {

@@ -9,10 +9,13 @@
  * call hk_walk_task() per thread, between hk_walk_begin() and
  * hk_walk_end().
  *
- * A process is summed thread by thread and closed on its newest thread
- * (the one whose thread_node ends its signal's thread list: the last one
- * met in list order, and, TIDs growing with creation, in TID order too),
- * while that thread is still at hand. A process's window is the sum of
+ * A process is summed thread by thread and closed on the last of its
+ * threads the walk meets, while that thread is still at hand: in list
+ * order the one whose thread_node ends its signal's thread list; in TID
+ * order the one that makes the count of threads met reach the process's
+ * thread count. Not the end of the list there: once the PID counter has
+ * wrapped, a thread made since can have a lower TID than the older ones,
+ * and be met first. A process's window is the sum of
  * what its threads did since each was last seen (baselines in task
  * storage), plus what the threads that exited since did (the exit hook
  * adds it to its hk_procs entry): a thread that did not run since the
@@ -89,6 +92,9 @@ static __u64 hk_cur_visited;
 static __u64 hk_cur_window_ns;
 static __u64 hk_walk_switches;
 static __u32 hk_io_on;			/* io_blocked is on: hk_config's, per walk */
+/* the open-coded iterator's walk: a process's threads come together. Not
+ * static: see hk_timer_off */
+__u32 hk_walk_in_list_order;
 
 static __u64 hk_stale_dropped;
 static __u64 hk_cur_parked;
@@ -312,16 +318,71 @@ static __always_inline int hk_thread_quiet(struct task_struct *t, __u64 *queued,
 	return 0;
 }
 
+/*
+ * Two parts of one window, each with the thread that wanted a CPU most
+ * (ran + waited) and the most frequent preemptor: into *dst. The parts of
+ * one thread (one aggressor) add up; else the larger part stands.
+ */
+static __always_inline void hk_thread_merge(__u64 *run, __u64 *queued, __u32 *tid, __u32 *cpu,
+					    __u64 o_run, __u64 o_queued, __u32 o_tid, __u32 o_cpu)
+{
+	if (o_tid && o_tid == *tid) {
+		*run += o_run;
+		*queued += o_queued;
+	} else if (o_run + o_queued > *run + *queued) {
+		*run = o_run;
+		*queued = o_queued;
+		*tid = o_tid;
+		*cpu = o_cpu;
+	}
+}
+
+static __always_inline void hk_aggressor_merge(__u32 *tgid, __u32 *switches,
+					       __u32 o_tgid, __u32 o_switches)
+{
+	if (o_tgid && o_tgid == *tgid) {
+		*switches += o_switches;
+	} else if (o_switches > *switches) {
+		*tgid = o_tgid;
+		*switches = o_switches;
+	}
+}
+
 /* Nothing ran in the process (or it cannot be sampled now): the baseline
- * stays, the wait its threads showed carries over to its next window. */
+ * stays; the wait its threads showed, its busiest thread and the votes
+ * for its aggressor (halved in task storage already) carry over to its
+ * next window. */
 static __always_inline void hk_proc_carry(struct hk_proc *p, __u32 tgid)
 {
-	p->carry_wait_ns += hk_cur.s.wait_delta_ns;
-	p->carry_thread_wait_ns += hk_cur.s.thread_wait_delta_ns;
-	p->carry_io_ns += hk_cur.s.io_delta_ns;
-	p->carry_thread_io_ns += hk_cur.s.thread_io_delta_ns;
+	struct hk_sample *s = &hk_cur.s;
+
+	p->carry_wait_ns += s->wait_delta_ns;
+	p->carry_thread_wait_ns += s->thread_wait_delta_ns;
+	p->carry_io_ns += s->io_delta_ns;
+	p->carry_thread_io_ns += s->thread_io_delta_ns;
+	hk_thread_merge(&p->carry_thread_run_ns, &p->carry_thread_queued_ns,
+			&p->carry_thread_tid, &p->carry_thread_cpu, s->thread_run_delta_ns,
+			s->thread_queued_delta_ns, s->thread_tid, s->thread_cpu);
+	hk_aggressor_merge(&p->carry_aggressor_tgid, &p->carry_aggressor_switches,
+			   s->aggressor_tgid, s->aggressor_switches);
 	p->seen_walk = hk_walk_no;
 	hk_attn_set(tgid);
+}
+
+/* What hk_proc_carry kept, into the sample taken now. */
+static __always_inline void hk_carry_take(struct hk_proc *p, struct hk_sample *s)
+{
+	hk_thread_merge(&s->thread_run_delta_ns, &s->thread_queued_delta_ns,
+			&s->thread_tid, &s->thread_cpu, p->carry_thread_run_ns,
+			p->carry_thread_queued_ns, p->carry_thread_tid, p->carry_thread_cpu);
+	hk_aggressor_merge(&s->aggressor_tgid, &s->aggressor_switches,
+			   p->carry_aggressor_tgid, p->carry_aggressor_switches);
+	p->carry_thread_run_ns = 0;
+	p->carry_thread_queued_ns = 0;
+	p->carry_thread_tid = 0;
+	p->carry_thread_cpu = 0;
+	p->carry_aggressor_tgid = 0;
+	p->carry_aggressor_switches = 0;
 }
 
 /* What its threads did since last seen, and its exited threads, into its
@@ -374,6 +435,7 @@ __noinline int hk_proc_finish(__u32 tgid, __u32 no_mm)
 		__sync_fetch_and_add(&st->samples_skipped, 1);
 		return created;
 	}
+	hk_carry_take(p, acc);
 	acc->runtime_ns = p->total.runtime_ns;
 	acc->minor_faults = p->total.minor_faults;
 	acc->major_faults = p->total.major_faults;
@@ -500,13 +562,16 @@ static __always_inline void hk_retire_thread(struct task_struct *t)
 	__sync_fetch_and_add(&p->exited.nivcsw, hk_sub_clamp(now.nivcsw, base.nivcsw));
 }
 
+/* The head of t's process's thread list (in its signal struct). */
+static __always_inline __u64 hk_thread_head(struct task_struct *t)
+{
+	return (__u64)t->signal + bpf_core_field_offset(struct signal_struct, thread_head);
+}
+
 /* Is t the last thread of its process (its signal's thread list ends)? */
 static __always_inline int hk_last_thread(struct task_struct *t)
 {
-	__u64 head = (__u64)t->signal +
-		     bpf_core_field_offset(struct signal_struct, thread_head);
-
-	return (__u64)t->thread_node.next == head;
+	return (__u64)t->thread_node.next == hk_thread_head(t);
 }
 
 static __always_inline void hk_parked_mark(__u32 tgid, int set)
@@ -596,15 +661,41 @@ static __always_inline int hk_cur_select(struct task_struct *t)
 }
 
 /*
- * Every thread, under every driver. A thread that did nothing and does
- * not end its process's thread list costs the quiet test only; any other
- * makes its process the one summed, adds to it, and the last one closes
- * it.
+ * By TID: is t the last thread of the process summed that the walk will
+ * meet? Yes when the threads met reach its thread count, read on its first
+ * thread and again when the count reaches it (a thread born since, with a
+ * higher TID, is still to come; one that exited is not). A thread born
+ * during the walk with a TID below the iterator's is never met: the
+ * process is then not closed this walk (hk_walk_flush), and loses nothing.
+ */
+static __always_inline int hk_cur_all_met(struct task_struct *t)
+{
+	__u64 head;
+
+	if (++hk_cur.met < hk_cur.nr_threads)
+		return 0;
+	/* the only thread on its list (most processes): no need to read
+	 * the signal's count, a cache line further */
+	if (hk_cur.met == 1) {
+		head = hk_thread_head(t);
+		if ((__u64)t->thread_node.next == head && (__u64)t->thread_node.prev == head)
+			return 1;
+	}
+	hk_cur.nr_threads = t->signal->nr_threads;
+	return hk_cur.met >= hk_cur.nr_threads;
+}
+
+/*
+ * Every thread, under every driver. In list order, a thread that did
+ * nothing and does not end its process's thread list costs the quiet test
+ * only; by TID, a quiet thread is counted too (see hk_cur_all_met): its
+ * process is the one summed. A thread that did something adds to it, and
+ * the last one closes it.
  */
 static __always_inline int hk_walk_task(struct task_struct *t)
 {
 	__u64 queued, arrival;
-	__u32 waiting, quiet, last;
+	__u32 waiting, quiet, last = 0;
 
 	hk_cur_threads++;
 	quiet = hk_thread_quiet(t, &queued, &arrival, &waiting);
@@ -613,15 +704,19 @@ static __always_inline int hk_walk_task(struct task_struct *t)
 	 * task, only with io_blocked on) */
 	if (quiet && hk_io_on && hk_task_in_iowait(t))
 		quiet = 0;
-	last = hk_last_thread(t);
-	if (quiet && !last)
-		return 0;
+	if (hk_walk_in_list_order) {
+		last = hk_last_thread(t);
+		if (quiet && !last)
+			return 0;
+	}
 	if (!hk_cur_select(t))
 		return 0;
 	if (!quiet) {
 		hk_cur.active++;
 		hk_thread_visit(t, queued, waiting, hk_ran_bit(arrival));
 	}
+	if (!hk_walk_in_list_order)
+		last = hk_cur_all_met(t);
 	if (last) {
 		hk_cur_state = HK_CUR_CLOSED;
 		hk_cur_procs++;
@@ -721,6 +816,7 @@ static __noinline int hk_walk_begin(__u32 in_worker)
 	 * are not met, and the sweep drops their entries */
 	hk_walk_filtered = hk_filter_any(c);
 	hk_io_on = c->io_blocked_pct_x100 != 0;
+	hk_walk_in_list_order = 0;
 	if (c->filter_gen != hk_filter_gen_seen) {
 		hk_filter_gen_seen = c->filter_gen;
 		hk_sweep_needed = 1;
@@ -812,6 +908,17 @@ static __always_inline void hk_stretch_end(__u64 took_ns)
 __u32 hk_timer_off;
 
 /*
+ * Set while a timer driver's walk runs. One preempted for longer than the
+ * watchdog's 3 intervals (a PREEMPT kernel under load, a short interval)
+ * still runs when the tool takes over: the iter walk does not begin until
+ * it ends (hk_iter), or two walks would share hk_cur and the lists. The
+ * timer walk sets it, then reads hk_timer_off; the tool sets hk_timer_off,
+ * then walks, reading it: with a full barrier on each side, either the
+ * timer walk sees the take-over or the iter walk sees the timer walk.
+ */
+__u64 hk_timer_walking;	/* 64 bits: clang 14 has no 32-bit xchg */
+
+/*
  * A timer driver's walk cannot be cut in pieces (the open-coded iterator
  * cannot resume), so one that held a CPU longer than two chunks stops the
  * timer and tells the tool, which walks in chunks from then on. If the
@@ -845,9 +952,17 @@ static __noinline int hk_walk(__u32 driver)
 	struct bpf_iter_task it;
 	__u64 took_ns;
 
-	/* a walk queued before the hand-over: the tool walks now */
-	if (!c || hk_timer_off || hk_walk_begin(driver == HK_DRIVER_WQ))
+	if (!c)
 		return 0;
+	/* xchg: a full barrier before hk_timer_off is read */
+	__sync_lock_test_and_set(&hk_timer_walking, 1);
+	/* a walk queued before the hand-over: the tool walks now */
+	if (hk_timer_off || hk_walk_begin(driver == HK_DRIVER_WQ)) {
+		hk_timer_walking = 0;
+		return 0;
+	}
+	/* hk_walk_begin set TID order, the iter driver's */
+	hk_walk_in_list_order = 1;
 	bpf_rcu_read_lock();
 	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
 	while ((t = bpf_iter_task_next(&it)))
@@ -855,6 +970,7 @@ static __noinline int hk_walk(__u32 driver)
 	bpf_iter_task_destroy(&it);
 	bpf_rcu_read_unlock();
 	took_ns = hk_walk_end(driver);
+	hk_timer_walking = 0;
 	hk_stretch_end(took_ns);
 	if (c->chunk_ns && took_ns > 2 * c->chunk_ns)
 		hk_hand_over(driver, took_ns);

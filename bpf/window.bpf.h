@@ -202,7 +202,11 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 
 	if (hk_may_be_noisy(c, &p->ev, match)) {
 		i = hk_nr_defer;
-		if (i < HK_DEFER_SLOTS) {
+		/* no more than the aggressor pass will settle (bounded
+		 * loops: 32 turns): past it, labelled now, without its
+		 * victims, and counted */
+		if (i < HK_DEFER_SLOTS &&
+		    (hk_has_bpf_loop() || i < HK_LOOP_TURNS_PAIRS)) {
 			hk_defer[i & (HK_DEFER_SLOTS - 1)] = tgid;
 			hk_nr_defer = i + 1;
 			goto out;
@@ -297,8 +301,13 @@ static __always_inline void hk_queue_exit(__u32 tgid)
 	}
 }
 
-/* A queued exit: the last word of a flagged process, then its entry goes. */
-static long hk_exit_cb(__u64 i, void *ctx)
+/*
+ * A queued exit: the last word of a flagged process, then its entry goes.
+ * Returns 1 when the queue is empty or the ring buffer full. A global
+ * function: verified once, so that a bounded loop (5.15, 5.16) can afford
+ * HK_LOOP_TURNS_EXITS turns of it.
+ */
+__noinline int hk_exit_one(void)
 {
 	struct hk_exit x;
 	struct hk_proc *p;
@@ -311,12 +320,21 @@ static long hk_exit_cb(__u64 i, void *ctx)
 	if (!p || p->start_time_ns != x.start_time_ns)
 		return 0;	/* already gone, or the PID was recycled */
 	if (p->hyst.label != HK_OK && hk_emit(p, tgid, p->hyst.label, HK_EXITED)) {
-		/* ring buffer full: keep it for the next window */
-		bpf_map_push_elem(&hk_exits, &x, 0);
+		/* ring buffer full: keep it for the next window; if the
+		 * hooks filled the queue since, the sweep finds it */
+		if (bpf_map_push_elem(&hk_exits, &x, 0))
+			hk_sweep_needed = 1;
 		return 1;
 	}
 	bpf_map_delete_elem(&hk_procs, &tgid);
 	return 0;
+}
+
+static long hk_exit_cb(__u64 i, void *ctx)
+{
+	/* a callback returns 0 or 1, which the verifier cannot see through a
+	 * global function */
+	return hk_exit_one() ? 1 : 0;
 }
 
 /* After a walk that closed every process (exits were lost): drop the
@@ -328,8 +346,12 @@ static long hk_sweep_cb(struct bpf_map *map, __u32 *key, struct hk_proc *p,
 
 	if (p->seen_walk == hk_walk_no)
 		return 0;
-	if (p->hyst.label != HK_OK && hk_emit(p, tgid, p->hyst.label, HK_EXITED))
+	/* ring buffer full: the next walk sweeps again (its `exited` is
+	 * owed, and the rest of hk_procs is not swept yet) */
+	if (p->hyst.label != HK_OK && hk_emit(p, tgid, p->hyst.label, HK_EXITED)) {
+		hk_sweep_needed = 1;
 		return 1;
+	}
 	bpf_map_delete_elem(&hk_procs, &tgid);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 #include "clock.h"
 #include "config.h"
+#include "kfields.h"
 #include "loader.h"
 #include "sysinfo.h"
 #include "hotspot.skel.h"
@@ -354,6 +355,12 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		snprintf(err, err_len, "cannot read the kernel's BTF: %s", strerror(errno));
 		return -1;
 	}
+	/* fields the BPF side reads directly: say which is missing, rather
+	 * than a CO-RE relocation failure from the verifier */
+	if (hk_kfields__check(vmlinux, err, err_len)) {
+		btf__free(vmlinux);
+		return -1;
+	}
 	l = calloc(1, sizeof(*l));
 	if (!l) {
 		btf__free(vmlinux);
@@ -667,6 +674,8 @@ int hk_loader__take_over(struct hk_loader *l)
 	/* the timer stays off even if it was only late, not dead: two
 	 * drivers must never walk at once */
 	l->skel->bss->hk_timer_off = 1;
+	/* before any iter walk reads hk_timer_walking (see walk.bpf.h) */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	l->driver = HK_DRIVER_ITER;
 	l->why = "the kernel's timer stopped";
 	l->next_walk_ns = mono_ns();

@@ -44,6 +44,7 @@ enum hk_limits {
 	HK_ATTN_BITS = 65536,
 	/* Processes one synthetic test window can carry. */
 	HK_TEST_PROCS = 4,
+	HK_TEST_COPIES = 64,	/* ... and copies of its first (a crowd) */
 	/* Filters: PIDs and process names a config or the flags can give. */
 	HK_FILTER_PIDS = 16,
 	HK_FILTER_COMMS = 8,
@@ -344,6 +345,14 @@ struct hk_proc {
 	__u64 carry_thread_wait_ns;	/* ... of its thread that waited most */
 	__u64 carry_io_ns;		/* I/O wait of a skipped sample */
 	__u64 carry_thread_io_ns;	/* ... of its thread blocked longest */
+	/* ... its thread that wanted a CPU most, and its most frequent
+	 * preemptor (hk_sample's fields of the same names) */
+	__u64 carry_thread_run_ns;
+	__u64 carry_thread_queued_ns;
+	__u32 carry_thread_tid;
+	__u32 carry_thread_cpu;
+	__u32 carry_aggressor_tgid;
+	__u32 carry_aggressor_switches;
 	/* anon + shmem RSS trend ring */
 	__u32 trend_head;		/* next slot to write */
 	__u32 trend_nr;
@@ -506,6 +515,10 @@ struct hk_test_window {
 	__u32 label[HK_TEST_PROCS];
 	__u32 match[HK_TEST_PROCS];
 	__s32 err;
+	__u32 copies;			/* in: process 0 stands for this many
+					 * (< HK_TEST_COPIES), with the same
+					 * sample, TGIDs tgid[0] + 0, 1, ...;
+					 * 0: one */
 };
 
 #ifdef __cplusplus

@@ -25,8 +25,10 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <bpf/btf.h>
 #include "shared/classify.h"
 #include "config.h"
+#include "kfields.h"
 #include "hotspot.skel.h"
 #include "vectors/window_vectors.h"
 
@@ -571,6 +573,127 @@ out:
 	group_end(&g);
 }
 
+/*
+ * A crowd: 40 busy loops in one window, more than a bounded loop's
+ * HK_LOOP_TURNS_PAIRS (32) turns. Each may still turn out a Noisy
+ * neighbor, so it waits for the aggressor pass; each must be CPU-bound
+ * after the windows it takes, with bounded loops (-b) too. Run after the
+ * hk_stats checks, which count the vectors' windows only.
+ */
+static void run_crowd(struct env *env)
+{
+	struct hk_test_window tw;
+	struct hk_stats st0, st;
+	struct hk_proc kp;
+	struct group g;
+	__u32 zero = 0, w, k, tgid, nr_busy = 0, first = 0;
+
+	group_begin(&g, "a crowd: 40 busy processes, each CPU-bound");
+	if (!reset_state(env, &g) ||
+	    !check(&g, !bpf_map_lookup_elem(env->stats_fd, &zero, &st0), "hk_stats: %s",
+		   strerror(errno)))
+		goto out;
+	for (w = 1; w <= 5; w++) {
+		memset(&tw, 0, sizeof(tw));
+		lost_sample(&tw, 0, 1000, w, 1);
+		tw.nr_procs = 1;
+		tw.copies = 40;
+		if (run_window(env, &tw, &g, "crowd", w))
+			goto out;
+		ring_buffer__consume(env->rb);
+	}
+	for (k = 0; k < 40; k++) {
+		tgid = 1000 + k;
+		if (!bpf_map_lookup_elem(env->procs_fd, &tgid, &kp) &&
+		    kp.hyst.label == HK_CPU_BOUND)
+			nr_busy++;
+		else if (!first)
+			first = tgid;
+	}
+	check(&g, nr_busy == 40, "%u of 40 busy processes CPU-bound after 5 windows "
+	      "(the first not: %u, %s loops)", nr_busy, first,
+	      bounded_loops ? "bounded" : "bpf_loop");
+	/* past the cap, labelled at once: counted as over it */
+	if (bounded_loops &&
+	    check(&g, !bpf_map_lookup_elem(env->stats_fd, &zero, &st), "hk_stats: %s",
+		  strerror(errno)))
+		check(&g, st.defer_overflows - st0.defer_overflows == 4 * 8,
+		      "defer_overflows +%llu, expected +32 (8 a window after the first)",
+		      (unsigned long long)(st.defer_overflows - st0.defer_overflows));
+	reset_state(env, &g);
+out:
+	group_end(&g);
+}
+
+/* struct sched_info with the members named in fields (NULL-terminated):
+ * a stand-in kernel BTF */
+static struct btf *fake_vmlinux(const char *const *fields)
+{
+	struct btf *btf = btf__new_empty();
+	int u64, n = 0, i;
+
+	if (!btf)
+		return NULL;
+	u64 = btf__add_int(btf, "long long unsigned int", 8, 0);
+	while (fields[n])
+		n++;
+	if (btf__add_struct(btf, "sched_info", 8 * n) < 0)
+		goto fail;
+	for (i = 0; i < n; i++)
+		if (btf__add_field(btf, fields[i], u64, 64 * i, 0))
+			goto fail;
+	return btf;
+fail:
+	btf__free(btf);
+	return NULL;
+}
+
+/*
+ * The fields checked before load (user/kfields.h): this kernel's BTF has
+ * them; a CONFIG_SCHED_INFO=n kernel's empty struct sched_info, or one
+ * without last_queued, gets the one-line "missing" reason.
+ */
+static void run_kfields(void)
+{
+	static const char *const all[] = { "pcount", "run_delay", "last_arrival",
+					   "last_queued", NULL };
+	static const char *const empty[] = { NULL };
+	static const char *const no_queued[] = { "pcount", "run_delay", "last_arrival", NULL };
+	static const struct {
+		const char *const *fields;
+		int rc;
+		const char *text;
+	} rows[] = {
+		{ all, 0, "" },
+		{ empty, -1, "missing run-queue statistics: the kernel's struct sched_info "
+			     "has no run_delay (built without CONFIG_SCHED_INFO" },
+		{ no_queued, -1, "has no last_queued" },
+	};
+	struct btf *btf = btf__load_vmlinux_btf();
+	struct group g;
+	char err[256];
+	size_t i;
+	int rc;
+
+	group_begin(&g, "kernel fields checked before load (CONFIG_SCHED_INFO)");
+	err[0] = 0;
+	check(&g, btf && !hk_kfields__check(btf, err, sizeof(err)),
+	      "this kernel's BTF: %s", btf ? err : "cannot load it");
+	btf__free(btf);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		btf = fake_vmlinux(rows[i].fields);
+		if (!check(&g, btf != NULL, "building a stand-in BTF: %s", strerror(errno)))
+			break;
+		err[0] = 0;
+		rc = hk_kfields__check(btf, err, sizeof(err));
+		check(&g, rc == rows[i].rc && strstr(err, rows[i].text) && !strchr(err, '\n'),
+		      "row %zu: rc %d, \"%s\"; expected %d, \"%s\"", i, rc, err, rows[i].rc,
+		      rows[i].text);
+		btf__free(btf);
+	}
+	group_end(&g);
+}
+
 int main(int argc, char **argv)
 {
 	struct env env = {};
@@ -635,6 +758,7 @@ setup_done:
 	if (g.fails)
 		goto cleanup;
 
+	run_kfields();
 	for (i = 0; i < HKV_NR_VECTORS; i++)
 		run_vector(&env, &hkv_vectors[i]);
 	run_lost_exits(&env);
@@ -657,6 +781,7 @@ setup_done:
 		      (unsigned long long)st.windows, (unsigned long long)st.threads_walked);
 	}
 	group_end(&g);
+	run_crowd(&env);
 
 cleanup:
 	ring_buffer__free(env.rb);

@@ -74,6 +74,9 @@ static const char usage_text[] =
 "      N processes of M busy (or sleeping) threads, made in turn, one thread\n"
 "      of each process after the other, so that their TIDs interleave; prints\n"
 "      each process's PID on a line of its own before \"ready\"\n"
+"  latethread                         a busy thread beside a sleeping main one;\n"
+"      each SIGUSR1 adds a sleeping thread (make its TID low first, through\n"
+"      kernel.ns_last_pid, to mimic a PID counter that wrapped)\n"
 "  dio --file PATH [--size SIZE] [--block SIZE]\n"
 "      fill PATH to --size (64M), then read --block (1M) at random offsets with\n"
 "      O_DIRECT, back to back: asleep in I/O wait nearly all the time\n"
@@ -696,6 +699,40 @@ static int cmd_interleaved(int argc, char **argv)
 }
 
 /*
+ * A process that adds a thread after its busy one: once the PID counter has
+ * wrapped, the newest thread (the end of its thread list) has a lower TID
+ * than the older ones, and a walk in TID order meets it first. SIGUSR1 is
+ * taken by sigwait() in the main thread, so the thread is made outside a
+ * signal handler.
+ */
+static int cmd_latethread(int argc, char **argv)
+{
+	sigset_t usr1;
+	pthread_t t;
+	int err, sig;
+
+	parse_opts(argc, argv, NULL, 0);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	/* blocked before the threads exist: they inherit the mask */
+	err = pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+	if (err)
+		die("pthread_sigmask: %s", strerror(err));
+	err = pthread_create(&t, NULL, spin_loop, NULL);
+	if (err)
+		die("pthread_create: %s", strerror(err));
+	say_ready();
+	for (;;) {
+		err = sigwait(&usr1, &sig);
+		if (err)
+			die("sigwait: %s", strerror(err));
+		err = pthread_create(&t, NULL, sleep_loop, NULL);
+		if (err)
+			die("pthread_create: %s", strerror(err));
+	}
+}
+
+/*
  * Blocked on a disk: O_DIRECT reads sleep in io_schedule until the device
  * answers, and no page cache answers for it. The block is read at an
  * aligned random offset so that no device cache of the last one helps.
@@ -795,7 +832,8 @@ int main(int argc, char **argv)
 		{ "grow", cmd_grow }, { "write", cmd_write },
 		{ "mmapread", cmd_mmapread }, { "spin", cmd_spin },
 		{ "sleepers", cmd_sleepers }, { "interleaved", cmd_interleaved },
-		{ "dio", cmd_dio }, { "nap", cmd_nap }, { "vforkwait", cmd_vforkwait },
+		{ "latethread", cmd_latethread }, { "dio", cmd_dio },
+		{ "nap", cmd_nap }, { "vforkwait", cmd_vforkwait },
 	};
 	pid_t parent = getppid();
 	int i;

@@ -55,6 +55,7 @@ import test_profile
 import test_service
 import test_seed
 import test_status
+import test_wrap
 from hk_e2e import bpf, cgroups
 from hk_e2e.checks import load_defaults
 from hk_e2e.common import DISTURBED_PCT, INTERVAL, SUITE_TIMEOUT_S
@@ -65,7 +66,7 @@ from hk_e2e.suite import Suite
 TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_freeze.TESTS + test_controls.TESTS + test_output.TESTS +
          test_service.TESTS + test_status.TESTS + test_pin.TESTS + test_io.TESTS + test_profile.TESTS +
-         test_json.TESTS + test_attrib.TESTS)
+         test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS)
 
 
 def attack_tests():

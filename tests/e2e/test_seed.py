@@ -10,7 +10,7 @@ from hk_e2e import bpf
 from hk_e2e.checks import (check_history, dflt, evidence, expect_enter, expect_exited,
                            history)
 from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS, LEAK_MAX_S, LEAK_WINDOWS
-from hk_e2e.procs import TestFailure, fmt_events, pin_harness, workload_alive
+from hk_e2e.procs import TestFailure, fmt_events, harness_off_cpu0, pin_harness, workload_alive
 from hk_e2e.tool import Tool
 
 # --- the workloads of hotspot-bpf's "Testing scenarios", verbatim ---------
@@ -94,13 +94,8 @@ def t_starved_noisy(suite, ctx):
     # by a handful of switches: keep this harness (its polling, its threads,
     # the tool's printer) off CPU 0, where the pair is pinned. The tool's
     # diagnosis is not touched by this; only our own noise on CPU 0 is.
-    others = os.sched_getaffinity(0) - {0}
-    saved = pin_harness(others) if others else None
-    try:
+    with harness_off_cpu0():
         starved_noisy(suite, ctx)
-    finally:
-        if saved:
-            pin_harness(saved)
 
 
 def starved_noisy(suite, ctx):

@@ -6,6 +6,7 @@ fmt_events.
 """
 
 import atexit
+import contextlib
 import json
 import os
 import selectors
@@ -156,3 +157,16 @@ def pin_harness(cpus):
         except OSError:
             pass
     return old
+
+
+@contextlib.contextmanager
+def harness_off_cpu0():
+    """This harness's threads off CPU 0 (where a Starved pair is pinned)
+    while the block runs, where the machine has another CPU."""
+    others = os.sched_getaffinity(0) - {0}
+    saved = pin_harness(others) if others else None
+    try:
+        yield
+    finally:
+        if saved:
+            pin_harness(saved)
