@@ -234,6 +234,12 @@ def _watch_pty(suite, stop):
                 except OSError:
                     break
         rc = p.wait(timeout=5)
+        # what it wrote last may still wait in the pty
+        while select.select([master], [], [], 0.3)[0]:
+            try:
+                drawn += os.read(master, 65536)
+            except OSError:
+                break
         lflag = termios.tcgetattr(slave)[3]
     finally:
         kill_group(p)
