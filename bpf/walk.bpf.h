@@ -92,9 +92,6 @@ static __u64 hk_cur_visited;
 static __u64 hk_cur_window_ns;
 static __u64 hk_walk_switches;
 static __u32 hk_io_on;			/* io_blocked is on: hk_config's, per walk */
-/* the open-coded iterator's walk: a process's threads come together. Not
- * static: see hk_timer_off */
-__u32 hk_walk_in_list_order;
 
 static __u64 hk_stale_dropped;
 static __u64 hk_cur_parked;
@@ -515,8 +512,9 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 
 /* A process whose last thread the walk did not meet (it exited between
  * two steps of the iterator): no sample this window; what its threads did
- * counts in the next. */
-static __noinline int hk_proc_unclosed(__u32 tgid)
+ * counts in the next. A global function: verified once, not in every
+ * state of the walk's loop that parks a process. */
+__noinline int hk_proc_unclosed(__u32 tgid)
 {
 	struct hk_proc *p = bpf_map_lookup_elem(&hk_procs, &tgid);
 	struct hk_stats *st = hk_st();
@@ -686,13 +684,15 @@ static __always_inline int hk_cur_all_met(struct task_struct *t)
 }
 
 /*
- * Every thread, under every driver. In list order, a thread that did
- * nothing and does not end its process's thread list costs the quiet test
- * only; by TID, a quiet thread is counted too (see hk_cur_all_met): its
- * process is the one summed. A thread that did something adds to it, and
- * the last one closes it.
+ * Every thread, under every driver. In list order (the open-coded
+ * iterator's: a process's threads together), a thread that did nothing
+ * and does not end its process's thread list costs the quiet test only;
+ * by TID (iter/task), a quiet thread is counted too (see hk_cur_all_met):
+ * its process is the one summed. A thread that did something adds to it,
+ * and the last one closes it. in_list_order is a constant at each call:
+ * the verifier sees one shape of the loop per driver.
  */
-static __always_inline int hk_walk_task(struct task_struct *t)
+static __always_inline int hk_walk_thread(struct task_struct *t, const int in_list_order)
 {
 	__u64 queued, arrival;
 	__u32 waiting, quiet, last = 0;
@@ -704,7 +704,7 @@ static __always_inline int hk_walk_task(struct task_struct *t)
 	 * task, only with io_blocked on) */
 	if (quiet && hk_io_on && hk_task_in_iowait(t))
 		quiet = 0;
-	if (hk_walk_in_list_order) {
+	if (in_list_order) {
 		last = hk_last_thread(t);
 		if (quiet && !last)
 			return 0;
@@ -715,7 +715,7 @@ static __always_inline int hk_walk_task(struct task_struct *t)
 		hk_cur.active++;
 		hk_thread_visit(t, queued, waiting, hk_ran_bit(arrival));
 	}
-	if (!hk_walk_in_list_order)
+	if (!in_list_order)
 		last = hk_cur_all_met(t);
 	if (last) {
 		hk_cur_state = HK_CUR_CLOSED;
@@ -723,6 +723,12 @@ static __always_inline int hk_walk_task(struct task_struct *t)
 		hk_proc_close(t, hk_cur.tgid);
 	}
 	return 0;
+}
+
+/* The iter/task driver's thread: by TID. */
+static __always_inline int hk_walk_task(struct task_struct *t)
+{
+	return hk_walk_thread(t, 0);
 }
 
 /* Parked processes whose last thread the walk did not meet: as
@@ -816,7 +822,6 @@ static __noinline int hk_walk_begin(__u32 in_worker)
 	 * are not met, and the sweep drops their entries */
 	hk_walk_filtered = hk_filter_any(c);
 	hk_io_on = c->io_blocked_pct_x100 != 0;
-	hk_walk_in_list_order = 0;
 	if (c->filter_gen != hk_filter_gen_seen) {
 		hk_filter_gen_seen = c->filter_gen;
 		hk_sweep_needed = 1;
@@ -961,12 +966,10 @@ static __noinline int hk_walk(__u32 driver)
 		hk_timer_walking = 0;
 		return 0;
 	}
-	/* hk_walk_begin set TID order, the iter driver's */
-	hk_walk_in_list_order = 1;
 	bpf_rcu_read_lock();
 	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
 	while ((t = bpf_iter_task_next(&it)))
-		hk_walk_task(t);
+		hk_walk_thread(t, 1);
 	bpf_iter_task_destroy(&it);
 	bpf_rcu_read_unlock();
 	took_ns = hk_walk_end(driver);
