@@ -98,6 +98,10 @@ struct hk_accum {
 	__u64 sig;			/* its signal struct: which process */
 	__u32 tgid;
 	__u32 active;			/* threads that ran or wait */
+	/* the thread that waited most and the one that wanted a CPU most,
+	 * as addresses: read once, at the close (hk_sched_sample) */
+	__u64 wait_task;
+	__u64 thread_task;
 };
 
 struct {
