@@ -1,9 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * sched_prio.bpf.h - what a waiting thread asked the scheduler for: its
- * policy, its nice, and its task group's weight and cpu.idle. A thread
- * that asked for less (nice 19, SCHED_IDLE, a BestEffort pod) waits by
- * its owner's choice; the evidence says so (review finding 3).
+ * sched_prio.bpf.h - what the scheduler gave a process's threads beyond
+ * their runtime, read once per process at its close:
+ *  - what the thread that waited most asked for: its policy, its nice,
+ *    its task group's weight and cpu.idle. A thread that asked for less
+ *    (nice 19, SCHED_IDLE, a BestEffort pod) waits by its owner's choice;
+ *    the evidence says so (review finding 3);
+ *  - the steal and IRQ time of the CPU of the thread that wanted a CPU
+ *    most (review finding 10). Its sum_exec_runtime runs on rq_clock_task,
+ *    which leaves both out (steal with CONFIG_PARAVIRT_TIME_ACCOUNTING, IRQ
+ *    time with CONFIG_IRQ_TIME_ACCOUNTING), and its run delay does not count
+ *    them either. The run queue's clock minus its task clock is exactly what
+ *    was left out, cumulative (update_rq_clock_task()): nothing counted
+ *    twice whatever the config, 0 where neither is on. Not kernel_cpustat
+ *    (a per-CPU __ksym): the verifier resolves a typed ksym through
+ *    kallsyms, which lists per-CPU data only with CONFIG_KALLSYMS_ALL (off
+ *    on the lab host's 6.18: "ldimm64 failed to find the address for
+ *    kernel symbol 'kernel_cpustat'").
+ *
+ * The walk keeps only the two threads' addresses (one store each):
+ * reading them in hk_thread_visit, even through global functions, took
+ * hk_arm's verification from 461 k to 730 k instructions (6.12 under
+ * qemu then never finished loading). Under the timer drivers the whole
+ * walk is one RCU read section; under the iter driver a parked process's
+ * thread may be gone by its close: probe reads, which cannot fault, read
+ * what is there.
  */
 #ifndef HK_BPF_SCHED_PRIO_H
 #define HK_BPF_SCHED_PRIO_H
@@ -24,42 +45,81 @@ struct task_struct___prio {
 	struct task_group___prio *sched_task_group;
 } __attribute__((preserve_access_index));
 
-/*
- * The waiting thread's policy, nice and group into the sample. The root
- * group (no parent) has no weight of its own: 0. A global function: the
- * verifier checks it once, not again on every path of the walk that calls
- * it (as static ones: with them inside hk_thread_visit, hk_arm's walk went
- * past a million instructions). Hence scalars, and probe reads.
- */
-__noinline int hk_wait_prio(struct hk_sample *acc, __u32 policy, __s32 static_prio,
-			    __u64 tg_addr)
-{
-	struct task_group___prio *tg = (void *)tg_addr;
+/* cfs_rq->rq only with CONFIG_FAIR_GROUP_SCHED; without it the task's
+ * cfs_rq is the one embedded in its rq (rq->cfs). */
+struct cfs_rq___lost {
+	struct rq *rq;
+} __attribute__((preserve_access_index));
 
-	if (!acc)
-		return 0;
-	acc->wait_policy = policy;
-	acc->wait_nice = static_prio - HK_NICE_0_PRIO;
-	acc->wait_group_weight = 0;
-	acc->wait_group_idle = 0;
+/* The waiting thread's policy, nice and group. The root group (no
+ * parent) has no weight of its own: 0. */
+static __always_inline void hk_wait_prio(struct hk_sample *acc, __u64 task)
+{
+	struct task_struct___prio *o = (void *)task;
+	struct task_struct *t = (void *)task;
+	struct task_group___prio *tg = NULL;
+
+	acc->wait_policy = BPF_CORE_READ(t, policy);
+	acc->wait_nice = BPF_CORE_READ(t, static_prio) - HK_NICE_0_PRIO;
+	if (bpf_core_field_exists(o->sched_task_group))
+		tg = BPF_CORE_READ(o, sched_task_group);
 	if (!tg || !bpf_core_field_exists(struct task_group___prio, shares) ||
 	    !BPF_CORE_READ(tg, parent))
-		return 0;
+		return;
 	acc->wait_group_weight = hk_cgroup_weight(BPF_CORE_READ(tg, shares));
 	if (bpf_core_field_exists(tg->idle))
 		acc->wait_group_idle = BPF_CORE_READ(tg, idle) != 0;
-	return 0;
 }
 
-/* Read where t is at hand: two loads and one probe read. */
-static __always_inline void hk_wait_prio_note(struct task_struct *t, struct hk_sample *acc)
+/*
+ * What cpu lost since the previous walk: the first process this walk
+ * closes whose hungriest thread is on cpu notes it (hk_cpu_lost), if that
+ * walk noted it too; 0 otherwise (a CPU's first busy window goes without).
+ */
+static __always_inline __u64 hk_cpu_lost_ns(__u64 task, __u32 cpu)
 {
-	struct task_struct___prio *o = (void *)t;
-	__u64 tg = 0;
+	struct task_struct *t = (void *)task;
+	struct hk_cpu_lost *v = bpf_map_lookup_elem(&hk_cpu_lost, &cpu);
+	struct cfs_rq___lost *cfs;
+	struct rq *rq;
+	__u64 lost;
 
-	if (bpf_core_field_exists(o->sched_task_group))
-		tg = (__u64)BPF_CORE_READ(o, sched_task_group);
-	hk_wait_prio(acc, t->policy, t->static_prio, tg);
+	if (!v)
+		return 0;
+	if (v->walk == hk_walk_no)
+		return v->delta_ns;
+	cfs = (void *)BPF_CORE_READ(t, se.cfs_rq);
+	if (!cfs)
+		return 0;
+	if (bpf_core_field_exists(cfs->rq))
+		rq = BPF_CORE_READ(cfs, rq);
+	else
+		rq = (void *)((__u64)cfs - bpf_core_field_offset(struct rq, cfs));
+	lost = hk_sub_clamp(BPF_CORE_READ(rq, clock), BPF_CORE_READ(rq, clock_task));
+	v->delta_ns = v->walk + 1 == hk_walk_no ? hk_sub_clamp(lost, v->seen_ns) : 0;
+	v->seen_ns = lost;
+	v->walk = hk_walk_no;
+	return v->delta_ns;
+}
+
+/*
+ * Both into the sample. A global function: the verifier checks it once,
+ * not again on every path of the walk that reaches the close.
+ */
+__noinline int hk_sched_sample(struct hk_sample *acc, __u64 wait_task, __u64 thread_task)
+{
+	if (!acc)
+		return 0;
+	acc->wait_policy = 0;
+	acc->wait_nice = 0;
+	acc->wait_group_weight = 0;
+	acc->wait_group_idle = 0;
+	acc->cpu_lost_delta_ns = 0;
+	if (wait_task)
+		hk_wait_prio(acc, wait_task);
+	if (thread_task)
+		acc->cpu_lost_delta_ns = hk_cpu_lost_ns(thread_task, acc->thread_cpu);
+	return 0;
 }
 
 #endif /* HK_BPF_SCHED_PRIO_H */

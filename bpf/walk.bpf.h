@@ -30,7 +30,6 @@
 #include "core_fixes.bpf.h"
 #include "filter.bpf.h"
 #include "window.bpf.h"
-#include "cpu_lost.bpf.h"
 #include "sched_prio.bpf.h"
 
 extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
@@ -254,7 +253,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 	if (dwait > acc->thread_wait_delta_ns) {
 		acc->thread_wait_delta_ns = dwait;
 		acc->wait_tid = t->pid;
-		hk_wait_prio_note(t, acc);
+		hk_cur.wait_task = (__u64)t;
 	}
 	acc->io_delta_ns += dio;
 	if (dio > acc->thread_io_delta_ns) {
@@ -266,7 +265,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 		acc->thread_queued_delta_ns = dwait;
 		acc->thread_tid = t->pid;
 		acc->thread_cpu = hk_task_cpu(t);
-		hk_cpu_lost_note((__u64)BPF_CORE_READ(t, se.cfs_rq), acc->thread_cpu);
+		hk_cur.thread_task = (__u64)t;
 	}
 	if (c->hook && window &&
 	    dwait * 10000 >= (__u64)c->watch_wait_pct_x100 * window)
@@ -498,7 +497,7 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 		acc->cpus_allowed = (__u32)leader->nr_cpus_allowed;
 	/* the closing thread only (its newest): one bit, not a thread walk */
 	acc->mem_stalled = hk_task_in_memstall(t);
-	acc->cpu_lost_delta_ns = hk_cpu_lost_delta(acc->thread_cpu);
+	hk_sched_sample(acc, hk_cur.wait_task, hk_cur.thread_task);
 	hk_ns_pid(leader, &hk_acc_ns_pid, &hk_acc_ns_ino);
 	if (hk_acc_ns_ino == c->pidns_ino)
 		hk_acc_ns_ino = 0;	/* our own namespace */
