@@ -432,11 +432,16 @@ static long hk_tg_level_cb(__u64 i, struct hk_tg_walk *w)
  * kernel counts it per run queue, i.e. per CPU, as each is unthrottled);
  * and the tightest of them, in CPUs, with its cgroup's id, so that the
  * classifier can take that sum over the CPUs the quota lets the group
- * use and the operator sees which cgroup sets it. A subprogram of its
- * own, like hk_memcg_limit: its walk state stays out of hk_proc_close's
- * frame (6.1's 512-byte limit on the whole call chain).
+ * use and the operator sees which cgroup sets it. tg_addr: the task's
+ * struct task_group (0: none, or no CPU controller built).
+ *
+ * A global function, like hk_memcg_limit: verified once on its own rather
+ * than in every path of hk_proc_close's callers (as a static subprogram
+ * it took hk_arm past the verifier's 1M instructions on 6.18, once the
+ * memory.high and steal reads were in), and its walk state stays out of
+ * hk_proc_close's frame (6.1's 512-byte limit on the whole call chain).
  */
-static __noinline int hk_cpu_quota(struct task_struct *t, struct hk_sample *s)
+__noinline int hk_cpu_quota(__u64 tg_addr, struct hk_sample *s)
 {
 	struct hk_tg_walk w = {};
 
@@ -445,10 +450,9 @@ static __noinline int hk_cpu_quota(struct task_struct *t, struct hk_sample *s)
 	s->throttled_ns = 0;
 	s->quota_cpus_x100 = 0;
 	s->quota_cgroup_id = 0;
-	if (!bpf_core_field_exists(t->sched_task_group) ||
-	    !bpf_core_field_exists(struct task_group, cfs_bandwidth))
+	if (!tg_addr || !bpf_core_field_exists(struct task_group, cfs_bandwidth))
 		return 0;
-	w.tg = (__u64)BPF_CORE_READ(t, sched_task_group);
+	w.tg = tg_addr;
 	hk_loop(HK_TG_DEPTH, HK_TG_DEPTH, hk_tg_level_cb, &w);
 	s->throttled_ns = w.throttled_ns;
 	s->quota_cpus_x100 = (__u32)w.quota_cpus_x100;

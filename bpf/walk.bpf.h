@@ -489,7 +489,8 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	*(__u64 *)&acc->comm[8] = *(__u64 *)&leader->comm[8];
 	if (hk_memcg_limit((__u64)BPF_CORE_READ(t, cgroups), c->page_size_bytes, acc))
 		acc->limit_kind = HK_LIMIT_MEMCG;
-	hk_cpu_quota(t, acc);
+	hk_cpu_quota(bpf_core_field_exists(t->sched_task_group) ?
+		     (__u64)BPF_CORE_READ(t, sched_task_group) : 0, acc);
 	/* the widest affinity of the closing thread and the leader: threads
 	 * inherit theirs, and a cpuset binds them all */
 	acc->cpus_allowed = (__u32)t->nr_cpus_allowed;
