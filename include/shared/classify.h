@@ -241,6 +241,27 @@ static inline int hk_cpu_hungry(const struct hk_config *c,
 }
 
 /*
+ * Blocked on I/O: its threads slept in I/O wait (a disk, a network file
+ * system: what the kernel calls iowait) for that share of a thread's
+ * window, summed, and the thread blocked longest for a quarter of it
+ * (12.5 % at the default 50 %) at least. The sum alone calls a pool of
+ * 100 threads each blocked 1 % of the time (a Kafka or Cassandra pool
+ * doing healthy synchronous I/O) blocked; scaling the threshold with the
+ * thread count instead would miss one thread stuck on a dead disk in a
+ * JVM of 60 idle ones, and "blocked longer than it ran" would miss a
+ * process with a spinning thread beside a blocked one. The floor lets a
+ * handful of threads share the blocking (four waiting 15 % each on one
+ * slow disk), never a crowd that each waits a little.
+ */
+static inline int hk_io_blocked(const struct hk_config *c,
+				const struct hk_evidence *ev)
+{
+	return c->io_blocked_pct_x100 &&
+	       ev->io_pct_x100 >= c->io_blocked_pct_x100 &&
+	       ev->thread_io_pct_x100 >= c->io_blocked_pct_x100 / 4;
+}
+
+/*
  * The diagnosis of one window, first match wins. Noisy neighbor needs the
  * other side of the pair: the walk sets victim_tgid once the window's
  * Starved processes are known, and classifies again.
@@ -267,14 +288,12 @@ static inline __u32 hk_classify(const struct hk_config *c,
 	if (ev->victim_tgid && ev->cpu_pct_x100 >= c->noisy_cpu_pct_x100)
 		return HK_NOISY_NEIGHBOR;
 	/*
-	 * Blocked on I/O: its threads slept in I/O wait (a disk, a network
-	 * file system: what the kernel calls iowait) for that share of a
-	 * thread's window, summed. After the memory labels: a thrashing
-	 * process waits on I/O too, and memory is then the cause. Before
-	 * CPU-bound: a process with a spinning thread and one stuck on a
-	 * disk is held back by the disk.
+	 * Blocked on I/O (hk_io_blocked). After the memory labels: a
+	 * thrashing process waits on I/O too, and memory is then the cause.
+	 * Before CPU-bound: a process with a spinning thread and one stuck
+	 * on a disk is held back by the disk.
 	 */
-	if (c->io_blocked_pct_x100 && ev->io_pct_x100 >= c->io_blocked_pct_x100)
+	if (hk_io_blocked(c, ev))
 		return HK_IO_BLOCKED;
 	if (hk_cpu_hungry(c, ev) &&
 	    ev->minor_faults_per_s + ev->major_faults_per_s < c->cpu_max_faults_per_s)
