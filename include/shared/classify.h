@@ -252,13 +252,23 @@ static inline int hk_cpu_hungry(const struct hk_config *c,
  * process with a spinning thread beside a blocked one. The floor lets a
  * handful of threads share the blocking (four waiting 15 % each on one
  * slow disk), never a crowd that each waits a little.
+ *
+ * And the wait is I/O: its threads moved bytes to or from storage in the
+ * window, or one is asleep uninterruptibly in I/O wait now (a device that
+ * does not answer: its bytes were counted at submission, windows ago).
+ * Since 6.5 an io_uring task waiting for completions with any request in
+ * flight (an armed network recv, an accept) sleeps in_iowait, so an idle
+ * io_uring network server "waits on I/O" all window: it moved no bytes,
+ * and its wait is interruptible. A kernel without task I/O accounting
+ * says neither: the wait alone decides there.
  */
 static inline int hk_io_blocked(const struct hk_config *c,
 				const struct hk_evidence *ev)
 {
 	return c->io_blocked_pct_x100 &&
 	       ev->io_pct_x100 >= c->io_blocked_pct_x100 &&
-	       ev->thread_io_pct_x100 >= c->io_blocked_pct_x100 / 4;
+	       ev->thread_io_pct_x100 >= c->io_blocked_pct_x100 / 4 &&
+	       (!ev->io_bytes_known || ev->io_bytes_per_s || ev->io_stuck_threads);
 }
 
 /*
@@ -444,6 +454,10 @@ static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 				  10000);
 	p->carry_io_ns = 0;
 	p->carry_thread_io_ns = 0;
+	ev->io_bytes_per_s = hk_per_s(s->io_delta_bytes + p->carry_io_bytes, window_ns);
+	ev->io_bytes_known = s->io_bytes_known;
+	ev->io_stuck_threads = s->io_stuck_threads;
+	p->carry_io_bytes = 0;
 	/* summed over the CPUs its cgroups' run queues were throttled on */
 	ev->throttled_pct_x100 =
 		(__u32)hk_min_u64(hk_share_x100(hk_sub_clamp(s->throttled_ns,
@@ -528,6 +542,7 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 		p->carry_thread_wait_ns += s->thread_wait_delta_ns;
 		p->carry_io_ns += s->io_delta_ns;
 		p->carry_thread_io_ns += s->thread_io_delta_ns;
+		p->carry_io_bytes += s->io_delta_bytes;
 		return 0;
 	}
 

@@ -284,6 +284,15 @@ struct hk_evidence {
 	__u64 mem_high_usage_bytes;	/* ... that cgroup's usage */
 	__u64 mem_high_cgroup_id;	/* ... that cgroup */
 	__u64 mem_high_events_per_s;	/* ... its memory.events "high" count */
+	/* what corroborates I/O wait: bytes its threads moved to or from
+	 * storage (task I/O accounting's read_bytes + write_bytes; NFS and
+	 * netfs reads count too), and threads asleep uninterruptibly in
+	 * I/O wait at the walk (a stuck device: its bytes counted when the
+	 * request was submitted) */
+	__u64 io_bytes_per_s;
+	__u32 io_bytes_known;		/* the kernel counts them
+					 * (CONFIG_TASK_IO_ACCOUNTING) */
+	__u32 io_stuck_threads;
 };
 
 /* What a thread or a process did, counted by the kernel (cumulative). */
@@ -328,6 +337,7 @@ struct hk_proc {
 	__u64 anon_pages;
 	__u64 throttled_ns;
 	__u64 mem_high_events;		/* memory.events "high" of mem_high_cgroup_id */
+	__u64 carry_io_bytes;		/* bytes moved in a skipped sample */
 	__u64 carry_wait_ns;		/* wait of a skipped sample */
 	__u64 carry_thread_wait_ns;	/* ... of its thread that waited most */
 	__u64 carry_io_ns;		/* I/O wait of a skipped sample */
@@ -406,6 +416,10 @@ struct hk_sample {
 	__u64 mem_high_cgroup_id;
 	__u64 mem_high_events;		/* cumulative: memory.events "high" */
 	char comm[HK_COMM_LEN];
+	/* I/O moved (see hk_evidence) */
+	__u64 io_delta_bytes;		/* in this window, by its visited threads */
+	__u32 io_bytes_known;
+	__u32 io_stuck_threads;
 };
 
 enum hk_event_type {

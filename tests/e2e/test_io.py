@@ -139,6 +139,45 @@ def t_io_pool(suite, ctx):
             pass
 
 
+def t_io_uring_idle(suite, ctx):
+    """An idle io_uring server: a recv armed on a socketpair nobody writes
+    to, and io_uring_enter waiting for it (tests/e2e/uringidle.c). Since 6.5
+    that wait is in_iowait: delay accounting counts the whole window as I/O
+    wait. It moved no bytes and sleeps interruptibly: never I/O-blocked
+    (review finding 11a)."""
+    exe = os.path.join(os.path.dirname(ctx.hkload), "uringidle")
+    if not os.access(exe, os.X_OK):
+        raise TestFailure("no uringidle beside hkload (make build/uringidle)")
+    found = read_switch()
+    try:
+        tool = Tool(ctx, "io_uring_idle")
+        tool.wait_ready()
+        srv = ctx.workload("uringidle", [exe])
+        need = int(dflt("io_blocked.min_blocked") * 100)
+        top = None
+        for _ in range(ENTER_WINDOWS // 2):
+            tool.wait_windows(1)
+            e = tool.proc_entry(srv.pid)
+            if e and (top is None or e["ev"]["io_pct_x100"] > top["io_pct_x100"]):
+                top = e["ev"]
+        workload_alive(ctx, srv)
+        check_history(tool, srv.pid, "idle io_uring server", set())
+        if top is None or top["io_pct_x100"] < need:
+            raise TestFailure("the idle io_uring server showed %s I/O wait: this kernel "
+                              "does not count its wait as iowait (< 6.5?), nothing tested" %
+                              ("no" if top is None else "%d.%02d %%" %
+                               (top["io_pct_x100"] // 100, top["io_pct_x100"] % 100)))
+        rc = tool.stop()
+        if rc != 0:
+            raise TestFailure("the tool exited %s, want 0" % rc)
+        ctx.record("io_uring_idle", True, "never io_blocked: I/O wait %d.%02d %%, %d bytes/s "
+                   "moved, %d threads stuck" %
+                   (top["io_pct_x100"] // 100, top["io_pct_x100"] % 100,
+                    top.get("io_bytes_per_s", -1), top.get("io_stuck_threads", -1)))
+    finally:
+        write_switch(found)
+
+
 def t_io_off(suite, ctx):
     """min_blocked = 0 %: no diagnosis, and delay accounting left alone."""
     found = read_switch()
@@ -200,6 +239,7 @@ TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("io_blocked", t_io_blocked, 60, True),
     ("io_pool", t_io_pool, 60, True),
+    ("io_uring_idle", t_io_uring_idle, 60, True),
     ("io_off", t_io_off, 30),
     ("io_instances", t_io_instances, 90),
 ]

@@ -33,7 +33,7 @@ static void test_json_oom_risk(void)
 		   "\"thread_tid\":4243,\"thread_cpu\":2,"
 		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
 		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
@@ -67,7 +67,7 @@ static void test_json_mem_thrashing(void)
 		   "\"thread_tid\":5100,\"thread_cpu\":0,"
 		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
 		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":12348,\"minor_faults_per_s\":12345,"
 		   "\"major_faults_per_s\":3,\"unexplained_faults_per_s\":11900,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2,\"rss_bytes\":10485760,"
@@ -94,7 +94,7 @@ static void test_json_throttled(void)
 		   "\"thread_tid\":4401,\"thread_cpu\":3,"
 		   "\"run_delay_pct\":210.00,\"thread_run_delay_pct\":41.00,"
 		   "\"run_delay_tid\":4410,\"throttled_pct\":62.50,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":8,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -107,7 +107,15 @@ static void test_json_throttled(void)
 		   "\"from\":\"throttled\",\"to\":\"ok\",\"cgroup\":null,\"cgroup_truncated\":false,");
 	ASSERT_HAS(fmt_out,
 		   ",\"run_delay_tid\":4410,\"throttled_pct\":0.01,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"nr_threads\":8,");
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"nr_threads\":8,");
+
+	/* a kernel that counts I/O bytes: a number, 0 included */
+	e.ev.io_bytes_known = 1;
+	ASSERT_HAS(json(&e, NULL), "\"io_blocked_tid\":0,\"io_bytes_per_s\":0,\"io_stuck_threads\":0,");
+	e.ev.io_bytes_per_s = 8388608;
+	e.ev.io_stuck_threads = 2;
+	ASSERT_HAS(json(&e, NULL),
+		   "\"io_blocked_tid\":0,\"io_bytes_per_s\":8388608,\"io_stuck_threads\":2,");
 }
 
 static void test_json_starved(void)
@@ -123,7 +131,7 @@ static void test_json_starved(void)
 		   "\"thread_tid\":4301,\"thread_cpu\":0,"
 		   "\"run_delay_pct\":97.50,\"thread_run_delay_pct\":97.00,"
 		   "\"run_delay_tid\":4302,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":2,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
@@ -145,7 +153,7 @@ static void test_json_noisy_neighbor(void)
 		   "\"thread_tid\":4300,\"thread_cpu\":0,"
 		   "\"run_delay_pct\":1.50,\"thread_run_delay_pct\":0.00,"
 		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
@@ -173,7 +181,7 @@ static void test_json_cpu_bound(void)
 		   "\"thread_tid\":4250,\"thread_cpu\":1,"
 		   "\"run_delay_pct\":90.00,\"thread_run_delay_pct\":45.00,"
 		   "\"run_delay_tid\":4251,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":3,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -192,7 +200,7 @@ static void test_json_ok(void)
 		   "\"thread_tid\":4250,\"thread_cpu\":1,"
 		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
 		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -212,7 +220,7 @@ static void test_json_exited(void)
 		   "\"thread_tid\":4243,\"thread_cpu\":2,"
 		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
 		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
