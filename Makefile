@@ -139,6 +139,11 @@ $(OUTPUT)/profload: tests/e2e/profload.c $(LINK_STAMP) | $(OUTPUT)
 	$(Q)$(CC) -g -O1 -fno-omit-frame-pointer -fno-inline -Wall -Wextra $(LDFLAGS_LINK) \
 		-pthread $< -o $@
 
+# an idle io_uring server (raw system calls: no liburing)
+$(OUTPUT)/uringidle: tests/e2e/uringidle.c $(LINK_STAMP) | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $< -o $@
+
 $(OUTPUT)/hkload: tests/e2e/hkload.c include/shared/units.h $(LINK_STAMP) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude -pthread $< -o $@
@@ -153,12 +158,12 @@ prog-test: $(OUTPUT)/prog-test
 		{ cat $(OUTPUT)/prog-test-b.log; exit 1; }
 	@echo "bounded loops: $$(tail -n 1 $(OUTPUT)/prog-test-b.log)"
 
-e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload
+e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 # the adversarial suite: an unprivileged user (nobody) against the root
 # tool, one test per attack of the security review (tests/e2e/test_attack_*.py)
-e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload
+e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
 	$(Q)python3 tests/e2e/run.py --attacks --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 # the same scenarios as a 5.15 kernel runs them: the iter/task driver (the
@@ -180,7 +185,7 @@ E2E_ITER_SKIP := $(E2E_ITER_SKIP),freeze_before_oom,freeze_refused
 E2E_ITER_SKIP := $(E2E_ITER_SKIP),io_instances
 # not the walk: the warning at start
 E2E_ITER_SKIP := $(E2E_ITER_SKIP),attrib_pidns,status_watch
-e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload
+e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
 	$(Q)HOTSPOT_K_AS_5_15=1 python3 tests/e2e/run.py --tool ./hotspot-k \
 		--hkload $(OUTPUT)/hkload --tool-args "--driver iter" --skip "$(E2E_ITER_SKIP)"
 
@@ -189,7 +194,7 @@ e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload
 test: deps
 	$(Q)tools/deps.sh test
 	$(Q)$(MAKE) --no-print-directory STATIC=1 hotspot-k $(OUTPUT)/prog-test $(OUTPUT)/hkload \
-		$(OUTPUT)/profload
+		$(OUTPUT)/profload $(OUTPUT)/uringidle
 	$(Q)$(MAKE) --no-print-directory STATIC=1 unit
 	$(Q)$(MAKE) --no-print-directory sanitize
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke

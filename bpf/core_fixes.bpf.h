@@ -17,6 +17,7 @@
 #define HK_PF_KTHREAD 0x00200000	/* include/linux/sched.h */
 #define HK_SIGNAL_GROUP_EXIT 0x00000004 /* include/linux/sched/signal.h */
 #define HK_TASK_RUNNING 0
+#define HK_TASK_UNINTERRUPTIBLE 0x2	/* include/linux/sched.h */
 #define HK_RUNTIME_INF (~0ULL)		/* kernel/sched/sched.h: no CPU quota */
 /* include/linux/mm_types_task.h: indexes of mm->rss_stat, stable since 4.5 */
 #define HK_MM_FILEPAGES 0
@@ -139,6 +140,35 @@ static __always_inline __u32 hk_task_in_memstall(struct task_struct *t)
 	if (!bpf_core_field_exists(t->in_memstall))
 		return 0;
 	return BPF_CORE_READ_BITFIELD(t, in_memstall) ? 1 : 0;
+}
+
+/*
+ * Bytes the thread moved to or from storage: task I/O accounting's
+ * read_bytes (counted at bio submission, and by NFS and netfs reads) and
+ * write_bytes (counted when it dirties a page, or submits a direct write).
+ * 0 without CONFIG_TASK_IO_ACCOUNTING (hk_task_io_bytes_known).
+ */
+static __always_inline int hk_task_io_bytes_known(struct task_struct *t)
+{
+	return bpf_core_field_exists(t->ioac.read_bytes);
+}
+
+static __always_inline __u64 hk_task_io_bytes(struct task_struct *t)
+{
+	if (!bpf_core_field_exists(t->ioac.read_bytes))
+		return 0;
+	return BPF_CORE_READ(t, ioac.read_bytes) + BPF_CORE_READ(t, ioac.write_bytes);
+}
+
+/*
+ * Asleep uninterruptibly in I/O wait: a disk or a network file system
+ * that has not answered. An io_uring task waiting for completions is
+ * in_iowait too since 6.5 (with any request in flight, an armed network
+ * recv included), but asleep interruptibly (io_cqring_wait).
+ */
+static __always_inline int hk_task_io_stuck(struct task_struct *t)
+{
+	return hk_task_in_iowait(t) && (hk_task_state(t) & HK_TASK_UNINTERRUPTIBLE);
 }
 
 static __always_inline __u32 hk_task_cpu(struct task_struct *t)

@@ -182,6 +182,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 	struct hk_config *c = hk_cfg();
 	struct hk_sample *acc = &hk_cur.s;
 	__u64 wait = t->sched_info.run_delay, drun, dwait = 0, io = 0, dio = 0;
+	__u64 bytes = 0, dbytes = 0;
 	__u64 window = hk_cur_window_ns;
 	struct hk_counters now, zero = {};
 	struct hk_task *ts;
@@ -204,12 +205,18 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 	 * Not from a stale stamp (see below): that wait is not real. */
 	if (waiting && hk_rq_now_ns > queued && queued != ts->stale_queued)
 		wait += hk_rq_now_ns - queued;
-	if (hk_io_on)
+	if (hk_io_on) {
 		io = hk_task_io_ns(t, hk_rq_now_ns);
+		/* what corroborates that wait (hk_io_blocked) */
+		bytes = hk_task_io_bytes(t);
+		acc->io_bytes_known = hk_task_io_bytes_known(t);
+		acc->io_stuck_threads += hk_task_io_stuck(t);
+	}
 	if (ts->walk) {
 		drun = hk_sub_clamp(now.runtime_ns, ts->seen.runtime_ns);
 		dwait = hk_sub_clamp(wait, ts->wait_ns);
 		dio = hk_sub_clamp(io, ts->io_ns);
+		dbytes = hk_sub_clamp(bytes, ts->io_bytes);
 		hk_counters_add_since(&hk_cur.did, &now, &ts->seen);
 		/* the stale stamp was consumed since: the kernel credited
 		 * the whole sleep as run delay */
@@ -224,6 +231,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 		drun = now.runtime_ns;
 		dwait = wait;
 		dio = io;
+		dbytes = bytes;
 		window = hk_sub_clamp(hk_walk_start_ns, t->start_time);
 		hk_counters_add_since(&hk_cur.did, &now, &zero);
 	} else {
@@ -247,6 +255,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 	ts->seen = now;
 	ts->wait_ns = wait;
 	ts->io_ns = io;
+	ts->io_bytes = bytes;
 	ts->walk = hk_walk_no;
 
 	acc->wait_delta_ns += dwait;
@@ -256,6 +265,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 		hk_cur.wait_task = (__u64)t;
 	}
 	acc->io_delta_ns += dio;
+	acc->io_delta_bytes += dbytes;
 	if (dio > acc->thread_io_delta_ns) {
 		acc->thread_io_delta_ns = dio;
 		acc->io_tid = t->pid;
@@ -361,6 +371,7 @@ static __always_inline void hk_proc_carry(struct hk_proc *p, __u32 tgid)
 			s->thread_queued_delta_ns, s->thread_tid, s->thread_cpu);
 	hk_aggressor_merge(&p->carry_aggressor_tgid, &p->carry_aggressor_switches,
 			   s->aggressor_tgid, s->aggressor_switches);
+	p->carry_io_bytes += s->io_delta_bytes;
 	p->seen_walk = hk_walk_no;
 	hk_attn_set(tgid);
 }

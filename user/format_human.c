@@ -244,7 +244,7 @@ static void ev_mem_throttled(struct hk_out *o, const struct hk_event *e,
 	hk_out__bytes_rate(o, ev->rss_growth_bytes_per_s);
 }
 
-/* "blocked on I/O 83 % · tid 4242 83 %" */
+/* "blocked on I/O 83 % · tid 4242 83 % · cpu 12 % · moved 41 MiB/s · 1 stuck" */
 static void ev_io_blocked(struct hk_out *o, const struct hk_event *e,
 			  unsigned int flags)
 {
@@ -260,6 +260,13 @@ static void ev_io_blocked(struct hk_out *o, const struct hk_event *e,
 		return;
 	hk_out__str(o, SEP "cpu ");
 	hk_out__pct(o, ev->cpu_pct_x100);
+	/* what says the wait is I/O (hk_io_blocked) */
+	if (ev->io_bytes_known) {
+		hk_out__str(o, SEP "moved ");
+		hk_out__bytes_rate(o, (__s64)ev->io_bytes_per_s);
+	}
+	if (ev->io_stuck_threads)
+		hk_out__printf(o, SEP "%u stuck", ev->io_stuck_threads);
 }
 
 static void ev_cpu_bound(struct hk_out *o, const struct hk_event *e,

@@ -91,6 +91,12 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_json__pct(&o, "io_blocked_pct", ev->io_pct_x100);
 	hk_json__pct(&o, "thread_io_blocked_pct", ev->thread_io_pct_x100);
 	hk_json__u64(&o, "io_blocked_tid", ev->io_tid);
+	/* null: this kernel does not count them (no task I/O accounting) */
+	if (ev->io_bytes_known)
+		hk_json__u64(&o, "io_bytes_per_s", ev->io_bytes_per_s);
+	else
+		hk_out__str(&o, ",\"io_bytes_per_s\":null");
+	hk_json__u64(&o, "io_stuck_threads", ev->io_stuck_threads);
 	hk_json__u64(&o, "nr_threads", ev->nr_threads);
 	/* minor + major, as on the human line and in cpu_bound.max_faults_per_s */
 	hk_json__u64(&o, "faults_per_s", ev->minor_faults_per_s + ev->major_faults_per_s);

@@ -383,6 +383,37 @@ static inline int hk_mem_throttled(const struct hk_config *c,
 }
 
 /*
+ * Blocked on I/O: its threads slept in I/O wait (a disk, a network file
+ * system: what the kernel calls iowait) for that share of a thread's
+ * window, summed, and the thread blocked longest for a quarter of it
+ * (12.5 % at the default 50 %) at least. The sum alone calls a pool of
+ * 100 threads each blocked 1 % of the time (a Kafka or Cassandra pool
+ * doing healthy synchronous I/O) blocked; scaling the threshold with the
+ * thread count instead would miss one thread stuck on a dead disk in a
+ * JVM of 60 idle ones, and "blocked longer than it ran" would miss a
+ * process with a spinning thread beside a blocked one. The floor lets a
+ * handful of threads share the blocking (four waiting 15 % each on one
+ * slow disk), never a crowd that each waits a little.
+ *
+ * And the wait is I/O: its threads moved bytes to or from storage in the
+ * window, or one is asleep uninterruptibly in I/O wait now (a device that
+ * does not answer: its bytes were counted at submission, windows ago).
+ * Since 6.5 an io_uring task waiting for completions with any request in
+ * flight (an armed network recv, an accept) sleeps in_iowait, so an idle
+ * io_uring network server "waits on I/O" all window: it moved no bytes,
+ * and its wait is interruptible. A kernel without task I/O accounting
+ * says neither: the wait alone decides there.
+ */
+static inline int hk_io_blocked(const struct hk_config *c,
+				const struct hk_evidence *ev)
+{
+	return c->io_blocked_pct_x100 &&
+	       ev->io_pct_x100 >= c->io_blocked_pct_x100 &&
+	       ev->thread_io_pct_x100 >= c->io_blocked_pct_x100 / 4 &&
+	       (!ev->io_bytes_known || ev->io_bytes_per_s || ev->io_stuck_threads);
+}
+
+/*
  * The diagnosis of one window, first match wins. Noisy neighbor needs the
  * other side of the pair: the walk sets victim_tgid once the window's
  * Starved processes are known, and classifies again.
@@ -416,14 +447,12 @@ static inline __u32 hk_classify(const struct hk_config *c,
 	if (ev->victim_tgid && ev->cpu_pct_x100 >= c->noisy_cpu_pct_x100)
 		return HK_NOISY_NEIGHBOR;
 	/*
-	 * Blocked on I/O: its threads slept in I/O wait (a disk, a network
-	 * file system: what the kernel calls iowait) for that share of a
-	 * thread's window, summed. After the memory labels: a thrashing
-	 * process waits on I/O too, and memory is then the cause. Before
-	 * CPU-bound: a process with a spinning thread and one stuck on a
-	 * disk is held back by the disk.
+	 * Blocked on I/O (hk_io_blocked). After the memory labels: a
+	 * thrashing process waits on I/O too, and memory is then the cause.
+	 * Before CPU-bound: a process with a spinning thread and one stuck
+	 * on a disk is held back by the disk.
 	 */
-	if (c->io_blocked_pct_x100 && ev->io_pct_x100 >= c->io_blocked_pct_x100)
+	if (hk_io_blocked(c, ev))
 		return HK_IO_BLOCKED;
 	/* faults that its RSS growth explains are its work too: a compiler or
 	 * a data loader at 100 % CPU that keeps what it computes */
@@ -654,6 +683,10 @@ static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 				  10000);
 	p->carry_io_ns = 0;
 	p->carry_thread_io_ns = 0;
+	ev->io_bytes_per_s = hk_per_s(s->io_delta_bytes + p->carry_io_bytes, window_ns);
+	ev->io_bytes_known = s->io_bytes_known;
+	ev->io_stuck_threads = s->io_stuck_threads;
+	p->carry_io_bytes = 0;
 	/* summed over the CPUs its cgroups' run queues were throttled on */
 	ev->throttled_pct_x100 =
 		(__u32)hk_min_u64(hk_share_x100(hk_sub_clamp(s->throttled_ns,
@@ -739,6 +772,7 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 		p->carry_thread_wait_ns += s->thread_wait_delta_ns;
 		p->carry_io_ns += s->io_delta_ns;
 		p->carry_thread_io_ns += s->thread_io_delta_ns;
+		p->carry_io_bytes += s->io_delta_bytes;
 		return 0;
 	}
 

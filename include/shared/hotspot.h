@@ -297,6 +297,15 @@ struct hk_evidence {
 	__u32 mem_stalled;		/* its newest thread was stalled on memory
 					 * (PSI in_memstall) when sampled */
 	__u32 pad_mem_stalled;
+	/* what corroborates I/O wait: bytes its threads moved to or from
+	 * storage (task I/O accounting's read_bytes + write_bytes; NFS and
+	 * netfs reads count too), and threads asleep uninterruptibly in
+	 * I/O wait at the walk (a stuck device: its bytes counted when the
+	 * request was submitted) */
+	__u64 io_bytes_per_s;
+	__u32 io_bytes_known;		/* the kernel counts them
+					 * (CONFIG_TASK_IO_ACCOUNTING) */
+	__u32 io_stuck_threads;
 };
 
 /* What a thread or a process did, counted by the kernel (cumulative). */
@@ -341,6 +350,7 @@ struct hk_proc {
 	__u64 anon_pages;
 	__u64 throttled_ns;
 	__u64 mem_high_events;		/* memory.events "high" of mem_high_cgroup_id */
+	__u64 carry_io_bytes;		/* bytes moved in a skipped sample */
 	__u64 carry_wait_ns;		/* wait of a skipped sample */
 	__u64 carry_thread_wait_ns;	/* ... of its thread that waited most */
 	__u64 carry_io_ns;		/* I/O wait of a skipped sample */
@@ -430,6 +440,10 @@ struct hk_sample {
 	__u64 mem_high_file_bytes;	/* (see hk_evidence) */
 	__u32 mem_stalled;		/* (see hk_evidence) */
 	__u32 pad_mem_stalled;
+	/* I/O moved (see hk_evidence) */
+	__u64 io_delta_bytes;		/* in this window, by its visited threads */
+	__u32 io_bytes_known;
+	__u32 io_stuck_threads;
 };
 
 enum hk_event_type {
@@ -534,6 +548,6 @@ HK_STATIC_ASSERT((HK_DEFER_SLOTS & (HK_DEFER_SLOTS - 1)) == 0,
 HK_STATIC_ASSERT((HK_VICTIM_SLOTS & (HK_VICTIM_SLOTS - 1)) == 0,
 		 "victim list capacity must be a power of two");
 HK_STATIC_ASSERT(sizeof(struct hk_event) % 8 == 0, "event is 8-byte aligned");
-HK_STATIC_ASSERT(sizeof(struct hk_proc) <= 768, "hk_proc stays small");
+HK_STATIC_ASSERT(sizeof(struct hk_proc) <= 800, "hk_proc stays small");
 
 #endif /* HK_SHARED_HOTSPOT_H */

@@ -42,7 +42,7 @@
 #define COUNT_LIMIT	1000000
 #define DUR_LIMIT_S	1000000ULL	/* ~11 days: ns still fit in 64 bits */
 #define SLEEPER_STACK	(64 * 1024)
-#define MAX_OPTS	6		/* options per subcommand, --help aside */
+#define MAX_OPTS	7		/* options per subcommand, --help aside */
 #define ARRAY_SIZE(a)	((int)(sizeof(a) / sizeof((a)[0])))
 
 enum opt_kind { OPT_SIZE, OPT_DUR, OPT_COUNT, OPT_PATH, OPT_FLAG };
@@ -80,6 +80,10 @@ static const char usage_text[] =
 "  dio --file PATH [--size SIZE] [--block SIZE]\n"
 "      fill PATH to --size (64M), then read --block (1M) at random offsets with\n"
 "      O_DIRECT, back to back: asleep in I/O wait nearly all the time\n"
+"  diopool --file PATH [--threads N] [--every DUR] [--io DUR] [--block SIZE]\n"
+"      [--size SIZE] [--fifo]   N threads (100) that each read --block (16K)\n"
+"      O_DIRECT blocks for --io (1ms) every --every (100ms): a pool doing a\n"
+"      little I/O; --fifo: its threads SCHED_FIFO 1\n"
 "  nap [--every DUR]                  sleep --every (1ms) in nanosleep and poll,\n"
 "      by turns: asleep, interruptibly, nearly all the time\n"
 "  vforkwait [--every DUR]            vfork a child that sleeps --every (200ms):\n"
@@ -776,6 +780,104 @@ static int cmd_dio(int argc, char **argv)
 	}
 }
 
+/*
+ * A pool of threads that each do a little disk I/O: every --every, a
+ * thread reads O_DIRECT blocks for --io (the last read may overrun it),
+ * then sleeps to its next deadline. 100 threads at 1 ms per 100 ms are
+ * blocked a whole thread's time in sum, each 1 % of its own.
+ */
+struct diopool {
+	int fd;
+	uint64_t blocks, block, every_ns, io_ns;
+	uint64_t threads;
+	uint64_t next;		/* threads started */
+};
+
+static void *diopool_loop(void *arg)
+{
+	struct diopool *d = arg;
+	struct pacer pc = { .period_ns = d->every_ns };
+	uint64_t n = (uint64_t)syscall(SYS_gettid), start;
+	uint64_t i = __atomic_fetch_add(&d->next, 1, __ATOMIC_RELAXED);
+	struct timespec ts;
+	void *buf;
+
+	if (posix_memalign(&buf, 4096, d->block))
+		die("out of memory");
+	/* spread over the period: threads that wake together queue behind
+	 * each other for a CPU, which is not what a pool at 1 % looks like */
+	start = d->every_ns * i / d->threads;
+	ts.tv_sec = (time_t)(start / HK_NSEC_PER_SEC);
+	ts.tv_nsec = (long)(start % HK_NSEC_PER_SEC);
+	nanosleep(&ts, NULL);
+	for (;;) {
+		start = now_ns();
+		do {
+			n = n * 6364136223846793005ULL + 1442695040888963407ULL;
+			if (pread(d->fd, buf, d->block,
+				  (off_t)((n >> 33) % d->blocks * d->block)) < 0)
+				die("read: %s", strerror(errno));
+		} while (now_ns() - start < d->io_ns);
+		pacer_wait(&pc);
+	}
+	return NULL;
+}
+
+static int cmd_diopool(int argc, char **argv)
+{
+	static struct diopool d = { .block = 16 << 10, .every_ns = 100 * HK_NSEC_PER_MSEC,
+				    .io_ns = HK_NSEC_PER_MSEC };
+	const char *file = NULL;
+	uint64_t size = 64 << 20;
+	int threads = 100, i, err, fd;
+	bool fifo = false;
+	const struct opt_spec spec[] = {
+		{ "file", OPT_PATH, &file }, { "threads", OPT_COUNT, &threads },
+		{ "every", OPT_DUR, &d.every_ns }, { "io", OPT_DUR, &d.io_ns },
+		{ "block", OPT_SIZE, &d.block }, { "size", OPT_SIZE, &size },
+		{ "fifo", OPT_FLAG, &fifo },
+	};
+	struct sched_param sp = { .sched_priority = 1 };
+	pthread_attr_t attr;
+	pthread_t t;
+
+	parse_opts(argc, argv, spec, ARRAY_SIZE(spec));
+	if (!file)
+		usage_error("--file is required");
+	if (!d.block || d.block % 4096 || size < d.block)
+		usage_error("--block must be a multiple of 4K, at most --size");
+	if (!d.every_ns || d.io_ns >= d.every_ns)
+		usage_error("--io must be shorter than --every");
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		die("open %s: %s", file, strerror(errno));
+	fill_file(fd, file, size);
+	if (fsync(fd))
+		die("fsync %s: %s", file, strerror(errno));
+	close(fd);
+	d.fd = open(file, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (d.fd < 0)
+		die("open %s with O_DIRECT: %s (a tmpfs cannot: use a disk)", file,
+		    strerror(errno));
+	d.blocks = size / d.block;
+	d.threads = (uint64_t)threads;
+	if ((err = pthread_attr_init(&attr)) ||
+	    (err = pthread_attr_setstacksize(&attr, SLEEPER_STACK)))
+		die("pthread_attr: %s", strerror(err));
+	/* SCHED_FIFO: never dequeued late by EEVDF (see test_io.t_io_pool) */
+	if (fifo && ((err = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED)) ||
+		     (err = pthread_attr_setschedpolicy(&attr, SCHED_FIFO)) ||
+		     (err = pthread_attr_setschedparam(&attr, &sp))))
+		die("pthread_attr SCHED_FIFO: %s", strerror(err));
+	for (i = 0; i < threads; i++) {
+		err = pthread_create(&t, &attr, diopool_loop, &d);
+		if (err)
+			die("pthread_create: %s", strerror(err));
+	}
+	say_ready();
+	hold_forever();
+}
+
 /* Asleep, interruptibly: what a process waiting for work looks like. */
 static int cmd_nap(int argc, char **argv)
 {
@@ -832,7 +934,7 @@ int main(int argc, char **argv)
 		{ "grow", cmd_grow }, { "write", cmd_write },
 		{ "mmapread", cmd_mmapread }, { "spin", cmd_spin },
 		{ "sleepers", cmd_sleepers }, { "interleaved", cmd_interleaved },
-		{ "latethread", cmd_latethread }, { "dio", cmd_dio },
+		{ "latethread", cmd_latethread }, { "dio", cmd_dio }, { "diopool", cmd_diopool },
 		{ "nap", cmd_nap }, { "vforkwait", cmd_vforkwait },
 	};
 	pid_t parent = getppid();

@@ -132,9 +132,10 @@ def main():
     shutil.copy2(hkload, suite.hkload)
     os.chmod(suite.hkload, 0o755)
     # the profiler's workload (tests/e2e/profload.c), built beside hkload
-    profload = os.path.join(os.path.dirname(hkload), "profload")
-    if os.access(profload, os.X_OK):
-        shutil.copy2(profload, os.path.join(suite.workdir, "profload"))
+    for helper in ("profload", "uringidle"):
+        path = os.path.join(os.path.dirname(hkload), helper)
+        if os.access(path, os.X_OK):
+            shutil.copy2(path, os.path.join(suite.workdir, helper))
     load_defaults(snap)
     finished = threading.Event()
 

@@ -16,7 +16,7 @@ import os
 
 from hk_e2e.checks import check_history, dflt, evidence, expect_enter, run_cli
 from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS
-from hk_e2e.procs import TestFailure, workload_alive
+from hk_e2e.procs import Disturbed, TestFailure, workload_alive
 from hk_e2e.tool import Tool
 
 DELAYACCT = "/proc/sys/kernel/task_delayacct"
@@ -92,6 +92,92 @@ def t_io_blocked(suite, ctx):
             pass
 
 
+def t_io_pool(suite, ctx):
+    """100 threads that each read O_DIRECT 1 ms in 100 ms: blocked most of a
+    thread's time in sum (74 % measured, above the 50 % threshold), each 1 %
+    of its own. A healthy pool: never I/O-blocked (review finding 11b).
+
+    SCHED_FIFO threads: on 6.12+ a fair thread that EEVDF dequeues late
+    (DELAY_DEQUEUE) has its I/O wait started by __block_task() through
+    delayacct_blkio_start(), which stamps current, not that thread: its
+    blkio_start stays stale and the kernel credits up to 70 times the time
+    it waited (the same pool as SCHED_OTHER: 4400 % summed, one thread at
+    70 %, from /proc/PID/task/*/stat alone). RT threads are never dequeued
+    late, so their delay accounting is what they waited."""
+    found = read_switch()
+    path = os.path.join(DIO_DIR, "hk-e2e-pool.%d.bin" % os.getpid())
+    try:
+        tool = Tool(ctx, "io_pool")
+        tool.wait_ready()
+        pool = ctx.workload("diopool", [ctx.hkload, "diopool", "--file", path,
+                                        "--threads", "100", "--fifo"])
+        need = int(dflt("io_blocked.min_blocked") * 100)
+        top_sum = top_thread = 0
+        for _ in range(ENTER_WINDOWS // 2):
+            tool.wait_windows(1)
+            e = tool.proc_entry(pool.pid)
+            if e and e["ev"]["nr_threads"] > 100:
+                top_sum = max(top_sum, e["ev"]["io_pct_x100"])
+                top_thread = max(top_thread, e["ev"]["thread_io_pct_x100"])
+        workload_alive(ctx, pool)
+        check_history(tool, pool.pid, "pool of 100 threads at 1 % I/O", set())
+        if top_sum < need:
+            raise Disturbed("the pool's I/O wait summed to %d.%02d %% at most, below "
+                            "the %d %% it must pass to test anything" %
+                            (top_sum // 100, top_sum % 100, need // 100))
+        rc = tool.stop()
+        if rc != 0:
+            raise TestFailure("the tool exited %s, want 0" % rc)
+        ctx.record("io_pool", True, "never io_blocked: summed up to %d.%02d %%, its "
+                   "longest-blocked thread at most %d.%02d %%" %
+                   (top_sum // 100, top_sum % 100, top_thread // 100, top_thread % 100))
+    finally:
+        write_switch(found)
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+
+
+def t_io_uring_idle(suite, ctx):
+    """An idle io_uring server: a recv armed on a socketpair nobody writes
+    to, and io_uring_enter waiting for it (tests/e2e/uringidle.c). Since 6.5
+    that wait is in_iowait: delay accounting counts the whole window as I/O
+    wait. It moved no bytes and sleeps interruptibly: never I/O-blocked
+    (review finding 11a)."""
+    exe = os.path.join(os.path.dirname(ctx.hkload), "uringidle")
+    if not os.access(exe, os.X_OK):
+        raise TestFailure("no uringidle beside hkload (make build/uringidle)")
+    found = read_switch()
+    try:
+        tool = Tool(ctx, "io_uring_idle")
+        tool.wait_ready()
+        srv = ctx.workload("uringidle", [exe])
+        need = int(dflt("io_blocked.min_blocked") * 100)
+        top = None
+        for _ in range(ENTER_WINDOWS // 2):
+            tool.wait_windows(1)
+            e = tool.proc_entry(srv.pid)
+            if e and (top is None or e["ev"]["io_pct_x100"] > top["io_pct_x100"]):
+                top = e["ev"]
+        workload_alive(ctx, srv)
+        check_history(tool, srv.pid, "idle io_uring server", set())
+        if top is None or top["io_pct_x100"] < need:
+            raise TestFailure("the idle io_uring server showed %s I/O wait: this kernel "
+                              "does not count its wait as iowait (< 6.5?), nothing tested" %
+                              ("no" if top is None else "%d.%02d %%" %
+                               (top["io_pct_x100"] // 100, top["io_pct_x100"] % 100)))
+        rc = tool.stop()
+        if rc != 0:
+            raise TestFailure("the tool exited %s, want 0" % rc)
+        ctx.record("io_uring_idle", True, "never io_blocked: I/O wait %d.%02d %%, %d bytes/s "
+                   "moved, %d threads stuck" %
+                   (top["io_pct_x100"] // 100, top["io_pct_x100"] % 100,
+                    top.get("io_bytes_per_s", -1), top.get("io_stuck_threads", -1)))
+    finally:
+        write_switch(found)
+
+
 def t_io_off(suite, ctx):
     """min_blocked = 0 %: no diagnosis, and delay accounting left alone."""
     found = read_switch()
@@ -152,6 +238,8 @@ def t_io_instances(suite, ctx):
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("io_blocked", t_io_blocked, 60, True),
+    ("io_pool", t_io_pool, 60, True),
+    ("io_uring_idle", t_io_uring_idle, 60, True),
     ("io_off", t_io_off, 30),
     ("io_instances", t_io_instances, 90),
 ]

@@ -318,6 +318,14 @@ static void test_classify_io_blocked(void)
 	memset(&ev, 0, sizeof(ev));
 	what = "blocked on I/O at the threshold";
 	ev.io_pct_x100 = t;
+	ev.thread_io_pct_x100 = t;
+	CLASSIFY(ev, HK_IO_BLOCKED);
+	/* a pool: the sum is there, no thread is held back */
+	what = "blocked at the threshold, its longest thread one below a quarter";
+	ev.thread_io_pct_x100 = t / 4 - 1;
+	CLASSIFY(ev, HK_OK);
+	what = "blocked at the threshold, its longest thread a quarter";
+	ev.thread_io_pct_x100 = t / 4;
 	CLASSIFY(ev, HK_IO_BLOCKED);
 	what = "one below";
 	ev.io_pct_x100 = t - 1;
@@ -336,6 +344,7 @@ static void test_classify_io_blocked(void)
 	what = "blocked, a thread spinning";
 	memset(&ev, 0, sizeof(ev));
 	ev.io_pct_x100 = 6000;
+	ev.thread_io_pct_x100 = 6000;
 	ev.thread_cpu_pct_x100 = 9900;
 	ev.cpu_pct_x100 = 9900;
 	CLASSIFY(ev, HK_IO_BLOCKED);

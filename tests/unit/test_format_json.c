@@ -38,7 +38,7 @@ static void test_json_oom_risk(void)
 		   "\"run_delay_tid\":4244,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
@@ -76,7 +76,7 @@ static void test_json_mem_thrashing(void)
 		   "\"run_delay_tid\":0,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":12348,\"minor_faults_per_s\":12345,"
 		   "\"major_faults_per_s\":3,\"unexplained_faults_per_s\":11900,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2,\"rss_bytes\":10485760,"
@@ -107,7 +107,7 @@ static void test_json_throttled(void)
 		   "\"run_delay_tid\":4410,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":125.00,\"throttled_per_cpu_pct\":62.50,\"cpus_allowed\":8,\"usable_cpus\":2.00,\"quota_cpus\":2.00,\"quota_cgroup_id\":4242,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":8,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -122,7 +122,7 @@ static void test_json_throttled(void)
 		   ",\"run_delay_tid\":4410,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.01,\"throttled_per_cpu_pct\":62.50,\"cpus_allowed\":8,\"usable_cpus\":2.00,\"quota_cpus\":2.00,\"quota_cgroup_id\":4242,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"nr_threads\":8,");
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"nr_threads\":8,");
 }
 
 static void test_json_starved(void)
@@ -140,7 +140,7 @@ static void test_json_starved(void)
 		   "\"run_delay_tid\":4302,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":2,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
@@ -164,7 +164,7 @@ static void test_json_noisy_neighbor(void)
 		   "\"run_delay_tid\":0,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
@@ -228,7 +228,7 @@ static void test_json_cpu_bound(void)
 		   "\"run_delay_tid\":4251,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":3,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -249,7 +249,7 @@ static void test_json_ok(void)
 		   "\"run_delay_tid\":0,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -271,7 +271,7 @@ static void test_json_exited(void)
 		   "\"run_delay_tid\":4244,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"

@@ -68,6 +68,10 @@ struct hkv_load {
 	__u64 io_ns;			/* blocked on I/O, all threads */
 	__u64 thread_io_ns;		/* the thread blocked longest, 0:
 					 * io_ns (one thread) */
+	__u32 io_acct;			/* the kernel counts I/O bytes ... */
+	__u32 io_stuck;			/* ... threads asleep uninterruptibly
+					 * in I/O wait at the walk */
+	__u64 io_bytes;			/* ... bytes moved */
 	__u64 minor_faults;
 	__u64 major_faults;
 	__u64 nvcsw;
@@ -175,6 +179,7 @@ enum hkv_field {
 	HKV_F_CPU_LOST,		/* cpu_lost_pct_x100 */
 	HKV_F_WAIT_NICE,	/* wait_nice */
 	HKV_F_VICTIM_DEPRIO,	/* victim_deprioritised */
+	HKV_F_IO_BYTES,		/* io_bytes_per_s */
 };
 
 /* One hand-computed evidence value, read after the window ends. */
@@ -224,6 +229,7 @@ static inline __s64 hkv_field_get(const struct hk_evidence *ev, __u32 f)
 	case HKV_F_CPU:		return ev->cpu_pct_x100;
 	case HKV_F_IO:		return ev->io_pct_x100;
 	case HKV_F_THREAD_IO:	return ev->thread_io_pct_x100;
+	case HKV_F_IO_BYTES:	return (__s64)ev->io_bytes_per_s;
 	case HKV_F_THREAD_CPU:	return ev->thread_cpu_pct_x100;
 	case HKV_F_WAIT:	return ev->wait_pct_x100;
 	case HKV_F_MINOR:	return (__s64)ev->minor_faults_per_s;
@@ -365,6 +371,9 @@ static inline void hkv_sample(const struct hkv_vector *v, const struct hkv_proc 
 	s->io_delta_ns = l->io_ns;
 	s->thread_io_delta_ns = l->thread_io_ns ? l->thread_io_ns : l->io_ns;
 	s->io_tid = l->io_ns ? p->tgid : 0;
+	s->io_delta_bytes = l->io_bytes;
+	s->io_bytes_known = l->io_acct;
+	s->io_stuck_threads = l->io_stuck;
 	s->thread_wait_delta_ns = l->thread_wait_ns ? l->thread_wait_ns : l->wait_ns;
 	s->wait_tid = p->tgid;
 	s->thread_run_delta_ns = l->thread_run_ns;
