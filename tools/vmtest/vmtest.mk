@@ -11,7 +11,7 @@ VMTEST_FLAGS   ?=
 # the guest has no libc
 $(OUTPUT)/hkvm: tools/vmtest/hkvm.c | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -static $(LIBBPF_CFLAGS) $< -l:libbpf.a -l:libelf.a -l:libz.a -o $@
+	$(Q)$(CC) $(CFLAGS) -static -pthread $(LIBBPF_CFLAGS) $< -l:libbpf.a -l:libelf.a -l:libz.a -o $@
 
 # STATIC=1 goes to a sub-make: it relinks hotspot-k, prog-test and hkload
 # static (link stamp); the sub-make never comes back here
