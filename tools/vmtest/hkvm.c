@@ -11,14 +11,18 @@
  *                        is not in the guest)
  *   hkvm windows [all]   hk_stats.windows of the newest hk_stats map: the
  *                        windows hotspot-k has closed (its --json mode prints
- *                        nothing until an event). The map's BTF must show
- *                        `windows` as the value's first member, as
+ *                        nothing until an event); with `all`, every
+ *                        hk_stats map's, oldest first. The map's BTF must
+ *                        show `windows` as the value's first member, as
  *                        tests/e2e's reader also requires.
- *   hkvm burst N BUSY_MS PERIOD_MS
+ *   hkvm burst N BUSY_MS PERIOD_MS [FAULTS]
  *                        N threads, each busy for BUSY_MS of its own CPU
  *                        time in every PERIOD_MS, then asleep to the next
  *                        period: a bursty service whose peaks exceed a
- *                        quota on many CPUs at once (node.sh)
+ *                        quota on many CPUs at once (node.sh). With FAULTS,
+ *                        each period starts by faulting FAULTS pages in
+ *                        again (MADV_DONTNEED, then a write each): RSS
+ *                        flat, minor faults steady, as an allocator's churn
  *   hkvm wrap            a busy process whose newest thread has the lowest
  *                        TID, as after the PID counter wrapped: it sets
  *                        kernel.ns_last_pid to 1, adds a sleeping thread,
@@ -34,6 +38,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -43,6 +48,7 @@
 
 #define DEBUG_EXIT_PORT	0xf4
 #define BURST_THREADS_MAX	64
+#define BURST_FAULTS_MAX	65536	/* pages a thread faults in a period */
 #define HK_STATS_MAPS_MAX	8	/* hotspot-k instances `windows all` reads */
 #define NSEC_PER_MSEC	1000000LL
 #define NSEC_PER_SEC	1000000000LL
@@ -50,7 +56,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: hkvm exit CODE | hkvm progs [PREFIX] | hkvm windows [all] |\n"
-		"       hkvm burst N BUSY_MS PERIOD_MS | hkvm wrap\n");
+		"       hkvm burst N BUSY_MS PERIOD_MS [FAULTS] | hkvm wrap\n");
 	return 2;
 }
 
@@ -249,6 +255,18 @@ static long long clock_ns(clockid_t clk)
 }
 
 static long long burst_busy_ns, burst_period_ns;
+static long burst_faults;
+
+/* FAULTS pages given back and written again: one minor fault each */
+static void burst_churn(char *pages, long page_bytes)
+{
+	long i;
+
+	if (madvise(pages, burst_faults * page_bytes, MADV_DONTNEED))
+		return;
+	for (i = 0; i < burst_faults; i++)
+		((volatile char *)pages)[i * page_bytes] = 1;
+}
 
 /*
  * Busy for burst_busy_ns of this thread's CPU time (not wall time: a
@@ -258,11 +276,23 @@ static long long burst_busy_ns, burst_period_ns;
 static void *burst_loop(void *arg)
 {
 	long long next = clock_ns(CLOCK_MONOTONIC), start;
+	long page_bytes = sysconf(_SC_PAGESIZE);
+	char *pages = NULL;
 	struct timespec ts;
 
 	(void)arg;
+	if (burst_faults) {
+		pages = mmap(NULL, burst_faults * page_bytes, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (pages == MAP_FAILED) {
+			fprintf(stderr, "hkvm: burst: mmap: %s\n", strerror(errno));
+			exit(1);
+		}
+	}
 	for (;;) {
 		start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		if (pages)
+			burst_churn(pages, page_bytes);
 		while (clock_ns(CLOCK_THREAD_CPUTIME_ID) - start < burst_busy_ns &&
 		       clock_ns(CLOCK_MONOTONIC) < next + burst_period_ns)
 			;
@@ -276,7 +306,8 @@ static void *burst_loop(void *arg)
 	return NULL;
 }
 
-static int cmd_burst(const char *n_arg, const char *busy_arg, const char *period_arg)
+static int cmd_burst(const char *n_arg, const char *busy_arg, const char *period_arg,
+		     const char *faults_arg)
 {
 	long n = arg_long(n_arg, 1, BURST_THREADS_MAX);
 	long busy_ms = arg_long(busy_arg, 1, 10000);
@@ -284,7 +315,8 @@ static int cmd_burst(const char *n_arg, const char *busy_arg, const char *period
 	pthread_t t;
 	long i;
 
-	if (n < 0 || busy_ms < 0 || period_ms < busy_ms)
+	burst_faults = faults_arg ? arg_long(faults_arg, 1, BURST_FAULTS_MAX) : 0;
+	if (n < 0 || busy_ms < 0 || period_ms < busy_ms || burst_faults < 0)
 		return usage();
 	burst_busy_ns = busy_ms * NSEC_PER_MSEC;
 	burst_period_ns = period_ms * NSEC_PER_MSEC;
@@ -346,8 +378,8 @@ int main(int argc, char **argv)
 		return cmd_windows(0);
 	if (argc == 3 && !strcmp(argv[1], "windows") && !strcmp(argv[2], "all"))
 		return cmd_windows(1);
-	if (argc == 5 && !strcmp(argv[1], "burst"))
-		return cmd_burst(argv[2], argv[3], argv[4]);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "burst"))
+		return cmd_burst(argv[2], argv[3], argv[4], argc == 6 ? argv[5] : NULL);
 	if (argc == 2 && !strcmp(argv[1], "wrap"))
 		return cmd_wrap();
 	return usage();

@@ -9,14 +9,15 @@
 #
 # Two hotspot-k run at once, both with 1 s windows: the default driver with
 # --freeze-on-oom (every check but one) and --driver iter (iter_wrap). The
-# workloads run in three phases, each on CPUs of its own, so that checks of
-# one phase do not compete; two leaks (mem_high, freeze_v2) run through all
-# three. A check passes as soon as its events are there and fails at its
+# workloads run in four phases, so that checks of one phase do not compete
+# (each on CPUs of its own, or alone); two leaks (mem_high, freeze_v2) run
+# through the first three. A check passes as soon as its events are there and fails at its
 # phase's end. Every workload runs under busybox timeout and is killed by
 # its PID at its phase's end. README.md has the table and the times.
 
 CG=/sys/fs/cgroup
 PHASE_CS=1500		# 15 s a phase: entering takes 3-6 windows of 1 s
+QUIET_CS=800		# busy_faults: no mem_thrashing for 8 windows
 IOUT=/tmp/iter.out
 IERR=/tmp/iter.err
 
@@ -43,6 +44,7 @@ SEED=/system.slice/seed.service
 SPIN=/system.slice/spin.service
 BUILD=/system.slice/build.service
 WRAP=/system.slice/wrap.service
+API=/system.slice/api.service
 POD_A_CTR=$(pod_slice $POD_A)/cri-containerd-$CTR_A.scope
 POD_B_CTR=$(pod_slice $POD_B)/cri-containerd-$CTR_B.scope
 POD_C_BURST=$(pod_slice $POD_C)/cri-containerd-$CTR_C_BURST.scope
@@ -75,7 +77,7 @@ spawn()
 	# (busybox-static has no nice applet: renice the shell before the exec)
 	timeout -s KILL 120 sh -c 'echo $$ >"$1/cgroup.procs" && c=$2 &&
 		renice -n "$3" -p $$ >/dev/null && shift 3 && exec taskset -c "$c" "$@"' \
-		sh "$CG$s_cg" "$s_cpus" "$s_nice" "$@" >/dev/null 2>>/tmp/spawn.err &
+		sh "$CG$s_cg" "$s_cpus" "$s_nice" "$@" >>/tmp/spawn.out 2>>/tmp/spawn.err &
 }
 
 # --- events ---------------------------------------------------------------------
@@ -159,6 +161,13 @@ late_throttled()
 # quota_starved: a starved victim in a quota'd pod, named hogs outside it
 chk_quota_starved()
 {
+	if l=$(ev "$OUT" "$p_victim" throttled); then
+		result quota_starved FAIL "$t_2" "victim $p_victim: $(labels "$OUT" "$p_victim")," \
+			"throttled_pct $(field "$l" throttled_pct), thread_run_delay_pct" \
+			"$(field "$l" thread_run_delay_pct), aggressor $(field "$l" aggressor_pid);" \
+			"hogs $p_hog1 $p_hog2: $(labels "$OUT" "$p_hog1") / $(labels "$OUT" "$p_hog2")"
+		return 0
+	fi
 	ev "$OUT" "$p_victim" starved >/dev/null || return 1
 	for q_h in $p_hog1 $p_hog2; do
 		if l=$(ev "$OUT" "$q_h" noisy_neighbor); then
@@ -186,7 +195,7 @@ chk_iter_wrap()
 	fi
 	l=$(ev "$IOUT" "$p_wrap" cpu_bound) || return 1
 	if pct_ge "$(field "$l" thread_cpu_pct)" 90; then
-		result iter_wrap PASS "$t_2" "pid $p_wrap cpu_bound, thread_cpu_pct $(field "$l" thread_cpu_pct)"
+		result iter_wrap PASS "$t_2" "pid $p_wrap cpu_bound, thread_cpu_pct $(field "$l" thread_cpu_pct) ($(grep -m 1 '^wrap:' /tmp/spawn.out))"
 	else
 		result iter_wrap FAIL "$t_2" "pid $p_wrap cpu_bound with thread_cpu_pct $(field "$l" thread_cpu_pct), want >= 90"
 	fi
@@ -194,7 +203,7 @@ chk_iter_wrap()
 
 late_iter_wrap()
 {
-	result iter_wrap FAIL "$t_2" "pid $p_wrap: no cpu_bound event under --driver iter in $((PHASE_CS / 100)) s ($(labels "$IOUT" "$p_wrap"))"
+	result iter_wrap FAIL "$t_2" "pid $p_wrap ($(grep -m 1 '^wrap:' /tmp/spawn.out)): no cpu_bound event under --driver iter in $((PHASE_CS / 100)) s ($(labels "$IOUT" "$p_wrap"))"
 }
 
 # attribution: unit, container and pod from the cgroup path
@@ -304,11 +313,48 @@ late_freeze_v2()
 	fi
 }
 
+# busy_faults: 6 threads at 60 % each, 15 k minor faults/s with RSS flat
+# (allocator churn): busy on 8 CPUs, so its faults are its work (finding 1)
+chk_busy_faults()
+{
+	l=$(ev "$OUT" "$p_churn" mem_thrashing) || return 1
+	result busy_faults FAIL "$t_4" "pid $p_churn mem_thrashing: cpu_pct $(field "$l" cpu_pct)," \
+		"thread_cpu_pct $(field "$l" thread_cpu_pct), unexplained_faults_per_s $(field "$l" unexplained_faults_per_s)"
+}
+
+late_busy_faults()
+{
+	now
+	read -r _ _ _ _ _ _ _ _ _ f_minflt _ <"/proc/$p_churn/stat"
+	f_rate=$(((f_minflt - f_minflt0) * 100 / (NOW - t_4)))
+	if [ "$f_rate" -ge 10000 ]; then
+		result busy_faults PASS "$t_4" "pid $p_churn: $f_rate minor faults/s, never mem_thrashing ($(labels "$OUT" "$p_churn"))"
+	else
+		result busy_faults FAIL "$t_4" "pid $p_churn: only $f_rate minor faults/s, below mem_thrashing's 10000"
+	fi
+}
+
+# throttling CGROUP: its quota bit hard since the last call (throttled time
+# summed over CPUs >= 25 % of the time between)
+tq_prev=
+throttling()
+{
+	tq=$(sed -n 's/^throttled_usec //p' "$CG$1/cpu.stat")
+	now
+	if [ -n "$tq_prev" ] && [ "$NOW" -gt "$tq_t" ] &&
+		[ $(((tq - tq_prev) / 100 / (NOW - tq_t))) -ge 25 ]; then
+		return 0
+	fi
+	tq_prev=$tq
+	tq_t=$NOW
+	return 1
+}
+
 # every check's result is FAIL: hotspot-k did not load
 all_fail()
 {
 	for a_c in throttled quota_starved iter_wrap attribution oversubscribed \
-		seed_pair busy_loop mem_high freeze_v2 sigint no_bpf_left; do
+		seed_pair busy_loop mem_high freeze_v2 busy_faults sigint no_bpf_left; do
 		result "$a_c" FAIL "$t0" "$1"
 	done
 }
@@ -323,7 +369,7 @@ stop_all()
 
 # --- boot: the hierarchy, both tools ---------------------------------------------
 mount -t cgroup2 cgroup2 $CG || echo "HKVM INFO cgroup2 not mounted"
-for c in $NGINX $LEAK_HIGH $LEAK_FREEZE $SEED $SPIN $BUILD $WRAP \
+for c in $NGINX $LEAK_HIGH $LEAK_FREEZE $SEED $SPIN $BUILD $WRAP $API \
 	"$POD_A_CTR" "$POD_B_CTR" "$POD_C_BURST" "$POD_C_VICTIM"; do
 	cg_make "$c"
 done
@@ -381,13 +427,20 @@ else
 	# --- phase 2: quota vs. a foreign hog (CPU 5), iter after a PID wrap ---
 	now
 	t_2=$NOW
-	spawn "$POD_C_BURST" 0-4 0 hkvm burst 8 55 100
+	# 8 x 70 ms of CPU in each 100 ms period on 6 CPUs: the pod's 4 CPUs
+	# run out ~67 ms into the period, all 6 CPUs wait for the next. The
+	# victim comes once the quota bites, as on a node where it always does.
+	spawn "$POD_C_BURST" 0-4,6 0 hkvm burst 8 70 100
 	p_burst=$!
+	until_true 800 throttling "$(pod_slice $POD_C)" ||
+		echo "HKVM INFO pod $POD_C not throttled: $(tr '\n' ' ' <"$CG$(pod_slice $POD_C)/cpu.stat")"
 	spawn "$POD_C_VICTIM" 5 0 hkload spin
 	p_victim=$!
-	# the hogs in the root cgroup: with cgroups beside each other, weights
-	# and not nice share a CPU, 50/50 whatever the nice
-	spawn "" 5 -5 hkload spin
+	# The hogs in the root cgroup: cgroups beside each other share a CPU by
+	# their weights, whatever the nice. Two at nice -5 (the review's) would
+	# get 43 % each, below Noisy neighbor's 50 % of a CPU: one at -10 gets
+	# ~70 %, the other ~23 %, the victim ~7 %.
+	spawn "" 5 -10 hkload spin
 	p_hog1=$!
 	spawn "" 5 -5 hkload spin
 	p_hog2=$!
@@ -415,6 +468,15 @@ else
 		mem_high freeze_v2
 	stop_all "$p_over" "$p_spin" "$p_loop" "$p_nice" "$p_nginx" "$p_pod" \
 		"$p_high" "$p_leak"
+
+	# --- phase 4: 6 threads at 60 % faulting, on 8 CPUs ----------------------
+	now
+	t_4=$NOW
+	spawn "$API" 0-7 0 hkvm burst 6 60 100 256
+	p_churn=$!
+	read -r _ _ _ _ _ _ _ _ _ f_minflt0 _ <"/proc/$p_churn/stat"
+	settle $((t_4 + QUIET_CS)) busy_faults
+	stop "$p_churn"
 
 	# --- the end: both stop on SIGINT, thaw, unload ------------------------
 	now
