@@ -179,6 +179,8 @@ E2E_ITER_SKIP := $(E2E_ITER_SKIP),profile_manual,profile_exit,profile_on_transit
 E2E_ITER_SKIP := $(E2E_ITER_SKIP),freeze_before_oom,freeze_refused
 # the delay accounting switch's hand-over is userspace's; it pins, too
 E2E_ITER_SKIP := $(E2E_ITER_SKIP),io_instances
+# not the walk: the warning at start
+E2E_ITER_SKIP := $(E2E_ITER_SKIP),attrib_pidns,status_watch
 e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload
 	$(Q)HOTSPOT_K_AS_5_15=1 python3 tests/e2e/run.py --tool ./hotspot-k \
 		--hkload $(OUTPUT)/hkload --tool-args "--driver iter" --skip "$(E2E_ITER_SKIP)"

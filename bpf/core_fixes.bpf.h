@@ -128,6 +128,19 @@ static __always_inline __u64 hk_task_io_ns(struct task_struct *t, __u64 rq_now_n
 	return ns;
 }
 
+/*
+ * Is the thread stalled on memory now (PSI's in_memstall: in reclaim, or
+ * asleep in memory.high's penalty, up to 2 s per return to user space)?
+ * 0 without CONFIG_PSI. A thread held at memory.high sleeps whole
+ * windows through: its faults and its cgroup's "high" count come between.
+ */
+static __always_inline __u32 hk_task_in_memstall(struct task_struct *t)
+{
+	if (!bpf_core_field_exists(t->in_memstall))
+		return 0;
+	return BPF_CORE_READ_BITFIELD(t, in_memstall) ? 1 : 0;
+}
+
 static __always_inline __u32 hk_task_cpu(struct task_struct *t)
 {
 	struct task_struct___cpu *o = (void *)t;
@@ -199,6 +212,12 @@ struct hk_memcg_walk {
 					 * ancestors[] the walk down reads */
 	__u32 ssid;			/* memory_cgrp_id */
 	__u32 top;			/* deepest level the walk down reads */
+	/* the memory.high that binds: the smallest high - usage (below 0
+	 * once over it), where the kernel reclaims and throttles first */
+	__s64 high_room;		/* pages */
+	__u64 high;			/* pages (valid when high_css) */
+	__u64 high_usage;		/* pages */
+	__u64 high_css;			/* its struct cgroup_subsys_state * */
 };
 
 /* One memory cgroup's headroom against the tightest so far. */
@@ -206,14 +225,27 @@ static __always_inline void hk_memcg_consider(struct hk_memcg_walk *w,
 					      struct cgroup_subsys_state *css)
 {
 	struct mem_cgroup *memcg;
-	__u64 max, usage, file, used, room;
+	__u64 max, high, usage, file, used, room;
 
 	/* css is the first member of struct mem_cgroup */
 	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
 	max = BPF_CORE_READ(memcg, memory.max);
-	if (max >= w->unset)
+	/* memory.high in the page counter since 5.8; unset on cgroup v1 */
+	high = bpf_core_field_exists(memcg->memory.high) ?
+	       BPF_CORE_READ(memcg, memory.high) : w->unset;
+	if (max >= w->unset && high >= w->unset)
 		return;
 	usage = BPF_CORE_READ(memcg, memory.usage.counter);
+	/* the kernel holds usage (page cache included) to high: so do we */
+	if (high < w->unset &&
+	    (!w->high_css || (__s64)high - (__s64)usage < w->high_room)) {
+		w->high_room = (__s64)high - (__s64)usage;
+		w->high = high;
+		w->high_usage = usage;
+		w->high_css = (__u64)css;
+	}
+	if (max >= w->unset)
+		return;
 	file = hk_memcg_file_pages(memcg);
 	used = usage > file ? usage - file : 0;
 	room = max > used ? max - used : 0;
@@ -253,6 +285,41 @@ static long hk_memcg_down_cb(__u64 i, struct hk_memcg_walk *w)
 }
 
 /*
+ * The memory.high the walk found binding (if any) into s: its bytes, its
+ * cgroup's usage and page cache (which reclaim frees first), its cgroup id
+ * and that cgroup's memory.events "high" count: how often the kernel
+ * reclaimed it for being over high (hierarchical: a child's count too).
+ */
+static __always_inline void hk_memcg_high_fill(const struct hk_memcg_walk *w,
+					       __u64 page_size, struct hk_sample *s)
+{
+	struct cgroup_subsys_state *css = (void *)w->high_css;
+	struct mem_cgroup *memcg;
+	long events = 0;
+	__u32 idx, n;
+
+	if (!css)
+		return;
+	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
+	s->mem_high_bytes = w->high * page_size;
+	s->mem_high_usage_bytes = w->high_usage * page_size;
+	s->mem_high_file_bytes = hk_memcg_file_pages(memcg) * page_size;
+	s->mem_high_cgroup_id = BPF_CORE_READ(css, cgroup, kn, id);
+	/* memory_events[] and MEMCG_HIGH since 4.x; guarded all the same,
+	 * so that a kernel that renames them loads without the count */
+	if (!bpf_core_field_exists(memcg->memory_events) ||
+	    !bpf_core_enum_value_exists(enum memcg_memory_event, MEMCG_HIGH))
+		return;
+	idx = bpf_core_enum_value(enum memcg_memory_event, MEMCG_HIGH);
+	n = bpf_core_field_size(memcg->memory_events) / sizeof(long);
+	if (idx >= n)
+		return;
+	/* a probe read: atomic_long_t, as in hk_rss_counter */
+	bpf_core_read(&events, sizeof(events), &memcg->memory_events[idx & 0xf].counter);
+	s->mem_high_events = events > 0 ? (__u64)events : 0;
+}
+
+/*
  * Tightest memory cgroup limit on the task's path: the smallest headroom
  * over its memory cgroup and ancestors, where headroom = max - (usage -
  * reclaimable page cache): a cgroup a writer filled with cache is not
@@ -264,15 +331,22 @@ static long hk_memcg_down_cb(__u64 i, struct hk_memcg_walk *w)
  * that, as many again down from the top through cgroup->ancestors[]
  * (Linux >= 6.0; 5.15 has ids there, not pointers), where the limits an
  * administrator sets are. Fills s's limit_bytes, headroom_bytes,
- * memcg_id and limit_partial (levels in between left unread).
+ * memcg_id and limit_partial (levels in between left unread), and the
+ * memory.high that binds on the same levels (hk_memcg_high_fill).
  *
  * A subprogram of its own: inlined, its walk state lay in the frame of
  * hk_proc_close, under the chain that ends in hk_emit, and 6.1's verifier
  * (512 bytes for the whole chain, no private stack before 6.13) refused
- * hk_iter at 544.
+ * hk_iter at 544. A global one, given the task's css_set as a scalar
+ * address (a probe read's, not a typed pointer; every read here is a
+ * probe read): the verifier checks it once, on its own.
+ * Static, it was checked again on every path of the walk's loop that
+ * reached it, and the memory.high branches took 6.18's verifier past 1M
+ * instructions on hk_arm (as hk_filter_pass did before).
  */
-static __noinline int hk_memcg_limit(struct task_struct *t, __u64 page_size, struct hk_sample *s)
+__noinline int hk_memcg_limit(__u64 cset_addr, __u64 page_size, struct hk_sample *s)
 {
+	struct css_set *cset = (struct css_set *)cset_addr;
 	struct hk_memcg_walk w = { .best_headroom = ~0ULL };
 	struct cgroup_subsys_state *css, *stop;
 	struct cgroup *cg;
@@ -287,7 +361,7 @@ static __noinline int hk_memcg_limit(struct task_struct *t, __u64 page_size, str
 	id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
 	if (id < 0 || id >= 16)
 		return 0;
-	css = BPF_CORE_READ(t, cgroups, subsys[id]);
+	css = cset ? BPF_CORE_READ(cset, subsys[id]) : NULL;
 	if (!css)
 		return 0;
 	cg = BPF_CORE_READ(css, cgroup);
@@ -313,6 +387,7 @@ static __noinline int hk_memcg_limit(struct task_struct *t, __u64 page_size, str
 		}
 		s->limit_partial = stop_level > (int)w.top ? (__u32)(stop_level - (int)w.top) : 0;
 	}
+	hk_memcg_high_fill(&w, page_size, s);
 	if (!w.best_limit)
 		return 0;
 	s->limit_bytes = w.best_limit * page_size;
@@ -324,36 +399,61 @@ static __noinline int hk_memcg_limit(struct task_struct *t, __u64 page_size, str
 struct hk_tg_walk {
 	__u64 tg;			/* struct task_group *, 0: done */
 	__u64 throttled_ns;
+	__u64 quota_cpus_x100;		/* tightest so far; 0: none */
+	__u64 quota_cgroup_id;
 };
 
 static long hk_tg_level_cb(__u64 i, struct hk_tg_walk *w)
 {
 	struct task_group *tg = (void *)w->tg;
+	__u64 quota_ns, period_ns, cpus_x100;
 
 	if (!tg)
 		return 1;
-	if (BPF_CORE_READ(tg, cfs_bandwidth.quota) != HK_RUNTIME_INF)
+	quota_ns = BPF_CORE_READ(tg, cfs_bandwidth.quota);
+	if (quota_ns != HK_RUNTIME_INF) {
 		w->throttled_ns += BPF_CORE_READ(tg, cfs_bandwidth.throttled_time);
+		period_ns = BPF_CORE_READ(tg, cfs_bandwidth.period);
+		/* rounded up: 1 ns over 4 CPUs is a 5th CPU's worth */
+		cpus_x100 = period_ns ? (quota_ns * 100 + period_ns - 1) / period_ns : 0;
+		if (cpus_x100 && (!w->quota_cpus_x100 || cpus_x100 < w->quota_cpus_x100)) {
+			w->quota_cpus_x100 = cpus_x100;
+			w->quota_cgroup_id = BPF_CORE_READ(tg, css.cgroup, kn, id);
+		}
+	}
 	w->tg = (__u64)BPF_CORE_READ(tg, parent);
 	return 0;
 }
 
 /*
- * Time the CPU quotas on the task's path held their run queues back,
- * summed over its task groups that have a quota (cfs_bandwidth: cgroup v1
- * cpu.cfs_quota_us, v2 cpu.max), in ns, cumulative. The kernel counts
- * it per run queue (CPU) as each is unthrottled.
+ * The CPU quotas on the task's path (cfs_bandwidth: cgroup v1
+ * cpu.cfs_quota_us, v2 cpu.max): the time they held its run queues back,
+ * summed over its task groups that have one, in ns, cumulative (the
+ * kernel counts it per run queue, i.e. per CPU, as each is unthrottled);
+ * and the tightest of them, in CPUs, with its cgroup's id, so that the
+ * classifier can take that sum over the CPUs the quota lets the group
+ * use and the operator sees which cgroup sets it. A subprogram of its
+ * own, like hk_memcg_limit: its walk state stays out of hk_proc_close's
+ * frame (6.1's 512-byte limit on the whole call chain).
  */
-static __always_inline __u64 hk_throttled_ns(struct task_struct *t)
+static __noinline int hk_cpu_quota(struct task_struct *t, struct hk_sample *s)
 {
 	struct hk_tg_walk w = {};
 
+	if (!s)
+		return 0;
+	s->throttled_ns = 0;
+	s->quota_cpus_x100 = 0;
+	s->quota_cgroup_id = 0;
 	if (!bpf_core_field_exists(t->sched_task_group) ||
 	    !bpf_core_field_exists(struct task_group, cfs_bandwidth))
 		return 0;
 	w.tg = (__u64)BPF_CORE_READ(t, sched_task_group);
 	hk_loop(HK_TG_DEPTH, HK_TG_DEPTH, hk_tg_level_cb, &w);
-	return w.throttled_ns;
+	s->throttled_ns = w.throttled_ns;
+	s->quota_cpus_x100 = (__u32)w.quota_cpus_x100;
+	s->quota_cgroup_id = w.quota_cgroup_id;
+	return 0;
 }
 
 /* PID in the process's own namespace and that namespace's inode. */

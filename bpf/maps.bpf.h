@@ -140,6 +140,26 @@ __u64 hk_parked_bits[HK_ATTN_WORDS];
  * hk_attn. */
 __u64 hk_ran[2][HK_WATCH_WORDS];
 
+/*
+ * Steal + IRQ time per CPU: what the CPU lost between two walks, which no
+ * task's runtime counts (cpu_lost.bpf.h). Indexed by CPU number; bpftool
+ * shows it.
+ */
+#define HK_CPU_SLOTS 1024
+
+struct hk_cpu_lost {
+	__u64 seen_ns;		/* steal + IRQ, cumulative, at walk `walk` */
+	__u64 delta_ns;		/* ... since the walk before, if noted then */
+	__u64 walk;		/* walk number that noted it */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, HK_CPU_SLOTS);
+	__type(key, __u32);
+	__type(value, struct hk_cpu_lost);
+} hk_cpu_lost SEC(".maps");
+
 /* The periodic timer and the work item it kicks. */
 struct hk_timer_val {
 	struct bpf_timer timer;

@@ -27,6 +27,8 @@
 #include "core_fixes.bpf.h"
 #include "filter.bpf.h"
 #include "window.bpf.h"
+#include "cpu_lost.bpf.h"
+#include "sched_prio.bpf.h"
 
 extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
 			     unsigned int flags) __weak __ksym;
@@ -249,6 +251,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 	if (dwait > acc->thread_wait_delta_ns) {
 		acc->thread_wait_delta_ns = dwait;
 		acc->wait_tid = t->pid;
+		hk_wait_prio_note(t, acc);
 	}
 	acc->io_delta_ns += dio;
 	if (dio > acc->thread_io_delta_ns) {
@@ -260,6 +263,7 @@ static __noinline int hk_thread_visit(struct task_struct *t, __u64 queued, __u32
 		acc->thread_queued_delta_ns = dwait;
 		acc->thread_tid = t->pid;
 		acc->thread_cpu = hk_task_cpu(t);
+		hk_cpu_lost_note((__u64)BPF_CORE_READ(t, se.cfs_rq), acc->thread_cpu);
 	}
 	if (c->hook && window &&
 	    dwait * 10000 >= (__u64)c->watch_wait_pct_x100 * window)
@@ -425,9 +429,17 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	/* two 8-byte loads: cheaper than a string copy helper */
 	*(__u64 *)&acc->comm[0] = *(__u64 *)&leader->comm[0];
 	*(__u64 *)&acc->comm[8] = *(__u64 *)&leader->comm[8];
-	if (hk_memcg_limit(t, c->page_size_bytes, acc))
+	if (hk_memcg_limit((__u64)BPF_CORE_READ(t, cgroups), c->page_size_bytes, acc))
 		acc->limit_kind = HK_LIMIT_MEMCG;
-	acc->throttled_ns = hk_throttled_ns(t);
+	hk_cpu_quota(t, acc);
+	/* the widest affinity of the closing thread and the leader: threads
+	 * inherit theirs, and a cpuset binds them all */
+	acc->cpus_allowed = (__u32)t->nr_cpus_allowed;
+	if ((__u32)leader->nr_cpus_allowed > acc->cpus_allowed)
+		acc->cpus_allowed = (__u32)leader->nr_cpus_allowed;
+	/* the closing thread only (its newest): one bit, not a thread walk */
+	acc->mem_stalled = hk_task_in_memstall(t);
+	acc->cpu_lost_delta_ns = hk_cpu_lost_delta(acc->thread_cpu);
 	hk_ns_pid(leader, &hk_acc_ns_pid, &hk_acc_ns_ino);
 	if (hk_acc_ns_ino == c->pidns_ino)
 		hk_acc_ns_ino = 0;	/* our own namespace */

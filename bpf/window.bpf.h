@@ -19,6 +19,7 @@ struct hk_pair {
 	__u32 aggressor;
 	__u32 votes;
 	__u32 starved;		/* the victim holds the Starved label now */
+	__u32 deprio;		/* ... and asked for less: hk_deprio() */
 };
 
 /*
@@ -218,6 +219,7 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 			hk_victims[i & (HK_VICTIM_SLOTS - 1)].votes = s->aggressor_switches;
 			hk_victims[i & (HK_VICTIM_SLOTS - 1)].starved =
 				p->hyst.label == HK_STARVED;
+			hk_victims[i & (HK_VICTIM_SLOTS - 1)].deprio = hk_deprio(&p->ev);
 			hk_nr_victims = i + 1;
 		} else {
 			__sync_fetch_and_add(&st->defer_overflows, 1);
@@ -248,6 +250,7 @@ static long hk_victim_cb(__u64 i, void *ctx)
 	if (!a->ev.victim_tgid || v->votes > a->ev.victim_switches) {
 		a->ev.victim_tgid = v->victim;
 		a->ev.victim_switches = v->votes;
+		a->ev.victim_deprioritised = v->deprio;
 	}
 	a->ev.victim_starved |= v->starved;
 	return 0;

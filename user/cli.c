@@ -33,7 +33,7 @@ enum {
 
 static const char usage_text[] =
 "Usage: hotspot-k [--config FILE] [--interval DUR] [--json] [OPTION...]\n"
-"       hotspot-k status [-a] [-n N] [--json]\n"
+"       hotspot-k status [-a] [-n N] [--json | --watch [SECONDS]]\n"
 "       hotspot-k follow [--json] [--utc] | hotspot-k unpin\n"
 "       hotspot-k profile PID [--duration DUR] [--dir DIR] [--json]\n"
 "       hotspot-k thaw CGROUP | --all\n"
@@ -80,7 +80,8 @@ static const char usage_text[] =
 "                           diagnosis runs on in the kernel (driver wq or timer);\n"
 "                           bpffs is mounted on /sys/fs/bpf if nothing is\n"
 "      --max-procs N        processes tracked at once (default: 4 x the\n"
-"                           processes running at start, 4096..65536)\n"
+"                           processes running at start, 4096..65536; outside\n"
+"                           the host's PID namespace 4 x /proc/loadavg's tasks)\n"
 "      --driver NAME        how the walk over all threads runs: wq (a kworker,\n"
 "                           Linux >= 6.10), timer (the timer's softirq, >= 6.7),\n"
 "                           iter (read here each window, in 1 ms chunks,\n"

@@ -19,6 +19,19 @@ const struct hk_section hk_sections[] = {
 	  "at its current slope it reaches its limit within eta_horizon. The\n"
 	  "limit is the tightest memory cgroup limit on the process's path\n"
 	  "(reclaimable page cache counted as free), else total RAM." },
+	{ "mem_throttled",
+	  "Mem-throttled: held at memory.high (cgroup v2; systemd MemoryHigh=,\n"
+	  "Kubernetes MemoryQoS). Above it the kernel reclaims the cgroup and\n"
+	  "makes each allocation wait (up to 2 s per return to user space),\n"
+	  "long before memory.max. The tightest memory.high on the process's\n"
+	  "path (the smallest high - usage) binds; its cgroup must be at it\n"
+	  "(min_usage), hold mostly more than page cache (min_non_cache: cache\n"
+	  "is reclaimed without a wait), and the kernel must have counted it\n"
+	  "over high (memory.events \"high\") at least high_events_per_s while\n"
+	  "the process allocated (faults_per_s, or any anon growth), or its\n"
+	  "newest thread must be stalled on memory when sampled (the penalty\n"
+	  "sleep spans whole windows): one asleep in that cgroup is not the\n"
+	  "one held." },
 	{ "mem_thrashing",
 	  "Mem-thrashing: many major faults, or a storm of minor faults that RSS\n"
 	  "growth does not explain, while no thread is busy on a CPU (see\n"
@@ -125,6 +138,25 @@ const struct hk_key hk_keys[] = {
 	    900, 1, 30 * 86400,
 	    "A steadily growing process is at risk when, at its current slope,\n"
 	    "it reaches its limit within this time. Size alone is not a risk."),
+
+	KEY("mem_throttled", "min_usage", HK_UNIT_PCT_X100, mem_high_usage_pct_x100,
+	    9000, 100, 10000,
+	    "Usage of the cgroup whose memory.high binds, page cache included\n"
+	    "(what the kernel compares with high), as a share of memory.high."),
+	KEY("mem_throttled", "min_non_cache", HK_UNIT_PCT_X100,
+	    mem_high_non_cache_pct_x100, 5000, 0, 10000,
+	    "That usage less the cgroup's page cache, as a share of\n"
+	    "memory.high: a cgroup a reader filled with cache is reclaimed\n"
+	    "over high as often, but without holding anyone."),
+	KEY("mem_throttled", "high_events_per_s", HK_UNIT_COUNT, mem_high_events_per_s,
+	    5, 0, UINT64_MAX,
+	    "Times per second the kernel reclaimed that cgroup for being over\n"
+	    "memory.high (its memory.events \"high\"). 0: off."),
+	KEY("mem_throttled", "faults_per_s", HK_UNIT_COUNT, mem_high_faults_per_s,
+	    10, 0, UINT64_MAX,
+	    "Page faults per second (minor + major) of the process itself\n"
+	    "from which it allocates (any anon growth counts too), and so is\n"
+	    "the one held."),
 
 	KEY("mem_thrashing", "major_faults_per_s", HK_UNIT_COUNT,
 	    thrash_major_faults_per_s, 100, 1, UINT64_MAX,

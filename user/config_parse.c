@@ -59,7 +59,7 @@ static char *trim(char *s)
 
 static int parse_section(struct hk_parser *ps, char *s)
 {
-	char valid[128] = "", q[HK_QUOTE_BUF];
+	char valid[256] = "", q[HK_QUOTE_BUF];
 	char *close = strchr(s, ']');
 	size_t i;
 

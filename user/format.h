@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "outbuf.h"
+#include "workload.h"
 #include "shared/hotspot.h"
 
 /*
@@ -20,15 +21,22 @@
 #define HK_FORMAT_CGROUP_MAX	4096
 /*
  * A buffer of this size always holds the line, whatever the event and the
- * path: every byte of the path may take 6 ("\u0001"), the rest fits 8 KiB.
+ * paths (the cgroup, the quota's and memory.high's, each cut at
+ * HK_FORMAT_CGROUP_MAX): every byte of a path may take 6 ("\u0001"), the
+ * rest (the unit's 255 bytes included) fits 8 KiB.
  */
-#define HK_FORMAT_LINE_MAX	(6 * HK_FORMAT_CGROUP_MAX + 8192)
+#define HK_FORMAT_LINE_MAX	(3 * 6 * HK_FORMAT_CGROUP_MAX + 8192)
 
 /* What the printer knows beyond the event itself. */
 struct hk_format_ctx {
 	__s64 wall_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	int color;		/* ANSI colours (a TTY without NO_COLOR) */
 	int utc;		/* times in UTC rather than local time */
+	/* who the process is, for JSON (NULL: unit, container_id, pod_uid "") */
+	const struct hk_workload *workload;
+	/* the paths of the cgroups the evidence names by id (NULL: "") */
+	const char *quota_cgroup;
+	const char *mem_high_cgroup;
 };
 
 /* Stable machine id ("cpu_bound") and display name ("CPU-bound"). */
@@ -37,6 +45,12 @@ const char *hk_label__name(__u32 label);
 /* The syslog priority of a transition into label: 4 for an alarm, 5 for
  * CPU-bound, 6 back to OK or exited. */
 int hk_label__priority(__u32 label);
+/* The syslog priority of transition e: its label's, but 5 (a notice) into
+ * Starved or Noisy neighbor when the waiting thread asked for less. */
+int hk_event__priority(const struct hk_event *e);
+/* "normal", "batch", "idle", "fifo", "rr", "deadline", "ext"; NULL for a
+ * policy this build does not know. */
+const char *hk_policy__name(__u32 policy);
 /* The ANSI colour of a label on the human line. */
 const char *hk_label__sgr(__u32 label);
 /* "ram"/"RAM" (human) or "memcg": what limits the memory. */

@@ -14,6 +14,7 @@
 #include "escape.h"
 #include "format.h"
 #include "humanize.h"
+#include "shared/classify.h"
 
 /* Columns of the human line. */
 #define COL_PID 7
@@ -103,8 +104,10 @@ static void ev_throttled(struct hk_out *o, const struct hk_event *e,
 {
 	const struct hk_evidence *ev = &e->ev;
 
+	/* per CPU the quota lets it use: the kernel's sum over CPUs would
+	 * read 400 % for a group held back half the time on 8 CPUs */
 	hk_out__str(o, "its cgroup's CPU quota throttled it ");
-	hk_out__pct(o, ev->throttled_pct_x100);
+	hk_out__pct(o, ev->throttled_norm_pct_x100);
 	hk_out__str(o, " of the window" SEP);
 	hk_out__printf(o, "thread %u waited ", ev->wait_tid);
 	hk_out__pct(o, ev->thread_wait_pct_x100);
@@ -113,6 +116,39 @@ static void ev_throttled(struct hk_out *o, const struct hk_event *e,
 		return;
 	hk_out__str(o, ", the process ran ");
 	hk_out__pct(o, ev->cpu_pct_x100);
+	if (ev->quota_cpus_x100) {
+		hk_out__printf(o, " of a quota of %u", ev->quota_cpus_x100 / 100);
+		if (ev->quota_cpus_x100 % 100)
+			hk_out__printf(o, ".%02u", ev->quota_cpus_x100 % 100);
+		hk_out__str(o, ev->quota_cpus_x100 == 100 ? " CPU" : " CPUs");
+	}
+}
+
+/* "nice 19", "SCHED_IDLE, cpu.idle", "cpu.weight 1": what a waiting thread
+ * asked for, from an hk_deprio() word. */
+static void out_deprio(struct hk_out *o, __u32 why)
+{
+	const char *sep = "";
+
+	if (why & HK_DEPRIO_NICE) {
+		hk_out__printf(o, "nice %u", (why >> HK_DEPRIO_NICE_SHIFT) & 0x1f);
+		sep = ", ";
+	}
+	if (why & HK_DEPRIO_BATCH) {
+		hk_out__printf(o, "%sSCHED_BATCH", sep);
+		sep = ", ";
+	}
+	if (why & HK_DEPRIO_IDLE) {
+		hk_out__printf(o, "%sSCHED_IDLE", sep);
+		sep = ", ";
+	}
+	if (why & HK_DEPRIO_GROUP_IDLE) {
+		hk_out__printf(o, "%scpu.idle", sep);
+		sep = ", ";
+	}
+	if (why & HK_DEPRIO_WEIGHT)
+		hk_out__printf(o, "%scpu.weight %u", sep,
+			       (why >> HK_DEPRIO_WEIGHT_SHIFT) & 0x7f);
 }
 
 static void ev_starved(struct hk_out *o, const struct hk_event *e,
@@ -127,10 +163,15 @@ static void ev_starved(struct hk_out *o, const struct hk_event *e,
 		hk_out__str(o, ", the process ran ");
 		hk_out__pct(o, ev->cpu_pct_x100);
 	}
-	if (!ev->aggressor_tgid)
-		return;
-	hk_out__str(o, SEP "preempted by ");
-	out_pid_comm(o, ev->aggressor_tgid, e->aggressor_comm, flags);
+	if (ev->aggressor_tgid) {
+		hk_out__str(o, SEP "preempted by ");
+		out_pid_comm(o, ev->aggressor_tgid, e->aggressor_comm, flags);
+	}
+	/* it waits by its owner's choice */
+	if (hk_deprio(ev)) {
+		hk_out__str(o, SEP "deprioritised: ");
+		out_deprio(o, hk_deprio(ev));
+	}
 }
 
 /* "thread 4250 at 50 % of cpu1 + 49 % waiting for a CPU" */
@@ -139,6 +180,12 @@ static void out_thread(struct hk_out *o, const struct hk_evidence *ev)
 	hk_out__printf(o, "thread %u at ", ev->thread_tid);
 	hk_out__pct(o, ev->thread_cpu_pct_x100);
 	hk_out__printf(o, " of cpu%u", ev->thread_cpu);
+	/* steal and IRQ time it would have run in */
+	if (ev->cpu_lost_pct_x100 >= 100) {
+		hk_out__str(o, " + ");
+		hk_out__pct(o, ev->cpu_lost_pct_x100);
+		hk_out__str(o, " lost to steal/IRQ");
+	}
 	if (ev->thread_queued_pct_x100 < 100)
 		return;
 	hk_out__str(o, " + ");
@@ -160,6 +207,41 @@ static void ev_noisy_neighbor(struct hk_out *o, const struct hk_event *e,
 		return;
 	hk_out__str(o, SEP "starves ");
 	out_pid_comm(o, ev->victim_tgid, e->victim_comm, flags);
+	if (!ev->victim_deprioritised)
+		return;
+	hk_out__str(o, ", which asked for less: ");
+	out_deprio(o, ev->victim_deprioritised);
+}
+
+/*
+ * "held at memory.high 256 MiB (usage 255 MiB) · 1.42k high events/s ·
+ * 70 faults/s · anon +260 KiB/s": how hard the kernel holds it, and what
+ * the process still gets through.
+ */
+static void ev_mem_throttled(struct hk_out *o, const struct hk_event *e,
+			     unsigned int flags)
+{
+	const struct hk_evidence *ev = &e->ev;
+
+	hk_out__str(o, "held at memory.high ");
+	hk_out__bytes(o, ev->mem_high_bytes);
+	hk_out__str(o, " (usage ");
+	hk_out__bytes(o, ev->mem_high_usage_bytes);
+	if (!(flags & HK_EVIDENCE_SHORT)) {
+		hk_out__str(o, ", page cache ");
+		hk_out__bytes(o, ev->mem_high_file_bytes);
+	}
+	hk_out__str(o, ")" SEP);
+	hk_out__count(o, ev->mem_high_events_per_s);
+	hk_out__str(o, " high events/s");
+	if (ev->mem_stalled)
+		hk_out__str(o, SEP "asleep in a memory stall");
+	if (flags & HK_EVIDENCE_SHORT)
+		return;
+	hk_out__mem(o, SEP, strlen(SEP));
+	hk_out__count(o, ev->minor_faults_per_s + ev->major_faults_per_s);
+	hk_out__str(o, " faults/s" SEP "anon ");
+	hk_out__bytes_rate(o, ev->rss_growth_bytes_per_s);
 }
 
 /* "blocked on I/O 83 % · tid 4242 83 %" */
@@ -238,6 +320,9 @@ static void ev_label(struct hk_out *o, const struct hk_event *e, __u32 label,
 		break;
 	case HK_IO_BLOCKED:
 		ev_io_blocked(o, e, flags);
+		break;
+	case HK_MEM_THROTTLED:
+		ev_mem_throttled(o, e, flags);
 		break;
 	default:
 		ev_summary(o, e);

@@ -648,7 +648,13 @@ int main(int argc, char **argv)
 	/* hk_procs is preallocated: size it for the machine, not the worst
 	 * case (32768 entries are 17 MiB of kernel memory) */
 	if (!c.opts.max_procs)
-		c.opts.max_procs = hk_sys__default_max_procs();
+		c.opts.max_procs = hk_sys__default_max_procs(c.opts.cfg.pidns_ino);
+	/* the task iterator walks the PID namespace of its reader: a
+	 * container's tool diagnoses that container only (review finding 12) */
+	if (hk_sys__pidns_is_init(c.opts.cfg.pidns_ino) == 0)
+		hk_log__print(HK_LOG_WARNING, "not in the host's PID namespace: the task "
+			      "iterator sees this namespace's processes only; run hotspot-k in "
+			      "the host's (docker run --pid=host, Kubernetes hostPID: true)\n");
 	if (hk_printer__init(&pr, stdout, c.json, c.utc,
 			     !c.json && hk_format__use_color(isatty(STDOUT_FILENO),
 							     getenv("NO_COLOR"), getenv("TERM")))) {

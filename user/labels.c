@@ -4,6 +4,7 @@
  * walk drivers, for people and for machines.
  */
 #include "format.h"
+#include "shared/classify.h"
 
 struct label_desc {
 	const char *id;
@@ -48,6 +49,41 @@ const char *hk_label__sgr(__u32 label)
 int hk_label__priority(__u32 label)
 {
 	return label < HK_NR_LABELS ? labels[label].priority : 4;
+}
+
+/*
+ * A Starved process whose waiting thread asked for less (nice 19,
+ * SCHED_IDLE, cpu.idle, a low cpu.weight) gets what it asked for, and so
+ * does its Noisy neighbor: news, not trouble (review finding 3).
+ */
+int hk_event__priority(const struct hk_event *e)
+{
+	if ((e->to == HK_STARVED && hk_deprio(&e->ev)) ||
+	    (e->to == HK_NOISY_NEIGHBOR && e->ev.victim_deprioritised))
+		return 5;
+	return hk_label__priority(e->to);
+}
+
+const char *hk_policy__name(__u32 policy)
+{
+	switch (policy) {
+	case HK_SCHED_NORMAL:
+		return "normal";
+	case HK_SCHED_FIFO:
+		return "fifo";
+	case HK_SCHED_RR:
+		return "rr";
+	case HK_SCHED_BATCH:
+		return "batch";
+	case HK_SCHED_IDLE:
+		return "idle";
+	case HK_SCHED_DEADLINE:
+		return "deadline";
+	case HK_SCHED_EXT:
+		return "ext";
+	default:
+		return NULL;
+	}
 }
 
 const char *hk_limit__name(__u32 kind, bool human)

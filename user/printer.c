@@ -12,11 +12,13 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
+#include "cgroup_id.h"
 #include "clock.h"
 #include "log.h"
 #include "pidref.h"
 #include "printer.h"
 #include "sysinfo.h"
+#include "workload.h"
 
 int hk_printer__is_journal(int fd, const char *journal_stream)
 {
@@ -100,38 +102,67 @@ void hk_printer__flush(struct hk_printer *p)
 		say_stall(p, 0, 0);
 }
 
+/* Who an event's process is, read from its /proc/PID/cgroup. */
+struct event_who {
+	char *cgroup;			/* the path that matters, or NULL */
+	struct hk_workload workload;
+	char *quota_cgroup;		/* the cgroups the evidence names by id */
+	char *mem_high_cgroup;
+};
+
+static void event_who__free(struct event_who *w)
+{
+	free(w->cgroup);
+	free(w->quota_cgroup);
+	free(w->mem_high_cgroup);
+	memset(w, 0, sizeof(*w));
+}
+
 /*
  * The cgroup that matters: the CPU controller's for a quota, the memory
  * controller's otherwise (on a hybrid v1/v2 host every v2 cgroup may be
- * the root). NULL when the process is gone, or its PID is another's by
- * now (an event read late, by `follow`): no path to give; the text
- * HK_SYS_CGROUP_TOO_LONG when the kernel cannot give it.
+ * the root); the unit, container and pod; the quota's and memory.high's
+ * cgroups. Nothing (cgroup NULL, the rest "") when the process is gone, or
+ * its PID is another's by now (an event read late, by `follow`); the
+ * cgroup HK_SYS_CGROUP_TOO_LONG when the kernel cannot give it.
  */
-static char *event_cgroup(const struct hk_event *e)
+static void event_who(const struct hk_event *e, struct event_who *w)
 {
 	int cpu = e->to == HK_THROTTLED || (e->to == HK_OK && e->from == HK_THROTTLED);
+	char *text, *mountinfo = NULL;
 	struct hk_pidref r;
-	char *cg;
+	int e_read;
 
+	memset(w, 0, sizeof(*w));
 	if (e->to == HK_EXITED || hk_pidref__open(&r, e->tgid, e->start_boottime_ns))
-		return NULL;
-	cg = hk_sys__cgroup_path(e->tgid, cpu ? "cpu" : "memory");
-	if (!cg && errno == ENAMETOOLONG)
-		cg = strdup(HK_SYS_CGROUP_TOO_LONG);
-	/* read while the PID was still the event's process: its path */
-	if (cg && !hk_pidref__held(&r)) {
-		free(cg);
-		cg = NULL;
+		return;
+	text = hk_sys__cgroup_file(e->tgid);
+	e_read = errno;
+	if (text) {
+		w->cgroup = hk_sys__cgroup_parse(text, cpu ? "cpu" : "memory");
+		e_read = errno;
+		hk_workload__from_proc(&w->workload, text);
+		if (e->ev.quota_cgroup_id || e->ev.mem_high_cgroup_id)
+			mountinfo = hk_sys__read_text("/proc/self/mountinfo");
+		w->quota_cgroup = hk_cgid__path(text, mountinfo, "cpu", e->ev.quota_cgroup_id);
+		w->mem_high_cgroup = hk_cgid__path(text, mountinfo, "memory",
+						   e->ev.mem_high_cgroup_id);
+		free(mountinfo);
+		free(text);
 	}
+	if (!w->cgroup && e_read == ENAMETOOLONG)
+		w->cgroup = strdup(HK_SYS_CGROUP_TOO_LONG);
+	/* read while the PID was still the event's process: its cgroups */
+	if (!hk_pidref__held(&r))
+		event_who__free(w);
 	hk_pidref__close(&r);
-	return cg;
 }
 
 int hk_printer__event(void *ctx, void *data, size_t size)
 {
 	struct hk_printer *p = ctx;
 	const struct hk_event *e = data;
-	char *cg = NULL;
+	struct event_who who = {};
 	int n;
 
 	/* transitions only: a hand-over is the loader's business */
@@ -144,27 +175,32 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	/* now, not at start: the wall clock may have been stepped since */
 	p->fmt.wall_offset_ns = hk_sys__wall_offset_ns();
 	if (p->json || p->prom)
-		cg = event_cgroup(e);
+		event_who(e, &who);
 	if (p->prom) {
-		hk_prom__event(p->prom, e, cg);
+		hk_prom__event(p->prom, e, who.cgroup, &who.workload);
 		p->prom_changed = 1;
 	}
 	if (p->json) {
-		if (cg && strlen(cg) > HK_FORMAT_CGROUP_MAX)
+		if (who.cgroup && strlen(who.cgroup) > HK_FORMAT_CGROUP_MAX)
 			p->cgroups_cut++;
-		n = hk_format__json(p->line, HK_FORMAT_LINE_MAX, e, cg, &p->fmt);
+		p->fmt.workload = &who.workload;
+		p->fmt.quota_cgroup = who.quota_cgroup;
+		p->fmt.mem_high_cgroup = who.mem_high_cgroup;
+		n = hk_format__json(p->line, HK_FORMAT_LINE_MAX, e, who.cgroup, &p->fmt);
+		p->fmt.workload = NULL;
+		p->fmt.quota_cgroup = p->fmt.mem_high_cgroup = NULL;
 	} else {
 		/* the path is for --json: too long for the line */
 		n = hk_format__human(p->line, HK_FORMAT_LINE_MAX, e, NULL, &p->fmt);
 	}
-	free(cg);
+	event_who__free(&who);
 	if (n <= 0) {
 		/* cannot happen (HK_FORMAT_LINE_MAX): say so rather than skip */
 		n = snprintf(p->line, HK_FORMAT_LINE_MAX,
 			     "hotspot-k: pid %u: %s -> %s: line too long to format\n",
 			     e->tgid, hk_label__id(e->from), hk_label__id(e->to));
 	}
-	if (hk_printer__write(p, hk_label__priority(e->to), p->line, (size_t)n))
+	if (hk_printer__write(p, hk_event__priority(e), p->line, (size_t)n))
 		return -EIO;
 	p->events++;
 	/* after the line that says why: what the tool does about it */

@@ -16,7 +16,7 @@
  * and the members' series take at most HK_PROM_SERIES_BYTES_MAX bytes: a
  * process that would pass either cap is counted, not listed. Before, 1024
  * processes in a cgroup with a 4 KiB path of bytes outside UTF-8 made a
- * file of 151 MB; now 497 KB (tests/unit/test_prometheus.c measures both).
+ * file of 151 MB; now 506 KB (tests/unit/test_prometheus.c measures both).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +40,8 @@ struct prom_proc {
 	__u32 tgid;
 	__u32 label;
 	char *labels;			/* pid="..",comm="..",label="..": its gauges' */
-	char *info;			/* pid="..",comm="..",cgroup="..": its info's */
+	char *info;			/* pid, comm, cgroup, unit, container_id,
+					 * pod_uid: its info series' */
 	size_t bytes;			/* its lines in the file */
 	struct hk_evidence ev;		/* from the transition that flagged it */
 };
@@ -60,8 +61,9 @@ struct hk_prom {
 	struct hk_prom_value value;	/* the room label values are made in */
 };
 
-/* The longest line: a name and the info series' two longest values. */
-#define LINE_MAX_LEN	(128 + 2 * HK_PROM_VALUE_MAX + 64)
+/* The longest line: a name, the info series' three longest values (comm,
+ * cgroup, unit), a container id and a pod UID. */
+#define LINE_MAX_LEN	(256 + 3 * HK_PROM_VALUE_MAX + 64 + 36)
 
 static bool is_flagged(__u32 label)
 {
@@ -87,8 +89,9 @@ static size_t proc_find(const struct hk_prom *p, __u32 tgid)
 
 /* A member's two label sets into pp->labels and pp->info; false: no memory. */
 static bool proc_labels(struct hk_prom *p, struct prom_proc *pp, const struct hk_event *e,
-			const char *cgroup)
+			const char *cgroup, const struct hk_workload *wl)
 {
+	static const struct hk_workload none;
 	size_t comm_n = hk_comm__len(e->comm), cg_n = cgroup ? strlen(cgroup) : 0;
 	char buf[LINE_MAX_LEN];
 	struct hk_out o;
@@ -113,7 +116,14 @@ static bool proc_labels(struct hk_prom *p, struct prom_proc *pp, const struct hk
 	hk_out__mem(&o, pp->labels, (size_t)n);
 	hk_out__str(&o, "\",cgroup=\"");
 	hk_prom_value__write(&p->value, &o, cgroup ? cgroup : "", cg_n);
-	hk_out__str(&o, "\"");
+	/* who it is: "" when the path names none (ids are hex, a unit's bytes
+	 * systemd's: only the unit can need escaping) */
+	if (!wl)
+		wl = &none;
+	hk_out__str(&o, "\",unit=\"");
+	hk_prom_value__write(&p->value, &o, wl->unit, strlen(wl->unit));
+	hk_out__printf(&o, "\",container_id=\"%s\",pod_uid=\"%s\"", wl->container_id,
+		       wl->pod_uid);
 	if (hk_out__finish(&o) < 0 || !(pp->info = strdup(buf))) {
 		free(pp->labels);
 		return false;
@@ -134,7 +144,7 @@ static size_t proc_bytes(const struct prom_proc *pp);
 
 /* Put e's process at i; false when it does not fit: a cap, or no memory. */
 static bool proc_insert(struct hk_prom *p, size_t i, const struct hk_event *e,
-			const char *cgroup)
+			const char *cgroup, const struct hk_workload *wl)
 {
 	struct prom_proc *procs, pp = { .tgid = e->tgid, .label = e->to, .ev = e->ev };
 	size_t cap;
@@ -151,7 +161,7 @@ static bool proc_insert(struct hk_prom *p, size_t i, const struct hk_event *e,
 		p->procs = procs;
 		p->cap = cap;
 	}
-	if (!proc_labels(p, &pp, e, cgroup))
+	if (!proc_labels(p, &pp, e, cgroup, wl))
 		return false;
 	pp.bytes = proc_bytes(&pp);
 	if (p->bytes + pp.bytes > HK_PROM_SERIES_BYTES_MAX) {
@@ -166,7 +176,8 @@ static bool proc_insert(struct hk_prom *p, size_t i, const struct hk_event *e,
 	return true;
 }
 
-void hk_prom__event(struct hk_prom *p, const struct hk_event *e, const char *cgroup)
+void hk_prom__event(struct hk_prom *p, const struct hk_event *e, const char *cgroup,
+		    const struct hk_workload *wl)
 {
 	size_t i;
 
@@ -179,7 +190,7 @@ void hk_prom__event(struct hk_prom *p, const struct hk_event *e, const char *cgr
 		/* not in the set while flagged: it is one of those that did
 		 * not fit (the tool starts with no process flagged) */
 		p->unlisted[e->from]--;
-	if (is_flagged(e->to) && !proc_insert(p, i, e, cgroup))
+	if (is_flagged(e->to) && !proc_insert(p, i, e, cgroup, wl))
 		p->unlisted[e->to]++;
 	p->changed = true;
 }
@@ -221,9 +232,10 @@ static const struct proc_metric proc_metrics[] = {
 	  "(at most 1 per thread)." },
 	{ "hotspot_k_process_thread_run_delay_ratio", V_RATIO, EV(thread_wait_pct_x100),
 	  "Run-queue wait of its thread that waited most, as a share of the window." },
-	{ "hotspot_k_process_throttled_ratio", V_RATIO, EV(throttled_pct_x100),
+	{ "hotspot_k_process_throttled_ratio", V_RATIO, EV(throttled_norm_pct_x100),
 	  "Time its cgroups' CPU quota kept them throttled, as a share of the "
-	  "window, summed over CPUs." },
+	  "window, per CPU the quota lets the group use (the kernel's sum over "
+	  "CPUs divided by the quota in whole CPUs, at least one)." },
 	{ "hotspot_k_process_io_blocked_ratio", V_RATIO, EV(io_pct_x100),
 	  "Time its threads slept blocked on I/O, as a share of the window "
 	  "(at most 1 per thread)." },

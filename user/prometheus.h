@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "prom_value.h"
 #include "shared/hotspot.h"
+#include "workload.h"
 
 /*
  * Flagged processes that get their own series (14 each). Past this the
@@ -47,10 +48,12 @@ void hk_prom__free(struct hk_prom *p);
  * the process joins the set, changes label in it, or leaves it for ok or
  * exited. cgroup is the path to show (NULL: ""), cut at
  * HK_FORMAT_CGROUP_MAX bytes like the JSON line's, then as a label value
- * at HK_PROM_VALUE_MAX. Never fails: what does not fit (HK_PROM_PROCS_MAX,
+ * at HK_PROM_VALUE_MAX; wl who it is (NULL: unit, container_id, pod_uid
+ * "" on its info series). Never fails: what does not fit (HK_PROM_PROCS_MAX,
  * HK_PROM_SERIES_BYTES_MAX, or no memory) is counted as unlisted.
  */
-void hk_prom__event(struct hk_prom *p, const struct hk_event *e, const char *cgroup);
+void hk_prom__event(struct hk_prom *p, const struct hk_event *e, const char *cgroup,
+		    const struct hk_workload *wl);
 
 /*
  * Whether the file says something other than the set and st now: the set

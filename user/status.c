@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ enum {
 #define PROG "hotspot-k status"
 
 static const char usage_text[] =
-"Usage: hotspot-k status [-a] [-n N] [--json]\n"
+"Usage: hotspot-k status [-a] [-n N] [--json | --watch [SECONDS]]\n"
 "\n"
 "From another terminal, while a hotspot-k runs: every process it has flagged\n"
 "(its label is not OK), read from the running instance's maps.\n"
@@ -36,6 +37,10 @@ static const char usage_text[] =
 "                  by RSS growth, in the latest window\n"
 "  -n, --top N     N for -a (default 10, 1..1000); implies -a\n"
 "  -j, --json      one JSON object on one line instead of tables\n"
+"  -w, --watch [SECONDS]\n"
+"                  the tables redrawn in place every SECONDS (default 2,\n"
+"                  1..3600), as top does, until q, Ctrl-C or SIGTERM; on a\n"
+"                  terminal only\n"
 "  -h, --help      this help\n"
 "\n"
 "Cgroups --freeze-on-oom froze are listed after the tables (\"frozen\" in\n"
@@ -51,6 +56,7 @@ static const char usage_text[] =
 "  sudo hotspot-k status                    # what is flagged now\n"
 "  sudo hotspot-k status -a -n 5            # ... and the top 5 of each\n"
 "  sudo hotspot-k status --json | jq .flagged\n"
+"  sudo hotspot-k status --watch            # live, every 2 s\n"
 "\n"
 "Exit status: 0 shown (nothing flagged included), 1 no running hotspot-k or\n"
 "a failure, 2 usage error.\n";
@@ -59,6 +65,7 @@ static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "top", required_argument, NULL, 'n' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "watch", optional_argument, NULL, 'w' },
 	{ "help", no_argument, NULL, 'h' },
 	{},
 };
@@ -82,7 +89,7 @@ static int parse_args(struct hk_status_opts *o, int argc, char **argv)
 	*o = (struct hk_status_opts){ .top_n = HK_STATUS_TOP_DEFAULT };
 	optind = 0;	/* from scratch: the tests call this more than once */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:an:jh", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:an:jw::h", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 			o->all = true;
@@ -98,6 +105,21 @@ static int parse_args(struct hk_status_opts *o, int argc, char **argv)
 			break;
 		case 'j':
 			o->json = true;
+			break;
+		case 'w':
+			/* "--watch 5" as well as "--watch=5" and "-w5" */
+			if (!optarg && optind < argc && argv[optind][0] >= '0' &&
+			    argv[optind][0] <= '9')
+				optarg = argv[optind++];
+			o->watch_s = HK_STATUS_WATCH_DEFAULT_S;
+			if (!optarg)
+				break;
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || n < 1 || n > HK_STATUS_WATCH_MAX_S)
+				return usage_error("--watch: expected seconds from 1 to 3600, got ",
+						   optarg);
+			o->watch_s = (unsigned int)n;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -115,6 +137,8 @@ static int parse_args(struct hk_status_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument ", argv[optind]);
+	if (o->watch_s && o->json)
+		return usage_error("--watch redraws tables: not with ", "--json");
 	return -1;
 }
 
@@ -157,60 +181,86 @@ static void notes(const struct hk_status_maps *m)
 }
 
 /* The freezes recorded (--freeze-on-oom), a line each; none: nothing. */
-static void frozen_text(void)
+static void frozen_text(FILE *f)
 {
 	char why[512];
 
-	if (hk_freeze_status__text(stdout, HK_RUNDIR, hk_freeze__unix_s(), false, why,
+	if (hk_freeze_status__text(f, HK_RUNDIR, hk_freeze__unix_s(), false, why,
 				   sizeof(why)))
 		fprintf(stderr, PROG ": what is frozen: %s\n", why);
 }
 
-int hk_status__main(int argc, char **argv)
+/*
+ * One status to f: the instance's maps found, read, written; what is
+ * frozen after the tables. notes: what stderr should know about the
+ * instance taken (not under --watch: the screen is redrawn). 0, or
+ * EXIT_RUNTIME with why on err_f.
+ */
+static int status_once(FILE *f, FILE *err_f, const struct hk_status_opts *o, bool notes_on)
 {
 	struct hk_status_maps m;
-	struct hk_status_opts o;
 	struct hk_status_snap s;
 	struct hk_proc *procs = NULL;
 	__u32 *pids = NULL;
 	char err[512];
-	int ret, e;
+	int ret = EXIT_OK, e;
+
+	e = hk_status__find(&m, err, sizeof(err));
+	if (notes_on)
+		notes(&m);
+	/* what is frozen matters most when no hotspot-k runs (a crash) */
+	if (e && !o->json)
+		frozen_text(f);
+	if (e == -ENOENT) {
+		fprintf(err_f, PROG ": no running hotspot-k (no BPF map hk_procs): "
+			"start one with sudo hotspot-k\n");
+		return EXIT_RUNTIME;
+	}
+	if (e) {
+		fprintf(err_f, PROG ": %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	e = hk_status__read(&m, &s, &pids, &procs, err, sizeof(err));
+	hk_status__close(&m);
+	if (e) {
+		fprintf(err_f, PROG ": %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	s.who = hk_workload__of_pid;
+	if (hk_status__write(f, &s, o)) {
+		fprintf(err_f, PROG ": %s\n", strerror(errno));
+		ret = EXIT_RUNTIME;
+	}
+	free(pids);
+	free(procs);
+	if (!o->json)
+		frozen_text(f);
+	return ret;
+}
+
+/* A --watch frame: the status, or why there is none (and watching goes
+ * on: an instance may start, or restart). */
+static void watch_frame(FILE *f, const struct hk_status_opts *o)
+{
+	status_once(f, f, o, false);
+}
+
+int hk_status__main(int argc, char **argv)
+{
+	struct hk_status_opts o;
+	int ret;
 
 	/* a closed stdout is an EPIPE to report, not a silent death */
 	signal(SIGPIPE, SIG_IGN);
 	ret = parse_args(&o, argc, argv);
 	if (ret >= 0)
 		return ret;
-	e = hk_status__find(&m, err, sizeof(err));
-	notes(&m);
-	/* what is frozen matters most when no hotspot-k runs (a crash) */
-	if (e && !o.json)
-		frozen_text();
-	if (e == -ENOENT) {
-		fprintf(stderr, PROG ": no running hotspot-k (no BPF map hk_procs): "
-			"start one with sudo hotspot-k\n");
-		return EXIT_RUNTIME;
-	}
-	if (e) {
-		fprintf(stderr, PROG ": %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	e = hk_status__read(&m, &s, &pids, &procs, err, sizeof(err));
-	hk_status__close(&m);
-	if (e) {
-		fprintf(stderr, PROG ": %s\n", err);
-		return EXIT_RUNTIME;
-	}
-	ret = EXIT_OK;
 	o.frozen_dir = HK_RUNDIR;
-	if (hk_status__write(stdout, &s, &o)) {
-		fprintf(stderr, PROG ": %s\n", strerror(errno));
-		ret = EXIT_RUNTIME;
+	if (o.watch_s) {
+		ret = hk_status__watch(&o, watch_frame);
+		return ret == -2 ? EXIT_USAGE : ret ? EXIT_RUNTIME : EXIT_OK;
 	}
-	free(pids);
-	free(procs);
-	if (!o.json)
-		frozen_text();
+	ret = status_once(stdout, stderr, &o, true);
 	if (fflush(stdout) || ferror(stdout)) {
 		/* a reader that went away (| head) is not an error to tell */
 		if (errno != EPIPE)

@@ -13,10 +13,14 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "shared/hotspot.h"
+#include "workload.h"
 
 /* -n: how many processes each top list shows, by default and at most. */
 #define HK_STATUS_TOP_DEFAULT	10
 #define HK_STATUS_TOP_MAX	1000
+/* --watch: seconds between two redraws, by default and at most. */
+#define HK_STATUS_WATCH_DEFAULT_S	2
+#define HK_STATUS_WATCH_MAX_S		3600
 
 /* What one running instance's maps held, read at one moment. */
 struct hk_status_snap {
@@ -27,12 +31,16 @@ struct hk_status_snap {
 	struct hk_stats stats;
 	__u32 max_procs;		/* hk_procs capacity; 0: unknown */
 	bool pinned;			/* an instance --pin left in the kernel */
+	/* who a process shown is (unit, container, pod): read for the rows
+	 * shown only; NULL: nobody ("") */
+	void (*who)(struct hk_workload *w, __u32 pid, __u64 start_boottime_ns);
 };
 
 struct hk_status_opts {
 	bool all;			/* -a: the top lists too */
 	unsigned int top_n;		/* their length */
 	bool json;			/* one JSON object on one line */
+	unsigned int watch_s;		/* --watch: redraw every so many s; 0: once */
 	const char *frozen_dir;		/* the freezes recorded there, as
 					 * "frozen" in JSON; NULL: none */
 };
@@ -44,6 +52,15 @@ struct hk_status_opts {
  */
 int hk_status__write(FILE *f, const struct hk_status_snap *s,
 		     const struct hk_status_opts *o);
+
+/*
+ * --watch (status_watch.c): frame(f, o) drawn to the terminal every
+ * o->watch_s seconds, in place, until q, SIGINT or SIGTERM; the terminal's
+ * modes put back. 0; -2 with a line on stderr when stdout is not a
+ * terminal; -1 when writing failed.
+ */
+int hk_status__watch(const struct hk_status_opts *o,
+		     void (*frame)(FILE *f, const struct hk_status_opts *o));
 
 /* `hotspot-k status ...`, argv[0] being "status": the exit status. */
 int hk_status__main(int argc, char **argv);

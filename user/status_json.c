@@ -56,6 +56,11 @@ static void json_row(struct hk_out *o, const struct hk_status_view *v,
 		hk_json__u64(o, "ns_pid", p->ns_pid);
 		hk_json__u64(o, "pidns_ino", p->ns_ino);
 	}
+	/* who it is, as on a transition's line */
+	hk_out__str(o, ",\"unit\":");
+	hk_out__json_str(o, r->wl->unit, strlen(r->wl->unit));
+	hk_out__printf(o, ",\"container_id\":\"%s\",\"pod_uid\":\"%s\"",
+		       r->wl->container_id, r->wl->pod_uid);
 	hk_out__printf(o, ",\"label\":\"%s\",\"match\":\"%s\"",
 		   hk_label__id(p->hyst.label), hk_label__id(p->hyst.cand));
 	if (hk_status_row__label_for_s(r, &v->snap->cfg, &s))

@@ -3,8 +3,11 @@
  * status_text.c - `hotspot-k status` as tables for a terminal:
  *
  *   hotspot-k every 1s (driver wq): 14 windows, 22 of 4096 processes tracked, 3 flagged
- *       PID  COMM              LABEL              FOR     CPU    WAIT       RSS        RSS/s  EVIDENCE
- *     14368  yes               CPU-bound          12s    99 %   0.9 %  1.59 MiB        0 B/s  thread ...
+ *       PID  COMM              UNIT                      CONTAINER     LABEL  ...  EVIDENCE
+ *     14368  yes               nginx.service             -             CPU-bound  ...
+ *
+ * UNIT is the systemd unit, cut to 24 columns (its first 23 and "~");
+ * CONTAINER the container id's first 12 digits, as `docker ps` shows it.
  *
  * then, with -a, the same columns (no evidence) for the top N by CPU, by run
  * delay and by RSS growth. Each line is made in a bounded buffer, then
@@ -20,6 +23,8 @@
 /* Columns; a value wider than its column pushes the rest right. */
 #define COL_PID		7
 #define COL_COMM	16
+#define COL_UNIT	24
+#define COL_CONTAINER	HK_WORKLOAD_CONTAINER_ID_SHORT
 #define COL_LABEL	14
 #define COL_FOR		6
 #define COL_PCT		6
@@ -61,11 +66,28 @@ static int put_line(FILE *f, struct hk_out *o)
 
 static void out_header(struct hk_out *o, bool evidence)
 {
-	hk_out__printf(o, "%*s  %-*s  %-*s  %*s  %*s  %*s  %*s  %*s", COL_PID, "PID",
-		   COL_COMM, "COMM", COL_LABEL, "LABEL", COL_FOR, "FOR", COL_PCT, "CPU",
+	hk_out__printf(o, "%*s  %-*s  %-*s  %-*s  %-*s  %*s  %*s  %*s  %*s  %*s", COL_PID, "PID",
+		   COL_COMM, "COMM", COL_UNIT, "UNIT", COL_CONTAINER, "CONTAINER",
+		   COL_LABEL, "LABEL", COL_FOR, "FOR", COL_PCT, "CPU",
 		   COL_PCT, "WAIT", COL_RSS, "RSS", COL_RATE, "RSS/s");
 	if (evidence)
 		hk_out__str(o, "  EVIDENCE");
+}
+
+/* UNIT and CONTAINER: "-" for none; a unit's bytes are systemd's (ASCII,
+ * nothing a terminal acts on), a container id hex */
+static void out_who(struct hk_out *o, const struct hk_workload *wl)
+{
+	size_t n = strlen(wl->unit);
+
+	if (!n)
+		hk_out__printf(o, "  %-*s", COL_UNIT, "-");
+	else if (n <= COL_UNIT)
+		hk_out__printf(o, "  %-*s", COL_UNIT, wl->unit);
+	else
+		hk_out__printf(o, "  %.*s~", COL_UNIT - 1, wl->unit);
+	hk_out__printf(o, "  %-*.*s", COL_CONTAINER, COL_CONTAINER,
+		   wl->container_id[0] ? wl->container_id : "-");
 }
 
 static void out_row(struct hk_out *o, const struct hk_status_view *v,
@@ -80,6 +102,7 @@ static void out_row(struct hk_out *o, const struct hk_status_view *v,
 	cols = hk_out__term_text(o, r->p->comm, hk_comm__len(r->p->comm));
 	if (cols < COL_COMM)
 		hk_out__chars(o, ' ', COL_COMM - cols);
+	out_who(o, r->wl);
 	hk_out__printf(o, "  %-*s", COL_LABEL, label);
 
 	if (hk_status_row__label_for_s(r, &v->snap->cfg, &s)) {

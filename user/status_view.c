@@ -133,6 +133,38 @@ static int build_top(struct hk_status_view *v, enum hk_status_top t,
 	return 0;
 }
 
+static const struct hk_workload nobody;
+
+/* Who a row shown is, once; false: no memory. */
+static bool row_who(const struct hk_status_snap *s, struct hk_status_row *r)
+{
+	if (r->wl_own || !s->who)
+		return true;
+	r->wl_own = malloc(sizeof(*r->wl_own));
+	if (!r->wl_own)
+		return false;
+	s->who(r->wl_own, r->pid, r->p->start_boottime_ns);
+	r->wl = r->wl_own;
+	return true;
+}
+
+/* The rows shown: flagged or in a top list (the others are not read: a
+ * file per process, every refresh of --watch). */
+static int fill_who(struct hk_status_view *v, const struct hk_status_snap *s)
+{
+	size_t i;
+	int t;
+
+	for (i = 0; i < v->nr_flagged; i++)
+		if (!row_who(s, (struct hk_status_row *)v->flagged[i]))
+			return -1;
+	for (t = 0; t < HK_NR_TOPS; t++)
+		for (i = 0; i < v->nr_top[t]; i++)
+			if (!row_who(s, (struct hk_status_row *)v->top[t][i]))
+				return -1;
+	return 0;
+}
+
 int hk_status_view__build(struct hk_status_view *v, const struct hk_status_snap *s,
 			  unsigned int top_n)
 {
@@ -145,8 +177,10 @@ int hk_status_view__build(struct hk_status_view *v, const struct hk_status_snap 
 	v->flagged = calloc(s->n + 1, sizeof(*v->flagged));
 	if (!v->rows || !v->flagged)
 		goto fail;
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
 		row_fill(&v->rows[i], s->pids[i], &s->procs[i], walk_start_ns);
+		v->rows[i].wl = &nobody;
+	}
 	qsort(v->rows, v->n, sizeof(*v->rows), cmp_rows_pid);
 	for (i = 0; i < v->n; i++)
 		if (v->rows[i].p->hyst.label != HK_OK)
@@ -155,6 +189,8 @@ int hk_status_view__build(struct hk_status_view *v, const struct hk_status_snap 
 	for (t = 0; top_n && t < HK_NR_TOPS; t++)
 		if (build_top(v, t, top_n))
 			goto fail;
+	if (fill_who(v, s))
+		goto fail;
 	return 0;
 fail:
 	hk_status_view__free(v);
@@ -166,6 +202,10 @@ void hk_status_view__free(struct hk_status_view *v)
 {
 	int t;
 
+	size_t i;
+
+	for (i = 0; v->rows && i < v->n; i++)
+		free(v->rows[i].wl_own);
 	for (t = 0; t < HK_NR_TOPS; t++)
 		free(v->top[t]);
 	free(v->flagged);

@@ -31,6 +31,10 @@ struct hk_status_row {
 	__u32 cpu_pct_x100;
 	__u32 wait_pct_x100;
 	__s64 rss_growth_bytes_per_s;
+	/* who it is: filled for the rows shown (flagged, top lists), else
+	 * all "" */
+	const struct hk_workload *wl;
+	struct hk_workload *wl_own;	/* what wl points to when filled */
 };
 
 struct hk_status_view {

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,8 +115,7 @@ __u32 hk_sys__nr_threads(void)
 	return threads;
 }
 
-/* Does a /proc/PID/cgroup controller list ("cpu,cpuacct") name ctrl? */
-static int lists_controller(const char *list, const char *ctrl)
+int hk_sys__lists_controller(const char *list, const char *ctrl)
 {
 	size_t n = strlen(ctrl);
 
@@ -130,58 +130,132 @@ static int lists_controller(const char *list, const char *ctrl)
 	return 0;
 }
 
-char *hk_sys__cgroup_path(__u32 pid, const char *controller)
+char *hk_sys__read_text(const char *path)
 {
-	char path[64], *line = NULL, *found = NULL, *unified = NULL;
-	size_t cap = 0;
-	FILE *f;
-	int e;
+	char *text = NULL, *grown;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	int fd, e = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	/* whole, however long: a path cut at a buffer's end would let its
+	 * rest be read as a line of its own */
+	for (;;) {
+		if (cap - len < 4096 + 1) {
+			cap = cap ? 2 * cap : 8192;
+			grown = realloc(text, cap);
+			if (!grown) {
+				e = ENOMEM;
+				break;
+			}
+			text = grown;
+		}
+		n = read(fd, text + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			/* a read that failed (ENAMETOOLONG: see sysinfo.h) is not "" */
+			e = errno ? errno : EIO;
+			break;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (e) {
+		free(text);
+		errno = e;
+		return NULL;
+	}
+	text[len] = '\0';
+	return text;
+}
+
+char *hk_sys__cgroup_file(__u32 pid)
+{
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	/* whole lines, however long: a path cut at a buffer's end would let
-	 * its rest be read as a line of its own */
-	errno = 0;
-	while (!found && getline(&line, &cap, f) > 0) {
-		char *ctrl = strchr(line, ':'), *p;
+	return hk_sys__read_text(path);
+}
 
+char *hk_sys__cgroup_parse(const char *text, const char *controller)
+{
+	const char *line = text, *next;
+	char *found = NULL, *unified = NULL, *buf = NULL;
+	size_t cap = 0;
+
+	for (; *line && !found; line = next) {
+		size_t n = strcspn(line, "\n");
+		char *ctrl, *p;
+
+		next = line + n + (line[n] == '\n');
+		if (n + 1 > cap) {
+			char *grown = realloc(buf, n + 1);
+
+			if (!grown)
+				goto nomem;
+			buf = grown;
+			cap = n + 1;
+		}
+		memcpy(buf, line, n);
+		buf[n] = '\0';
+		/* both colons cut: the ID alone is "0" on the unified line (the
+		 * ID's colon left in place, it never matched: issue #17) */
+		ctrl = strchr(buf, ':');
 		if (!ctrl)
 			continue;
+		*ctrl = '\0';
 		p = strchr(ctrl + 1, ':');
 		if (!p)
 			continue;
 		*p++ = '\0';
-		p[strcspn(p, "\n")] = '\0';
 		/* "ID:controllers:path": the v1 controller wins, else v2's */
-		if (lists_controller(ctrl + 1, controller))
-			found = strdup(p);
-		else if (!strcmp(line, "0") && ctrl[1] == '\0' && !unified)
-			unified = strdup(p);
+		if (hk_sys__lists_controller(ctrl + 1, controller)) {
+			if (!(found = strdup(p)))
+				goto nomem;
+		} else if (!strcmp(buf, "0") && ctrl[1] == '\0' && !unified) {
+			if (!(unified = strdup(p)))
+				goto nomem;
+		}
 	}
-	/* a read that failed (ENAMETOOLONG: see sysinfo.h) is not "" */
-	e = ferror(f) ? (errno ? errno : EIO) : 0;
-	free(line);
-	fclose(f);
-	if (found && !e) {
+	free(buf);
+	if (found) {
 		free(unified);
 		unified = found;
-		found = NULL;
 	}
-	/* PATH_MAX - 1 bytes: cut by the kernel, or could have been */
-	if (!e && unified && strlen(unified) >= PATH_MAX - 1)
-		e = ENAMETOOLONG;
-	if (e || (!found && !unified)) {
-		free(found);
-		free(unified);
-		if (e) {
-			errno = e;
-			return NULL;
-		}
+	if (!unified)
 		return strdup("");
+	/* PATH_MAX - 1 bytes: cut by the kernel, or could have been */
+	if (strlen(unified) >= PATH_MAX - 1) {
+		free(unified);
+		errno = ENAMETOOLONG;
+		return NULL;
 	}
 	return unified;
+nomem:
+	free(buf);
+	free(found);
+	free(unified);
+	errno = ENOMEM;
+	return NULL;
+}
+
+char *hk_sys__cgroup_path(__u32 pid, const char *controller)
+{
+	char *text = hk_sys__cgroup_file(pid), *path;
+	int e;
+
+	if (!text)
+		return NULL;
+	path = hk_sys__cgroup_parse(text, controller);
+	e = errno;
+	free(text);
+	errno = e;
+	return path;
 }
 
 int hk_sys__check_profile(char *why, size_t why_len)
@@ -221,8 +295,7 @@ int hk_sys__check_profile(char *why, size_t why_len)
 	return 0;
 }
 
-/* A mountinfo path field: "\040" and the like back to bytes, in place. */
-static void unescape(char *s)
+void hk_sys__mountinfo_unescape(char *s)
 {
 	char *o = s;
 
@@ -261,8 +334,8 @@ int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_
 		mp = strtok_r(NULL, " ", &save);
 		if (!root || !mp)
 			continue;
-		unescape(root);
-		unescape(mp);
+		hk_sys__mountinfo_unescape(root);
+		hk_sys__mountinfo_unescape(mp);
 		n = strlen(mp);
 		if (strncmp(real, mp, n) || (real[n] != '/' && real[n] && n != 1) || n < best)
 			continue;
@@ -279,20 +352,43 @@ int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_
 	return 1;
 }
 
-__u32 hk_sys__default_max_procs(void)
-{
-	__u32 procs = 0, want = 4096;
-	struct dirent *d;
-	DIR *dir = opendir("/proc");
+/* init_pid_ns's inode number, fixed (PROC_PID_INIT_INO, linux/proc_ns.h) */
+#define PID_INIT_INO 0xEFFFFFFCU
 
+int hk_sys__pidns_is_init(__u64 pidns_ino)
+{
+	if (!pidns_ino)
+		return -1;
+	return pidns_ino == PID_INIT_INO;
+}
+
+__u32 hk_sys__max_procs_for(__u32 procs)
+{
+	__u32 want = 4096;
+
+	while (want < 4 * (__u64)procs && want < 65536)
+		want *= 2;
+	return want;
+}
+
+__u32 hk_sys__default_max_procs(__u64 pidns_ino)
+{
+	__u32 procs = 0;
+	struct dirent *d;
+	DIR *dir;
+
+	/* another PID namespace's /proc lists its processes only: the host's
+	 * are counted by /proc/loadavg (tasks, threads included: never fewer
+	 * than the processes) */
+	if (hk_sys__pidns_is_init(pidns_ino) == 0)
+		return hk_sys__max_procs_for(hk_sys__nr_threads());
+	dir = opendir("/proc");
 	if (dir) {
 		while ((d = readdir(dir)))
 			procs += d->d_name[0] >= '1' && d->d_name[0] <= '9';
 		closedir(dir);
 	}
-	while (want < 4 * procs && want < 65536)
-		want *= 2;
-	return want;
+	return hk_sys__max_procs_for(procs);
 }
 
 __s64 hk_sys__wall_offset_ns(void)

@@ -47,6 +47,24 @@ int hk_sys__check_btf(char *err, size_t err_len);
  */
 char *hk_sys__cgroup_path(__u32 pid, const char *controller);
 
+/* Does a comma-separated list ("cpu,cpuacct" in /proc/PID/cgroup,
+ * "rw,cpu,cpuacct" in mountinfo) name ctrl? 1 or 0. */
+int hk_sys__lists_controller(const char *list, const char *ctrl);
+
+/* A file's text, whole (malloc'd, NUL-terminated), or NULL with errno. */
+char *hk_sys__read_text(const char *path);
+
+/* The text of /proc/PID/cgroup, whole (malloc'd, NUL-terminated), or NULL
+ * with errno as hk_sys__cgroup_path() says. */
+char *hk_sys__cgroup_file(__u32 pid);
+
+/*
+ * hk_sys__cgroup_path()'s choice made in text, a /proc/PID/cgroup file's
+ * lines ("ID:controllers:path"): the path (malloc'd), "" when text has no
+ * line for controller; NULL with errno ENAMETOOLONG or ENOMEM.
+ */
+char *hk_sys__cgroup_parse(const char *text, const char *controller);
+
 /* What the outputs show for a cgroup path the kernel cannot give (no
  * leading '/': no path reads like it). */
 #define HK_SYS_CGROUP_TOO_LONG "cgroup path too long"
@@ -69,8 +87,23 @@ int hk_sys__check_profile(char *why, size_t why_len);
  */
 int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_t why_len);
 
-/* Capacity of hk_procs: 4 x the processes running now, 4096..65536. */
-__u32 hk_sys__default_max_procs(void);
+/* A mountinfo path field: "\040" and the like back to bytes, in place. */
+void hk_sys__mountinfo_unescape(char *s);
+
+/*
+ * Whether the PID namespace whose inode is pidns_ino (/proc/self/ns/pid)
+ * is the host's (the initial one): 1, 0, or -1 when unknown (0). In
+ * another, the iter/task walk sees that namespace's tasks only.
+ */
+int hk_sys__pidns_is_init(__u64 pidns_ino);
+
+/* Capacity of hk_procs for procs processes: 4 x, a power of two,
+ * 4096..65536. */
+__u32 hk_sys__max_procs_for(__u32 procs);
+
+/* ... for the processes running now: /proc counted in the host's PID
+ * namespace, /proc/loadavg's task count (global) in another. */
+__u32 hk_sys__default_max_procs(__u64 pidns_ino);
 
 /* CLOCK_REALTIME - CLOCK_MONOTONIC, to turn event times into wall time. */
 __s64 hk_sys__wall_offset_ns(void);

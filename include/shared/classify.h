@@ -25,6 +25,77 @@ static inline __s64 hk_sdiv(__s64 a, __u64 b)
 	return a < 0 ? -(__s64)mag : (__s64)mag;
 }
 
+/*
+ * Scheduling policies (include/uapi/linux/sched.h: macros, which vmlinux.h
+ * does not carry) and cgroup v2's default cpu.weight.
+ */
+enum hk_sched_policy {
+	HK_SCHED_NORMAL = 0,
+	HK_SCHED_FIFO = 1,
+	HK_SCHED_RR = 2,
+	HK_SCHED_BATCH = 3,
+	HK_SCHED_IDLE = 5,
+	HK_SCHED_DEADLINE = 6,
+	HK_SCHED_EXT = 7,
+	HK_CPU_WEIGHT_DFL = 100,
+};
+
+/*
+ * A task group's shares (tg->shares) as cgroup v2's cpu.weight, the way
+ * the kernel shows it (sched_weight_to_cgroup(scale_load_down(shares)),
+ * 64-bit kernels: SCHED_FIXEDPOINT_SHIFT 10): a v1 cpu.shares of 1024 and
+ * an autogroup at nice 0 read 100 alike, one at nice 19 reads 1.
+ */
+static inline __u32 hk_cgroup_weight(__u64 shares)
+{
+	__u64 w = shares >> 10;
+
+	if (w < 2)
+		w = 2;	/* scale_load_down()'s floor */
+	w = (w * HK_CPU_WEIGHT_DFL + 512) / 1024;
+	if (w < 1)
+		return 1;
+	return w > 10000 ? 10000 : (__u32)w;
+}
+
+/*
+ * Why a waiting thread asked the scheduler for less than a fair share: a
+ * word of these bits with its nice and its group's cpu.weight packed in,
+ * so that a Noisy neighbor's evidence can say why its victim waits
+ * (victim_deprioritised). 0: it asked for its fair share.
+ */
+enum hk_deprio {
+	HK_DEPRIO_NICE = 1 << 0,	/* nice > 0 */
+	HK_DEPRIO_BATCH = 1 << 1,	/* SCHED_BATCH */
+	HK_DEPRIO_IDLE = 1 << 2,	/* SCHED_IDLE */
+	HK_DEPRIO_GROUP_IDLE = 1 << 3,	/* its task group's cpu.idle */
+	HK_DEPRIO_WEIGHT = 1 << 4,	/* its task group's cpu.weight < 100 */
+	HK_DEPRIO_NICE_SHIFT = 8,	/* bits 8..12: the nice (1..19) */
+	HK_DEPRIO_WEIGHT_SHIFT = 16,	/* bits 16..22: the weight (1..99) */
+};
+
+/*
+ * What the thread that waited most asked for, as an hk_deprio word. Its
+ * wait is then what its owner chose, and the evidence says so (review
+ * finding 3): nice 19, SCHED_IDLE, cpu.idle, a BestEffort pod's weight.
+ */
+static inline __u32 hk_deprio(const struct hk_evidence *ev)
+{
+	__u32 why = 0;
+
+	if (ev->wait_nice > 0 && ev->wait_nice < 20)
+		why |= HK_DEPRIO_NICE | (__u32)ev->wait_nice << HK_DEPRIO_NICE_SHIFT;
+	if (ev->wait_policy == HK_SCHED_BATCH)
+		why |= HK_DEPRIO_BATCH;
+	if (ev->wait_policy == HK_SCHED_IDLE)
+		why |= HK_DEPRIO_IDLE;
+	if (ev->wait_group_idle)
+		why |= HK_DEPRIO_GROUP_IDLE;
+	if (ev->wait_group_weight && ev->wait_group_weight < HK_CPU_WEIGHT_DFL)
+		why |= HK_DEPRIO_WEIGHT | ev->wait_group_weight << HK_DEPRIO_WEIGHT_SHIFT;
+	return why;
+}
+
 /* Events per second from a count over a window; counts fit 2^44. */
 static inline __u64 hk_per_s(__u64 count, __u64 window_ns)
 {
@@ -213,14 +284,32 @@ static inline int hk_oom_risk(const struct hk_config *c,
 	       ev->eta_s <= c->oom_eta_horizon_s;
 }
 
-/* Busy on a CPU: what it got. Its page faults are then its work. */
+/*
+ * Busy on a CPU: what it got, of the CPUs it may use (its affinity, its
+ * quota: usable_cpus_x100), not of the host's. A JVM with 300 threads on
+ * 30 of 128 CPUs is busy. Its page faults are then its work.
+ */
 static inline int hk_cpu_busy(const struct hk_config *c,
 			      const struct hk_evidence *ev)
 {
-	__u32 nr_cpus = c->nr_cpus ? c->nr_cpus : 1;
+	__u64 usable_x100 = ev->usable_cpus_x100 ? ev->usable_cpus_x100 : 100;
 
 	return ev->thread_cpu_pct_x100 >= c->cpu_thread_pct_x100 ||
-	       ev->cpu_pct_x100 / nr_cpus >= c->cpu_total_pct_x100;
+	       (__u64)ev->cpu_pct_x100 * 100 / usable_x100 >= c->cpu_total_pct_x100;
+}
+
+/*
+ * It got (nearly) all the CPUs it may use: whoever else runs there took
+ * less than a tenth of them. Its threads' wait for a CPU is then their
+ * own crowding (8 busy threads allowed on 2 CPUs): it wants more CPU than
+ * it may have, which is CPU-bound, not Starved, and nobody is to blame.
+ */
+static inline int hk_cpu_saturated(const struct hk_config *c,
+				   const struct hk_evidence *ev)
+{
+	__u64 usable_x100 = ev->usable_cpus_x100 ? ev->usable_cpus_x100 : 100;
+
+	return (__u64)ev->cpu_pct_x100 * 100 / usable_x100 >= c->cpu_thread_pct_x100;
 }
 
 /*
@@ -235,9 +324,62 @@ static inline int hk_cpu_hungry(const struct hk_config *c,
 {
 	__u32 nr_cpus = c->nr_cpus ? c->nr_cpus : 1;
 
-	return ev->thread_cpu_pct_x100 + ev->thread_queued_pct_x100 >=
-		       c->cpu_thread_pct_x100 ||
+	return ev->thread_cpu_pct_x100 + ev->thread_queued_pct_x100 +
+		       ev->cpu_lost_pct_x100 >= c->cpu_thread_pct_x100 ||
 	       ev->cpu_pct_x100 / nr_cpus >= c->cpu_total_pct_x100;
+}
+
+static inline int hk_starved(const struct hk_config *c,
+			     const struct hk_evidence *ev)
+{
+	return ev->thread_wait_pct_x100 >= c->starved_wait_pct_x100 &&
+	       ev->wait_pct_x100 > ev->cpu_pct_x100 && !hk_cpu_saturated(c, ev);
+}
+
+/*
+ * Held back by its cgroups' CPU quota: the throttled time, taken over the
+ * CPUs that quota lets the group use (throttled_norm_pct_x100: the kernel
+ * sums it over every CPU's run queue, so that 0.4 % of a period on 64
+ * CPUs is not "25 %"), and a thread that waited as long. A thread that
+ * waited for another process (an aggressor was named) twice as long as
+ * the quota held it back is Starved instead: the quota is not why.
+ */
+static inline int hk_throttled(const struct hk_config *c,
+			       const struct hk_evidence *ev)
+{
+	if (ev->throttled_norm_pct_x100 < c->throttled_pct_x100 ||
+	    ev->thread_wait_pct_x100 < c->throttled_pct_x100)
+		return 0;
+	return !(ev->aggressor_tgid && hk_starved(c, ev) &&
+		 (__u64)ev->throttled_norm_pct_x100 * 2 < ev->thread_wait_pct_x100);
+}
+
+/*
+ * Held at memory.high: a memory.high binds above it, its cgroup is at it
+ * (usage, page cache included, is what the kernel compares), and what it
+ * holds is not mostly page cache (reclaim frees that without a throttling
+ * sleep: a cgroup that a reader filled with cache counts "high" as often,
+ * or more). And this process is the one held: in this window the kernel
+ * reclaimed that cgroup for being over high at a rate while this process
+ * allocated (it faulted pages in, or its anon RSS grew: a transparent
+ * huge page is one fault for 2 MiB), or it is asleep in a memory stall
+ * now (a penalty sleep of up to 2 s spans whole windows, in which it
+ * neither faults nor counts). A process asleep in that cgroup is not.
+ */
+static inline int hk_mem_throttled(const struct hk_config *c,
+				   const struct hk_evidence *ev)
+{
+	__u64 high = ev->mem_high_bytes, usage = ev->mem_high_usage_bytes;
+	__u64 non_cache = hk_sub_clamp(usage, ev->mem_high_file_bytes);
+	int allocates = ev->minor_faults_per_s + ev->major_faults_per_s >=
+			c->mem_high_faults_per_s || ev->rss_growth_bytes_per_s > 0;
+
+	/* bytes below 2^57: times 100 fits 64 bits */
+	return c->mem_high_events_per_s && high &&
+	       usage * 100 >= high / 100 * c->mem_high_usage_pct_x100 &&
+	       non_cache * 100 >= high / 100 * c->mem_high_non_cache_pct_x100 &&
+	       ((ev->mem_high_events_per_s >= c->mem_high_events_per_s && allocates) ||
+		ev->mem_stalled);
 }
 
 /*
@@ -250,19 +392,26 @@ static inline __u32 hk_classify(const struct hk_config *c,
 {
 	if (hk_oom_risk(c, ev))
 		return HK_OOM_RISK;
-	/* faults of a process busy on the CPU are its work, not thrashing */
+	/* before Mem-thrashing: held at high with swap, it faults its own
+	 * pages back in, and memory.high is then the cause */
+	if (hk_mem_throttled(c, ev))
+		return HK_MEM_THROTTLED;
+	/* faults of a process busy on the CPU are its work, not thrashing;
+	 * so is the fault volume of many CPUs' worth of work: the minor
+	 * threshold is per CPU it ran on (15 k/s over 30 CPUs is noise) */
 	if (!hk_cpu_busy(c, ev) &&
 	    (ev->major_faults_per_s >= c->thrash_major_faults_per_s ||
-	     ev->unexplained_faults_per_s >= c->thrash_minor_faults_per_s))
+	     ev->unexplained_faults_per_s >= c->thrash_minor_faults_per_s *
+					     (ev->cpu_pct_x100 > 10000 ?
+					      ev->cpu_pct_x100 / 10000 : 1)))
 		return HK_MEM_THRASHING;
 	/* its own cgroup's quota held it back: nobody else is to blame */
-	if (ev->throttled_pct_x100 >= c->throttled_pct_x100 &&
-	    ev->thread_wait_pct_x100 >= c->throttled_pct_x100)
+	if (hk_throttled(c, ev))
 		return HK_THROTTLED;
 	/* one thread waited most of the window, and the process waited more
-	 * than it ran: ten threads waiting 10 % each are not starved */
-	if (ev->thread_wait_pct_x100 >= c->starved_wait_pct_x100 &&
-	    ev->wait_pct_x100 > ev->cpu_pct_x100)
+	 * than it ran: ten threads waiting 10 % each are not starved; nor is
+	 * a process that got all the CPUs it may use */
+	if (hk_starved(c, ev))
 		return HK_STARVED;
 	if (ev->victim_tgid && ev->cpu_pct_x100 >= c->noisy_cpu_pct_x100)
 		return HK_NOISY_NEIGHBOR;
@@ -276,8 +425,10 @@ static inline __u32 hk_classify(const struct hk_config *c,
 	 */
 	if (c->io_blocked_pct_x100 && ev->io_pct_x100 >= c->io_blocked_pct_x100)
 		return HK_IO_BLOCKED;
+	/* faults that its RSS growth explains are its work too: a compiler or
+	 * a data loader at 100 % CPU that keeps what it computes */
 	if (hk_cpu_hungry(c, ev) &&
-	    ev->minor_faults_per_s + ev->major_faults_per_s < c->cpu_max_faults_per_s)
+	    ev->unexplained_faults_per_s + ev->major_faults_per_s < c->cpu_max_faults_per_s)
 		return HK_CPU_BOUND;
 	return HK_OK;
 }
@@ -359,6 +510,9 @@ static inline void hk_proc_take_counters(struct hk_proc *p, const struct hk_samp
 	p->rss_pages = s->rss_pages;
 	p->anon_pages = s->anon_pages;
 	p->throttled_ns = s->throttled_ns;
+	/* a count is a cgroup's: its id says which (see hk_mem_high) */
+	p->mem_high_events = s->mem_high_events;
+	p->ev.mem_high_cgroup_id = s->mem_high_cgroup_id;
 	p->ns_pid = s->ns_pid;
 	p->ns_ino = s->ns_ino;
 }
@@ -387,6 +541,76 @@ static inline void hk_limit(const struct hk_config *c, const struct hk_sample *s
 	}
 }
 
+/*
+ * The memory.high that binds and how often the kernel reclaimed its cgroup
+ * for it in this window. The baseline is the count of the cgroup the last
+ * sample named: when another cgroup binds now (the process moved, a limit
+ * changed), the two counts are of different cgroups, and the rate waits a
+ * window. The count is the cgroup's, not the process's: a process born in
+ * the window takes it at its first sample, as a baseline.
+ */
+static inline void hk_mem_high(const struct hk_proc *p, const struct hk_sample *s,
+			       __u64 window_ns, struct hk_evidence *ev)
+{
+	__u64 events = 0;
+
+	if (s->mem_high_cgroup_id && s->mem_high_cgroup_id == p->ev.mem_high_cgroup_id)
+		events = hk_sub_clamp(s->mem_high_events, p->mem_high_events);
+	ev->mem_high_events_per_s = hk_per_s(events, window_ns);
+	ev->mem_high_bytes = s->mem_high_bytes;
+	ev->mem_high_usage_bytes = s->mem_high_usage_bytes;
+	ev->mem_high_file_bytes = s->mem_high_file_bytes;
+	ev->mem_high_cgroup_id = s->mem_high_cgroup_id;
+	ev->mem_stalled = s->mem_stalled;
+}
+
+/*
+ * The CPUs it may use: the host's, its affinity's (cpuset or taskset)
+ * and its quota's, the fewest of them; and its throttled time over the
+ * CPUs the quota lets its group use, whole CPUs, at least one: a group
+ * throttled for a tenth of the window on each of 4 CPUs under a 4-CPU
+ * quota reads 10 %, not 40 %.
+ */
+static inline void hk_cpu_room(const struct hk_config *c, const struct hk_sample *s,
+			       struct hk_evidence *ev)
+{
+	__u64 host_x100 = (__u64)(c->nr_cpus ? c->nr_cpus : 1) * 100;
+	__u64 usable_x100 = host_x100, group_x100 = host_x100;
+
+	ev->cpus_allowed = s->cpus_allowed;
+	ev->quota_cpus_x100 = s->quota_cpus_x100;
+	ev->quota_cgroup_id = s->quota_cgroup_id;
+	if (s->cpus_allowed && (__u64)s->cpus_allowed * 100 < usable_x100)
+		usable_x100 = (__u64)s->cpus_allowed * 100;
+	if (s->quota_cpus_x100 && s->quota_cpus_x100 < usable_x100)
+		usable_x100 = s->quota_cpus_x100;
+	if (s->quota_cpus_x100) {
+		group_x100 = ((__u64)s->quota_cpus_x100 + 99) / 100 * 100;
+		if (group_x100 > host_x100)
+			group_x100 = host_x100;
+	}
+	ev->usable_cpus_x100 = (__u32)usable_x100;
+	ev->throttled_norm_pct_x100 = (__u32)((__u64)ev->throttled_pct_x100 * 100 / group_x100);
+}
+
+/*
+ * Steal and IRQ time of the hungriest thread's CPU (thread_cpu), which
+ * sum_exec_runtime leaves out: a busy loop on a vCPU the host steals 15 %
+ * of shows 85 % on a CPU and no wait (review finding 10). The thread's
+ * part of it is its share of the time that CPU kept; with the time it ran
+ * and waited, at most a whole window.
+ */
+static inline void hk_cpu_lost_share(const struct hk_sample *s, __u64 window_ns,
+				     struct hk_evidence *ev)
+{
+	__u64 lost = hk_min_u64(hk_share_x100(s->cpu_lost_delta_ns, window_ns), 10000);
+	__u64 left = 10000 - ev->thread_cpu_pct_x100 - ev->thread_queued_pct_x100;
+
+	/* a CPU that kept nothing gives no share to go by */
+	lost = lost < 10000 ? lost * ev->thread_cpu_pct_x100 / (10000 - lost) : 0;
+	ev->cpu_lost_pct_x100 = (__u32)hk_min_u64(lost, left);
+}
+
 /* CPU and wait shares of the window, each thread at most a whole window. */
 static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 				 const struct hk_sample *s, __u64 window_ns,
@@ -409,12 +633,17 @@ static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 		(__u32)hk_min_u64(hk_share_x100(s->thread_queued_delta_ns, window_ns),
 				  10000 - ev->thread_cpu_pct_x100);
 	ev->wait_tid = s->wait_tid;
+	ev->wait_nice = s->wait_nice;
+	ev->wait_policy = s->wait_policy;
+	ev->wait_group_weight = s->wait_group_weight;
+	ev->wait_group_idle = s->wait_group_idle;
 	ev->thread_wait_pct_x100 =
 		(__u32)hk_min_u64(hk_share_x100(s->thread_wait_delta_ns +
 						p->carry_thread_wait_ns, window_ns),
 				  10000);
 	p->carry_wait_ns = 0;
 	p->carry_thread_wait_ns = 0;
+	hk_cpu_lost_share(s, window_ns, ev);
 	/* blocked time is per thread like wait: at most a window each */
 	ev->io_pct_x100 = (__u32)hk_min_u64(hk_share_x100(s->io_delta_ns + p->carry_io_ns,
 							  window_ns), max_x100);
@@ -430,6 +659,7 @@ static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 		(__u32)hk_min_u64(hk_share_x100(hk_sub_clamp(s->throttled_ns,
 							     p->throttled_ns),
 						window_ns), (__u64)nr_cpus * 10000);
+	hk_cpu_room(c, s, ev);
 }
 
 /*
@@ -526,7 +756,9 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 	ev->victim_tgid = 0;
 	ev->victim_switches = 0;
 	ev->victim_starved = 0;
+	ev->victim_deprioritised = 0;
 	ev->memcg_id = s->memcg_id;
+	hk_mem_high(p, s, window_ns, ev);
 
 	hk_rss(c, p, s, window_ns, ev);
 	hk_trend(c, p, s, ev);

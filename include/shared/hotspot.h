@@ -160,6 +160,12 @@ struct hk_config {
 	__u32 io_blocked_pct_x100;
 	__u64 cpu_max_faults_per_s;
 
+	/* mem_throttled: held at its memory cgroup's memory.high */
+	__u32 mem_high_usage_pct_x100;	/* that cgroup's usage, of high */
+	__u32 mem_high_non_cache_pct_x100; /* ... less its page cache, of high */
+	__u64 mem_high_events_per_s;	/* its memory.events "high"; 0: off */
+	__u64 mem_high_faults_per_s;	/* this process's page faults */
+
 	/* derived from the above by hk_config__derive() */
 	__u64 trend_stride_ns;		/* time between two trend samples */
 	__u32 watch_wait_pct_x100;	/* wait from which the hook records
@@ -276,14 +282,20 @@ struct hk_evidence {
 	__u32 wait_group_idle;		/* its task group has cpu.idle set */
 	__u32 victim_deprioritised;	/* Noisy neighbor: the victim it starves
 					 * asked for less (nice > 0, BATCH/IDLE,
-					 * cpu.idle, a low cpu.weight) */
-	__u32 cpu_lost_pct_x100;	/* steal + IRQ time on thread_cpu */
+					 * cpu.idle, a low cpu.weight): why, as
+					 * classify.h's hk_deprio(); 0: it did not */
+	__u32 cpu_lost_pct_x100;	/* steal + IRQ time on thread_cpu, the
+					 * thread's part (hk_cpu_lost_share) */
 	/* memory.high: above it the kernel reclaims and throttles */
 	__u64 mem_high_bytes;		/* the tightest memory.high above it
 					 * (0: none set) */
 	__u64 mem_high_usage_bytes;	/* ... that cgroup's usage */
 	__u64 mem_high_cgroup_id;	/* ... that cgroup */
 	__u64 mem_high_events_per_s;	/* ... its memory.events "high" count */
+	__u64 mem_high_file_bytes;	/* ... its page cache (reclaimed first) */
+	__u32 mem_stalled;		/* its newest thread was stalled on memory
+					 * (PSI in_memstall) when sampled */
+	__u32 pad_mem_stalled;
 };
 
 /* What a thread or a process did, counted by the kernel (cumulative). */
@@ -406,6 +418,9 @@ struct hk_sample {
 	__u64 mem_high_cgroup_id;
 	__u64 mem_high_events;		/* cumulative: memory.events "high" */
 	char comm[HK_COMM_LEN];
+	__u64 mem_high_file_bytes;	/* (see hk_evidence) */
+	__u32 mem_stalled;		/* (see hk_evidence) */
+	__u32 pad_mem_stalled;
 };
 
 enum hk_event_type {

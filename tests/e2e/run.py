@@ -41,6 +41,7 @@ import signal
 import sys
 import threading
 
+import test_attrib
 import test_cli
 import test_controls
 import test_cpu
@@ -64,7 +65,7 @@ from hk_e2e.suite import Suite
 TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_freeze.TESTS + test_controls.TESTS + test_output.TESTS +
          test_service.TESTS + test_status.TESTS + test_pin.TESTS + test_io.TESTS + test_profile.TESTS +
-         test_json.TESTS)
+         test_json.TESTS + test_attrib.TESTS)
 
 
 def attack_tests():

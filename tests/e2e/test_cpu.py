@@ -7,6 +7,10 @@
 - four busy loops on two CPUs each run half the time and wait the other
   half: each wants a whole CPU, CPU-bound; four more make eight, each now
   runs a quarter and waits three: Starved, and nobody is a Noisy neighbor;
+- one process of eight busy threads allowed on one CPU (taskset), nothing
+  else there: each thread runs an eighth and waits the rest, but the
+  process got the whole of the CPUs it may use: CPU-bound, never Starved
+  (review finding 7; it was Starved with nobody to blame);
 - the iter driver meets threads by TID: two processes of two busy threads
   each, made in turn so that their TIDs interleave, are each summed whole
   (two threads, a whole CPU's worth), not split into halves.
@@ -34,12 +38,19 @@ def throttled(suite, ctx, version):
     w0 = tool.windows()
     q = ctx.workload("quota", cgroups.run_in(cg, ["taskset", "-c", cpu, ctx.hkload, "spin"]))
     hog = ctx.workload("hog", ["taskset", "-c", cpu, ctx.hkload, "spin"])
+    # the quota named: 0.20 CPUs, set by that cgroup (its kernfs id is
+    # its directory's inode)
+    ino = os.stat(cg.path).st_ino
     t, o = expect_enter(suite, tool, "throttled", q, "throttled", ENTER_WINDOWS, w0,
                         extra=lambda o: evidence(
-                            o.get("throttled_pct", 0) >= dflt("throttled.min_throttled") and
-                            o.get("cgroup") == cgroups.path_of(cg),
-                            "want throttled_pct >= %g and cgroup %s" %
-                            (dflt("throttled.min_throttled"), cgroups.path_of(cg))))
+                            o.get("throttled_per_cpu_pct", 0) >=
+                            dflt("throttled.min_throttled") and
+                            o.get("cgroup") == cgroups.path_of(cg) and
+                            o.get("quota_cpus") == 0.2 and
+                            o.get("quota_cgroup_id") == ino,
+                            "want throttled_per_cpu_pct >= %g, cgroup %s, quota_cpus 0.2 "
+                            "and quota_cgroup_id %d" %
+                            (dflt("throttled.min_throttled"), cgroups.path_of(cg), ino)))
     wd = tool.windows() - w0
     tool.wait_windows(HOLD_WINDOWS)
     workload_alive(ctx, q)
@@ -94,6 +105,29 @@ def t_oversubscribed(suite, ctx):
         check_history(tool, p.pid, p.hk_name, {("ok", "starved")})
     ctx.record("oversubscribed", True, "4 loops on %d CPUs: CPU-bound; 8: Starved, "
                "nobody noisy" % os.cpu_count())
+
+
+def t_self_contention(suite, ctx):
+    cpu = str(max(os.sched_getaffinity(0)))
+    tool = Tool(ctx, "selfcont")
+    tool.wait_ready()
+    w0 = tool.windows()
+    p = ctx.workload("crowd", ["taskset", "-c", cpu, ctx.hkload, "spin", "--threads", "8"])
+    t, o = expect_enter(suite, tool, "self_contention", p, "cpu_bound", ENTER_WINDOWS, w0,
+                        extra=lambda o: evidence(
+                            o.get("nr_threads") == 8 and o.get("cpus_allowed") == 1 and
+                            o.get("cpu_pct", 0) >= 90 and
+                            o.get("thread_run_delay_pct", 0) >= 70,
+                            "want nr_threads 8, cpus_allowed 1, cpu_pct >= 90 and a thread "
+                            "waiting >= 70 %"))
+    wd = tool.windows() - w0
+    tool.wait_windows(HOLD_WINDOWS)
+    workload_alive(ctx, p)
+    check_history(tool, p.pid, "8 threads on 1 CPU", {("ok", "cpu_bound")})
+    ctx.detected("self_contention", t - p.hk_started, wd)
+    ctx.record("self_contention", True, "8 threads on CPU %s: cpu_bound (cpu %.0f %%, a "
+               "thread waiting %.0f %%), never starved" %
+               (cpu, o.get("cpu_pct", 0), o.get("thread_run_delay_pct", 0)))
 
 
 def t_interleaved(suite, ctx):
@@ -193,6 +227,7 @@ TESTS = [
     ("throttled_v1", t_throttled, 60, True),
     ("throttled_v2", t_throttled_v2, 60, True),
     ("oversubscribed", t_oversubscribed, 90, True),
+    ("self_contention", t_self_contention, 60, True),
     ("handover", t_handover, 90, True),
     ("interleaved", t_interleaved, 60, True),
 ]

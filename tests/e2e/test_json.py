@@ -78,6 +78,21 @@ def t_json_valid(suite, ctx):
                     problems.append(k)
             if not isinstance(o.get("cgroup_truncated"), bool):
                 problems.append("cgroup_truncated")
+            # who it is: always there, "" when the path names none
+            for k in ("unit", "container_id", "pod_uid", "quota_cgroup", "mem_high_cgroup"):
+                if not isinstance(o.get(k), str):
+                    problems.append(k)
+            # what the thread that waited most asked for; steal/IRQ time
+            for k in ("wait_nice", "wait_group_weight"):
+                if type(o.get(k)) is not int:
+                    problems.append(k)
+            if not isinstance(o.get("wait_policy"), (str, int)):
+                problems.append("wait_policy")
+            for k in ("wait_group_idle", "victim_deprioritised"):
+                if not isinstance(o.get(k), bool):
+                    problems.append(k)
+            if not isinstance(o.get("thread_cpu_lost_pct"), (int, float)):
+                problems.append("thread_cpu_lost_pct")
             if o["faults_per_s"] != o["minor_faults_per_s"] + o["major_faults_per_s"]:
                 problems.append("faults_per_s is not minor + major")
             for k in ("eta_s", "aggressor_pid", "victim_pid"):

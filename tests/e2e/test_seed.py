@@ -52,6 +52,16 @@ wait
 """
 PAIR_ARGS = [BUSY_SH]
 
+# The pair with what each loop asks the scheduler for: $2 runs the
+# aggressor, $3 the victim ("nice -n 19", "chrt --idle 0", or nothing).
+PAIR_PRIO_SH = """\
+taskset -c 0 $2 bash -c "$1" &
+echo $!
+taskset -c 0 $3 bash -c "$1" &
+echo $!
+wait
+"""
+
 
 def t_cpu_bound(suite, ctx):
     tool = Tool(ctx, "cpu_bound")
@@ -94,7 +104,8 @@ def t_starved_noisy(suite, ctx):
 
 
 def starved_noisy(suite, ctx):
-    tool = Tool(ctx, "starved")
+    # journal: each line's syslog priority comes with it
+    tool = Tool(ctx, "starved", journal=True)
     tool.wait_ready()
     w0 = tool.windows()
     aggr, vict = ctx.workload_pair("pair", PAIR_SH, ["aggressor", "victim"], PAIR_ARGS)
@@ -128,10 +139,81 @@ def starved_noisy(suite, ctx):
                           "at its window %s, aggressor Noisy neighbor at its window %s "
                           "(both started together), %.1f s apart" %
                           (ov.get("windows"), oa.get("windows"), ta - tv))
+    # the victim is nice 19: it gets what it asked for, and both lines say
+    # so, as notices (review finding 3)
+    check_asked(ov, oa, vict, 19, "normal", True)
     lat, wx = expect_exited(suite, tool, "starved", [vict, aggr])
     check_history(tool, vict.pid, "victim", v_allowed)
     check_history(tool, aggr.pid, "aggressor", a_allowed)
     ctx.detected("starved_noisy_exited", lat, wx)
+
+
+def check_asked(ov, oa, vict, nice, policy, deprioritised):
+    """The Starved event ov and the Noisy neighbor event oa say what the
+    victim's waiting thread asked for, at the priority that follows."""
+    want_prio = 5 if deprioritised else 4
+    problems = []
+    if ov.get("wait_nice") != nice or ov.get("wait_policy") != policy:
+        problems.append("starved: wait_nice %r, wait_policy %r; want %d, %r" %
+                        (ov.get("wait_nice"), ov.get("wait_policy"), nice, policy))
+    if ov.get("run_delay_tid") != vict.pid:
+        problems.append("starved: run_delay_tid %r, want the victim's loop %d" %
+                        (ov.get("run_delay_tid"), vict.pid))
+    if ov.get("_priority") != want_prio:
+        problems.append("starved: priority <%r>, want <%d>" % (ov.get("_priority"), want_prio))
+    if oa.get("victim_deprioritised") is not deprioritised:
+        problems.append("noisy_neighbor: victim_deprioritised %r, want %r" %
+                        (oa.get("victim_deprioritised"), deprioritised))
+    if oa.get("_priority") != want_prio:
+        problems.append("noisy_neighbor: priority <%r>, want <%d>" %
+                        (oa.get("_priority"), want_prio))
+    if problems:
+        raise TestFailure("what the victim asked for:\n  %s\n%s" %
+                          ("\n  ".join(problems), fmt_events([ov, oa])))
+
+
+def prio_pair(suite, ctx, name, aggr_cmd, vict_cmd):
+    """The seed's pair, each loop run under aggr_cmd / vict_cmd: both sides
+    must be labelled; returns their Starved and Noisy neighbor events."""
+    others = os.sched_getaffinity(0) - {0}
+    saved = pin_harness(others) if others else None
+    try:
+        tool = Tool(ctx, name, journal=True)
+        tool.wait_ready()
+        w0 = tool.windows()
+        aggr, vict = ctx.workload_pair("pair", PAIR_PRIO_SH, ["aggressor", "victim"],
+                                       [BUSY_SH, aggr_cmd, vict_cmd])
+        _, ov = expect_enter(suite, tool, name, vict, "starved", ENTER_WINDOWS, w0)
+        _, oa = expect_enter(suite, tool, name, aggr, "noisy_neighbor", ENTER_WINDOWS, w0)
+        if oa.get("victim_pid") != vict.pid:
+            raise TestFailure("the Noisy neighbor names %r, not the victim %d:\n%s" %
+                              (oa.get("victim_pid"), vict.pid, fmt_events([ov, oa])))
+        return ov, oa, vict
+    finally:
+        if saved:
+            pin_harness(saved)
+
+
+def t_sched_idle_victim(suite, ctx):
+    """A SCHED_IDLE loop (chrt --idle 0) beside a normal one: Starved and
+    Noisy neighbor as ever, both saying the victim asked for SCHED_IDLE,
+    as notices (<5>)."""
+    ov, oa, vict = prio_pair(suite, ctx, "sched_idle", "", "chrt --idle 0")
+    check_asked(ov, oa, vict, 0, "idle", True)
+    ctx.record("sched_idle_victim", True, "wait_policy %s, victim_deprioritised %s, <%s>/<%s>" %
+               (ov.get("wait_policy"), oa.get("victim_deprioritised"),
+                ov.get("_priority"), oa.get("_priority")))
+
+
+def t_fair_victim(suite, ctx):
+    """The fair case: the victim at nice 0 asked for its share, the
+    aggressor at nice -10 took more: victim_deprioritised false, warnings
+    (<4>). (Two nice-0 loops split the CPU and nobody starves.)"""
+    ov, oa, vict = prio_pair(suite, ctx, "fair", "nice -n -10", "")
+    check_asked(ov, oa, vict, 0, "normal", False)
+    ctx.record("fair_victim", True, "wait_nice %s, victim_deprioritised %s, <%s>/<%s>" %
+               (ov.get("wait_nice"), oa.get("victim_deprioritised"),
+                ov.get("_priority"), oa.get("_priority")))
 
 
 def pair_variant(suite, ctx, name, flag):
@@ -260,6 +342,8 @@ TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("cpu_bound", t_cpu_bound, 60, True),
     ("starved_noisy_neighbor", t_starved_noisy, 60, True),
+    ("sched_idle_victim", t_sched_idle_victim, 60, True),
+    ("fair_victim", t_fair_victim, 60, True),
     ("no_hook", t_no_hook, 60, True),
     ("timer_walk", t_timer_walk, 60, True),
     ("mem_thrashing", t_mem_thrashing, 60, True),

@@ -207,10 +207,75 @@ def t_status_pinned(suite, ctx):
     ctx.record("status_pinned", True, shown)
 
 
+def _watch_pty(suite, stop):
+    """`status --watch 1` on a pseudo-terminal until stop(pid, master_fd):
+    (exit status, what it drew, the terminal's lflag after)."""
+    import pty
+    import select
+    import termios
+    from hk_e2e.procs import spawn
+    master, slave = pty.openpty()
+    p = spawn([suite.tool, "status", "--watch", "1"], stdin=slave, stdout=slave,
+              stderr=slave)
+    drawn = b""
+    t0 = mono()
+    try:
+        # two frames: a second after the first
+        while drawn.count(b"\033[H\033[2J") < 2 and mono() - t0 < 8:
+            r, _, _ = select.select([master], [], [], 0.5)
+            if r:
+                drawn += os.read(master, 65536)
+        stop(p, master)
+        while p.poll() is None and mono() - t0 < 12:
+            r, _, _ = select.select([master], [], [], 0.2)
+            if r:
+                try:
+                    drawn += os.read(master, 65536)
+                except OSError:
+                    break
+        rc = p.wait(timeout=5)
+        lflag = termios.tcgetattr(slave)[3]
+    finally:
+        kill_group(p)
+        os.close(master)
+        os.close(slave)
+    return rc, drawn.decode(errors="replace"), lflag
+
+
+def t_status_watch(suite, ctx):
+    """--watch on a terminal: redrawn in place every second (home + clear),
+    q or SIGTERM ends it with exit 0, the terminal's modes put back; with
+    stdout not a terminal, one line and exit 2."""
+    import signal
+    import termios
+    title = "hotspot-k status, every 1s (q: quit)"
+    for how, stop in (("q", lambda p, m: os.write(m, b"q")),
+                      ("SIGTERM", lambda p, m: os.kill(p.pid, signal.SIGTERM))):
+        rc, drawn, lflag = _watch_pty(suite, stop)
+        frames = drawn.count("\033[H\033[2J")
+        if rc != 0 or frames < 2 or title not in drawn:
+            raise TestFailure("--watch ended by %s: exit %s, %d frames, title %s:\n%s" %
+                              (how, rc, frames, title in drawn, indent(drawn[-600:])))
+        if not (lflag & termios.ICANON) or not (lflag & termios.ECHO):
+            raise TestFailure("--watch ended by %s left the terminal without ICANON/ECHO" %
+                              how)
+        if not drawn.endswith("\033[?25h"):
+            raise TestFailure("--watch ended by %s left the cursor hidden:\n%r" %
+                              (how, drawn[-80:]))
+    rc, out, err = _status(suite, "--watch")
+    want = ("hotspot-k status: --watch redraws a terminal, and stdout is not one: leave "
+            "out --watch for one status (a loop of them: while sleep 2; do hotspot-k "
+            "status; done)\n")
+    if rc != 2 or err != want or out:
+        _fail("--watch to a pipe", rc, out, err)
+    ctx.record("status_watch", True, "q and SIGTERM: exit 0, modes back; a pipe: exit 2")
+
+
 TESTS = [
     # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
     ("status_usage", t_status_usage, 30),
     ("status_flagged", t_status_flagged, 90, True),
     ("status_two_instances", t_status_two_instances, 60),
     ("status_pinned", t_status_pinned, 60),
+    ("status_watch", t_status_watch, 40),
 ]

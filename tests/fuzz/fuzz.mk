@@ -7,7 +7,7 @@
 #   make sanitize           unit tests and hotspot-k under ASan + UBSan
 #   make fuzz-corpus        write tests/fuzz/corpus/ again (tests/fuzz/seeds.c)
 
-FUZZ_TARGETS       ?= config units human json
+FUZZ_TARGETS       ?= config units human json cgroup
 FUZZ_SECONDS       ?= 60
 # four targets and their replays within make test's minute
 FUZZ_SMOKE_SECONDS ?= 10

@@ -130,6 +130,30 @@ static void unit_seeds(void)
 	}
 }
 
+/* /proc/PID/cgroup files: pure v2 (a pod's container), hybrid, cgroupfs */
+static const char *const cgroup_files[] = {
+	"0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod"
+	"1c2d3e4f_aaaa_bbbb_cccc_123456789abc.slice/cri-containerd-"
+	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope\n",
+	"12:pids:/user.slice\n11:cpu,cpuacct:/hk/quota\n10:memory:/hk/leak\n"
+	"1:name=systemd:/system.slice/docker-"
+	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope\n0::/\n",
+	("0::/kubepods/burstable/pod1c2d3e4f-aaaa-bbbb-cccc-123456789abc/"
+	 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"),
+	"0::/user.slice/user-1000.slice/user@1000.service/app.slice/foo.service\n",
+};
+
+static void cgroup_seeds(void)
+{
+	char name[16];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cgroup_files); i++) {
+		snprintf(name, sizeof(name), "file-%02zu", i);
+		put("cgroup", name, cgroup_files[i], strlen(cgroup_files[i]));
+	}
+}
+
 /* An event as the targets read it: the head, then the path's bytes. */
 struct seed {
 	struct fz_event_in in;
@@ -277,6 +301,7 @@ int main(int argc, char **argv)
 	root = argv[1];
 	config_seeds();
 	unit_seeds();
+	cgroup_seeds();
 	event_seeds();
 	return 0;
 }

@@ -70,6 +70,10 @@ static inline void other_config(struct hk_config *c)
 	c->cpu_thread_pct_x100 = 9997;
 	c->cpu_total_pct_x100 = 9996;
 	c->cpu_max_faults_per_s = 3;
+	c->mem_high_usage_pct_x100 = 9993;
+	c->mem_high_non_cache_pct_x100 = 9992;
+	c->mem_high_events_per_s = 4;
+	c->mem_high_faults_per_s = 5;
 	c->trend_stride_ns = 7;
 	c->watch_wait_pct_x100 = 8;
 	c->nr_cpus = 64;

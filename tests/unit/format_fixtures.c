@@ -123,7 +123,13 @@ void ev_throttled(struct hk_event *e)
 	e->ev.wait_pct_x100 = 21000;
 	e->ev.wait_tid = 4410;
 	e->ev.thread_wait_pct_x100 = 4100;
-	e->ev.throttled_pct_x100 = 6250;
+	/* summed over the 2 CPUs of its quota: 62.5 % of the window each */
+	e->ev.throttled_pct_x100 = 12500;
+	e->ev.throttled_norm_pct_x100 = 6250;
+	e->ev.quota_cpus_x100 = 200;
+	e->ev.quota_cgroup_id = 4242;
+	e->ev.cpus_allowed = 8;
+	e->ev.usable_cpus_x100 = 200;
 }
 
 /* Two threads; the one that waited most is not the busiest one. */

@@ -38,5 +38,8 @@ int hk_add_freeze_state_suite(void);
 int hk_add_delayacct_suite(void);
 int hk_add_safefile_suite(void);
 int hk_add_service_suite(void);
+int hk_add_cgroup_parse_suite(void);
+int hk_add_workload_suite(void);
+int hk_add_cgroup_id_suite(void);
 
 #endif

@@ -66,6 +66,95 @@ static void test_config_under_test(void)
 #define CLASSIFY(ev, want) \
 	check_label(hk_classify(&cfg, &(ev)), (want), __LINE__, "hk_classify, %s", what)
 
+/* What a waiting thread asked for, as the hk_deprio() word: exact. */
+static void test_deprio(void)
+{
+	struct hk_evidence ev;
+
+	memset(&ev, 0, sizeof(ev));
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0);		/* nice 0, normal, root */
+	ev.wait_group_weight = 100;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0);		/* the default weight */
+	ev.wait_group_weight = 10000;
+	ev.wait_nice = -20;
+	ev.wait_policy = HK_SCHED_FIFO;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0);		/* asked for more */
+	memset(&ev, 0, sizeof(ev));
+	ev.wait_nice = 19;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0x1301);	/* NICE | 19 << 8 */
+	ev.wait_nice = 1;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0x0101);
+	memset(&ev, 0, sizeof(ev));
+	ev.wait_policy = HK_SCHED_BATCH;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), HK_DEPRIO_BATCH);
+	ev.wait_policy = HK_SCHED_IDLE;
+	ev.wait_group_idle = 1;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), HK_DEPRIO_IDLE | HK_DEPRIO_GROUP_IDLE);
+	memset(&ev, 0, sizeof(ev));
+	ev.wait_group_weight = 99;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0x630010);	/* WEIGHT | 99 << 16 */
+	ev.wait_group_weight = 1;
+	ev.wait_nice = 19;
+	CU_ASSERT_EQUAL(hk_deprio(&ev), 0x11311);	/* both, each with its value */
+}
+
+/* tg->shares as cpu.weight, as the kernel's cpu.weight file shows them. */
+static void test_cgroup_weight(void)
+{
+	CU_ASSERT_EQUAL(hk_cgroup_weight(1024ULL << 10), 100);	/* cpu.shares 1024 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(512ULL << 10), 50);	/* cpu.weight 50 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(10ULL << 10), 1);	/* cpu.weight 1 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(15ULL << 10), 1);	/* autogroup nice 19 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(2ULL << 10), 1);	/* cpu.shares 2 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(3ULL), 1);		/* below the floor */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(102400ULL << 10), 10000);	/* weight 10000 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(262144ULL << 10), 10000);	/* shares 262144 */
+	CU_ASSERT_EQUAL(hk_cgroup_weight(1587ULL << 10), 155);	/* 154.98 rounds up */
+}
+
+/* Steal + IRQ time of the thread's CPU: its part, and the hunger rule. */
+static void test_cpu_lost(void)
+{
+	struct hk_evidence ev;
+	struct hk_sample s;
+	const char *what;
+
+	vec_config();
+	memset(&s, 0, sizeof(s));
+	memset(&ev, 0, sizeof(ev));
+	/* a busy loop at 80 % of a CPU that lost 15 % of a 1 s window:
+	 * 1500 * 8000 / 8500 = 1411 */
+	ev.thread_cpu_pct_x100 = 8000;
+	ev.cpu_pct_x100 = 8000;
+	s.cpu_lost_delta_ns = 150 * HK_NSEC_PER_MSEC;
+	hk_cpu_lost_share(&s, HK_NSEC_PER_SEC, &ev);
+	CU_ASSERT_EQUAL(ev.cpu_lost_pct_x100, 1411);
+	what = "80 % + 15 % steal";
+	CLASSIFY(ev, HK_CPU_BOUND);
+	s.cpu_lost_delta_ns = 0;
+	hk_cpu_lost_share(&s, HK_NSEC_PER_SEC, &ev);
+	CU_ASSERT_EQUAL(ev.cpu_lost_pct_x100, 0);
+	what = "80 % and no steal";
+	CLASSIFY(ev, HK_OK);
+	/* a thread at 10 % of a CPU that lost 85 %: 8500 * 1000 / 1500 */
+	ev.thread_cpu_pct_x100 = 1000;
+	s.cpu_lost_delta_ns = 850 * HK_NSEC_PER_MSEC;
+	hk_cpu_lost_share(&s, HK_NSEC_PER_SEC, &ev);
+	CU_ASSERT_EQUAL(ev.cpu_lost_pct_x100, 5666);
+	/* never past the window: 60 % ran, 30 % queued, 50 % lost -> 10 % */
+	ev.thread_cpu_pct_x100 = 6000;
+	ev.thread_queued_pct_x100 = 3000;
+	s.cpu_lost_delta_ns = 500 * HK_NSEC_PER_MSEC;
+	hk_cpu_lost_share(&s, HK_NSEC_PER_SEC, &ev);
+	CU_ASSERT_EQUAL(ev.cpu_lost_pct_x100, 1000);
+	/* a CPU that lost the whole window gives no share */
+	ev.thread_cpu_pct_x100 = 0;
+	ev.thread_queued_pct_x100 = 0;
+	s.cpu_lost_delta_ns = 2 * HK_NSEC_PER_SEC;
+	hk_cpu_lost_share(&s, HK_NSEC_PER_SEC, &ev);
+	CU_ASSERT_EQUAL(ev.cpu_lost_pct_x100, 0);
+}
+
 static void test_classify_oom(void)
 {
 	struct hk_evidence ev;
@@ -124,7 +213,7 @@ static void test_classify_oom(void)
 	what = "OOM risk and all else";
 	oom_base(&ev);
 	ev.major_faults_per_s = 500;
-	ev.throttled_pct_x100 = 9000;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = 9000;
 	ev.thread_wait_pct_x100 = 9000;
 	ev.wait_pct_x100 = 9000;
 	ev.victim_tgid = 7;
@@ -176,7 +265,7 @@ static void test_classify_thrashing(void)
 	what = "thrashing, throttled and starved";
 	ev.wait_pct_x100 = 10000;
 	ev.thread_wait_pct_x100 = 10000;
-	ev.throttled_pct_x100 = 10000;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = 10000;
 	CLASSIFY(ev, HK_MEM_THRASHING);
 }
 
@@ -190,15 +279,15 @@ static void test_classify_throttled(void)
 	t = cfg.throttled_pct_x100;
 	memset(&ev, 0, sizeof(ev));
 	what = "throttled and waiting at the threshold";
-	ev.throttled_pct_x100 = t;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = t;
 	ev.thread_wait_pct_x100 = t;
 	ev.wait_pct_x100 = t;
 	CLASSIFY(ev, HK_THROTTLED);
 	what = "throttled one below";
-	ev.throttled_pct_x100 = t - 1;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = t - 1;
 	CLASSIFY(ev, HK_OK);
 	what = "throttled, its threads waiting one below";
-	ev.throttled_pct_x100 = t;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = t;
 	ev.thread_wait_pct_x100 = t - 1;
 	CLASSIFY(ev, HK_OK);
 	/* its own quota, not a neighbour: before Starved */
@@ -208,12 +297,12 @@ static void test_classify_throttled(void)
 	ev.cpu_pct_x100 = 200;
 	CLASSIFY(ev, HK_THROTTLED);
 	what = "starved, not throttled";
-	ev.throttled_pct_x100 = 0;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = 0;
 	CLASSIFY(ev, HK_STARVED);
 	/* a throttled cgroup, a process in it that waits for nothing */
 	what = "in a throttled cgroup, idle";
 	memset(&ev, 0, sizeof(ev));
-	ev.throttled_pct_x100 = 8000;
+	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = 8000;
 	CLASSIFY(ev, HK_OK);
 }
 
@@ -336,15 +425,23 @@ static void test_classify_cpu(void)
 	ev.thread_cpu_pct_x100 = cfg.cpu_thread_pct_x100;
 	CLASSIFY(ev, HK_CPU_BOUND);
 	what = "faults/s one below";
-	ev.minor_faults_per_s = cfg.cpu_max_faults_per_s - 1;
+	ev.minor_faults_per_s = ev.unexplained_faults_per_s = cfg.cpu_max_faults_per_s - 1;
 	CLASSIFY(ev, HK_CPU_BOUND);
 	what = "faults/s at the maximum";
-	ev.minor_faults_per_s = cfg.cpu_max_faults_per_s;
+	ev.minor_faults_per_s = ev.unexplained_faults_per_s = cfg.cpu_max_faults_per_s;
 	CLASSIFY(ev, HK_OK);
 	what = "minor + major faults/s at the maximum";
 	ev.major_faults_per_s = cfg.cpu_max_faults_per_s / 2;
 	ev.minor_faults_per_s = cfg.cpu_max_faults_per_s - ev.major_faults_per_s;
+	ev.unexplained_faults_per_s = ev.minor_faults_per_s;
 	CLASSIFY(ev, HK_OK);
+	/* review finding 10(b): a job that keeps what it computes faults for
+	 * its growth; those faults are its work */
+	what = "4x the maximum faults/s, all explained by RSS growth";
+	ev.major_faults_per_s = 0;
+	ev.minor_faults_per_s = 4 * cfg.cpu_max_faults_per_s;
+	ev.unexplained_faults_per_s = 0;
+	CLASSIFY(ev, HK_CPU_BOUND);
 
 	/* what a thread asks for: on a CPU plus waiting for one */
 	memset(&ev, 0, sizeof(ev));
@@ -382,6 +479,125 @@ static void test_classify_cpu(void)
 	cfg.nr_cpus = 2;
 	what = "half of that, of 2 CPUs";
 	CLASSIFY(ev, HK_OK);
+}
+
+/*
+ * The CPUs it may use (review findings 1, 5, 7): its affinity and quota
+ * bound what "busy" and "saturated" mean, and the throttled time the
+ * kernel sums over CPUs is taken over the CPUs its quota allows.
+ */
+static void test_classify_room(void)
+{
+	struct hk_evidence ev;
+	struct hk_sample s;
+	const char *what;
+
+	vec_config();
+	cfg.nr_cpus = 8;
+	/* 8 busy threads allowed on 2 of 8 CPUs, nothing else there */
+	memset(&ev, 0, sizeof(ev));
+	what = "8 threads on 2 allowed CPUs, got both";
+	ev.usable_cpus_x100 = 200;
+	ev.cpu_pct_x100 = 19975;
+	ev.wait_pct_x100 = 60000;
+	ev.thread_wait_pct_x100 = 8000;
+	ev.thread_cpu_pct_x100 = 2000;
+	ev.thread_queued_pct_x100 = 8000;
+	CLASSIFY(ev, HK_CPU_BOUND);
+	what = "... one below 90 % of them";
+	ev.cpu_pct_x100 = 200 * 90 - 1;
+	CLASSIFY(ev, HK_STARVED);
+	what = "... at 90 % of them";
+	ev.cpu_pct_x100 = 200 * 90;
+	CLASSIFY(ev, HK_CPU_BOUND);
+	what = "the same, allowed on all 8: others took 6";
+	ev.usable_cpus_x100 = 800;
+	ev.cpu_pct_x100 = 19975;
+	CLASSIFY(ev, HK_STARVED);
+	what = "a victim pinned to one CPU, 20 % of it";
+	memset(&ev, 0, sizeof(ev));
+	ev.usable_cpus_x100 = 100;
+	ev.cpu_pct_x100 = 2000;
+	ev.wait_pct_x100 = 8000;
+	ev.thread_wait_pct_x100 = 8000;
+	ev.thread_cpu_pct_x100 = 2000;
+	ev.thread_queued_pct_x100 = 8000;
+	CLASSIFY(ev, HK_STARVED);
+
+	/* busy: of the CPUs it may use */
+	memset(&ev, 0, sizeof(ev));
+	what = "faulting at 3 of 4 quota CPUs on 8: busy";
+	ev.usable_cpus_x100 = 400;
+	ev.cpu_pct_x100 = 30000;
+	ev.minor_faults_per_s = ev.unexplained_faults_per_s =
+		3 * cfg.thrash_minor_faults_per_s;
+	CLASSIFY(ev, HK_OK);
+	what = "the same with all 8 CPUs usable: not busy, thrashing";
+	ev.usable_cpus_x100 = 800;
+	CLASSIFY(ev, HK_MEM_THRASHING);
+	what = "... one below 3 CPUs' worth of the threshold";
+	ev.minor_faults_per_s = ev.unexplained_faults_per_s =
+		3 * cfg.thrash_minor_faults_per_s - 1;
+	CLASSIFY(ev, HK_OK);
+	what = "under one CPU: the threshold itself";
+	ev.cpu_pct_x100 = 4000;
+	ev.minor_faults_per_s = ev.unexplained_faults_per_s = cfg.thrash_minor_faults_per_s;
+	CLASSIFY(ev, HK_MEM_THRASHING);
+
+	/* the room a sample gives */
+	memset(&s, 0, sizeof(s));
+	memset(&ev, 0, sizeof(ev));
+	what = "no affinity, no quota";
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.usable_cpus_x100, 800);
+	s.cpus_allowed = 2;
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.usable_cpus_x100, 200);
+	s.cpus_allowed = 8;
+	s.quota_cpus_x100 = 150;
+	s.quota_cgroup_id = 77;
+	ev.throttled_pct_x100 = 3000;
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.usable_cpus_x100, 150);
+	EQ(ev.quota_cgroup_id, 77);
+	EQ(ev.quota_cpus_x100, 150);
+	EQ(ev.throttled_norm_pct_x100, 1500);	/* over 2 whole CPUs */
+	s.quota_cpus_x100 = 50;
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.throttled_norm_pct_x100, 3000);	/* at least one CPU */
+	cfg.nr_cpus = 64;
+	s.cpus_allowed = 64;
+	s.quota_cpus_x100 = 400;
+	ev.throttled_pct_x100 = 2560;		/* 0.4 % of a period on 64 CPUs */
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.throttled_norm_pct_x100, 640);
+	s.quota_cpus_x100 = 0;
+	hk_cpu_room(&cfg, &s, &ev);
+	EQ(ev.throttled_norm_pct_x100, 40);	/* over all 64 */
+
+	/* Throttled or Starved (review finding 5) */
+	cfg.nr_cpus = 8;
+	memset(&ev, 0, sizeof(ev));
+	what = "the quota's sum over 64 CPUs reads 25.6 %, over 4: a foreign hog starves it";
+	ev.usable_cpus_x100 = 400;
+	ev.throttled_pct_x100 = 2560;
+	ev.throttled_norm_pct_x100 = 640;
+	ev.thread_wait_pct_x100 = 8000;
+	ev.wait_pct_x100 = 8000;
+	ev.cpu_pct_x100 = 2000;
+	ev.aggressor_tgid = 7;
+	CLASSIFY(ev, HK_STARVED);
+	what = "throttled 30 %, waited 80 % for a named aggressor";
+	ev.throttled_norm_pct_x100 = 3000;
+	CLASSIFY(ev, HK_STARVED);
+	what = "... no aggressor named";
+	ev.aggressor_tgid = 0;
+	CLASSIFY(ev, HK_THROTTLED);
+	what = "throttled 40 % of an 80 % wait, aggressor named: the quota";
+	ev.aggressor_tgid = 7;
+	ev.throttled_norm_pct_x100 = 4000;
+	CLASSIFY(ev, HK_THROTTLED);
+	cfg.nr_cpus = 2;
 }
 
 static void test_may_be_noisy(void)
@@ -434,6 +650,10 @@ int hk_add_classify_suite(void)
 		{ "classify noisy_neighbor", test_classify_noisy },
 		{ "classify io_blocked", test_classify_io_blocked },
 		{ "classify cpu_bound", test_classify_cpu },
+		{ "classify the CPUs it may use", test_classify_room },
+		{ "hk_deprio", test_deprio },
+		{ "hk_cgroup_weight", test_cgroup_weight },
+		{ "cpu lost to steal/IRQ", test_cpu_lost },
 		{ "may_be_noisy", test_may_be_noisy },
 		{ "enter_windows", test_enter_windows },
 		{ "vectors consistent", hk_test_vectors_consistent },

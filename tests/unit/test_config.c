@@ -31,6 +31,10 @@ static void test_defaults(void)
 		.cpu_total_pct_x100 = 5000,
 		.io_blocked_pct_x100 = 5000,
 		.cpu_max_faults_per_s = 1000,
+		.mem_high_usage_pct_x100 = 9000,
+		.mem_high_non_cache_pct_x100 = 5000,
+		.mem_high_events_per_s = 5,
+		.mem_high_faults_per_s = 10,
 		/* derive() computes these, after every override */
 		.trend_stride_ns = 0,
 		.watch_wait_pct_x100 = 0,
@@ -69,6 +73,10 @@ static void test_defaults(void)
 	CHECK_U64(c.cpu_thread_pct_x100, 9000);
 	CHECK_U64(c.cpu_total_pct_x100, 5000);
 	CHECK_U64(c.cpu_max_faults_per_s, 1000);
+	CHECK_U64(c.mem_high_usage_pct_x100, 9000);
+	CHECK_U64(c.mem_high_non_cache_pct_x100, 5000);
+	CHECK_U64(c.mem_high_events_per_s, 5);
+	CHECK_U64(c.mem_high_faults_per_s, 10);
 	CHECK_U64(c.trend_stride_ns, 0);
 	CHECK_U64(c.watch_wait_pct_x100, 0);
 	CHECK_U64(c.nr_cpus, 0);

@@ -41,15 +41,15 @@ static void test_syntax_errors(void)
 		     "t.conf:2: unknown key 'interval' in [starved]");
 	EXPECT_ERROR("# c\n\n[cpu]\n",
 		     "t.conf:3: unknown section [cpu] (valid: general, oom_risk, "
-		     "mem_thrashing, throttled, starved, noisy_neighbor, io_blocked, cpu_bound, profile, filter, "
+		     "mem_throttled, mem_thrashing, throttled, starved, noisy_neighbor, io_blocked, cpu_bound, profile, filter, "
 		     "freeze)");
 	EXPECT_ERROR("[]\n",
 		     "t.conf:1: unknown section [] (valid: general, oom_risk, "
-		     "mem_thrashing, throttled, starved, noisy_neighbor, io_blocked, cpu_bound, profile, filter, "
+		     "mem_throttled, mem_thrashing, throttled, starved, noisy_neighbor, io_blocked, cpu_bound, profile, filter, "
 		     "freeze)");
 	EXPECT_ERROR("[General]\n",
 		     "t.conf:1: unknown section [General] (valid: general, oom_risk, "
-		     "mem_thrashing, throttled, starved, noisy_neighbor, io_blocked, cpu_bound, profile, filter, "
+		     "mem_throttled, mem_thrashing, throttled, starved, noisy_neighbor, io_blocked, cpu_bound, profile, filter, "
 		     "freeze)");
 	EXPECT_ERROR("# header\n\n\ninterval = 5s\n",
 		     "t.conf:4: key outside any section");

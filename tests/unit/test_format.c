@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "format_fixtures.h"
+#include "shared/classify.h"
 #include "printer.h"
 #include "suites.h"
 
@@ -183,6 +184,34 @@ static void test_human_mem_thrashing(void)
 		   " · 3 major faults/s · cpu 25 %\n");
 }
 
+/* the vmtest guest's leak, held at a memory.high of 64 MiB */
+static void test_human_mem_throttled(void)
+{
+	struct hk_event e;
+
+	ev_thrash(&e);
+	e.to = HK_MEM_THROTTLED;
+	e.ev.mem_high_bytes = 64 * HK_MIB;
+	e.ev.mem_high_usage_bytes = 71794688;
+	e.ev.mem_high_file_bytes = 0;
+	e.ev.mem_high_events_per_s = 16;
+	e.ev.minor_faults_per_s = 1;
+	e.ev.major_faults_per_s = 0;
+	e.ev.rss_growth_bytes_per_s = 4190113;
+	ASSERT_STR(human(&e, &ctx_utc),
+		   H_TIME "   5100 thrash            "
+		   "            OK → Mem-throttled   "
+		   "held at memory.high 64.0 MiB (usage 68.5 MiB, page cache 0 B)"
+		   " · 16 high events/s · 1 faults/s · anon +4.00 MiB/s\n");
+	/* asleep in its penalty: nothing counted, the stall said */
+	e.ev.mem_high_events_per_s = 0;
+	e.ev.minor_faults_per_s = 0;
+	e.ev.rss_growth_bytes_per_s = 0;
+	e.ev.mem_stalled = 1;
+	ASSERT_HAS(human(&e, &ctx_utc),
+		   " · 0 high events/s · asleep in a memory stall · 0 faults/s · anon ");
+}
+
 static void test_human_throttled(void)
 {
 	struct hk_event e;
@@ -192,10 +221,12 @@ static void test_human_throttled(void)
 		   H_TIME "   4400 java              "
 		   "            OK → Throttled       "
 		   "its cgroup's CPU quota throttled it 63 % of the window"
-		   " · thread 4410 waited 41 % for a CPU, the process ran 200 %\n");
+		   " · thread 4410 waited 41 % for a CPU, the process ran 200 %"
+		   " of a quota of 2 CPUs\n");
 
 	/* at the default threshold, and below 10 % with one decimal */
-	e.ev.throttled_pct_x100 = 2500;
+	e.ev.throttled_norm_pct_x100 = 2500;
+	e.ev.quota_cpus_x100 = 0;
 	e.ev.thread_wait_pct_x100 = 994;
 	e.ev.cpu_pct_x100 = 5;
 	ASSERT_HAS(human(&e, &ctx_utc),
@@ -257,6 +288,63 @@ static void test_human_noisy_neighbor(void)
 		   "            OK → Noisy neighbor  "
 		   "98 % CPU · thread 4300 at 98 % of cpu0 + 1.5 % waiting for a CPU"
 		   " · starves 4301 (bash)\n");
+}
+
+/* A victim that asked for less: its Starved line and its Noisy neighbor's
+ * say what it asked for. */
+static void test_human_deprioritised(void)
+{
+	struct hk_event e;
+
+	ev_starved(&e);
+	e.ev.wait_nice = 19;
+	ASSERT_STR(human(&e, &ctx_utc),
+		   H_TIME "   4301 bash              "
+		   "            OK → Starved         "
+		   "thread 4302 waited 97 % of the window for a CPU,"
+		   " the process ran 0.8 % · preempted by 4300 (bash)"
+		   " · deprioritised: nice 19\n");
+	e.ev.wait_nice = 0;
+	e.ev.wait_policy = HK_SCHED_IDLE;
+	ASSERT_HAS(human(&e, &ctx_utc), "(bash) · deprioritised: SCHED_IDLE\n");
+	e.ev.wait_policy = HK_SCHED_BATCH;
+	e.ev.wait_group_idle = 1;
+	e.ev.wait_group_weight = 50;
+	e.ev.wait_nice = 5;
+	ASSERT_HAS(human(&e, &ctx_utc),
+		   "(bash) · deprioritised: nice 5, SCHED_BATCH, cpu.idle, cpu.weight 50\n");
+	/* a fair share asked for: nothing said */
+	e.ev.wait_policy = HK_SCHED_NORMAL;
+	e.ev.wait_group_idle = 0;
+	e.ev.wait_group_weight = 100;
+	e.ev.wait_nice = -5;
+	ASSERT_LACKS(human(&e, &ctx_utc), "deprioritised");
+
+	ev_noisy(&e);
+	e.ev.victim_deprioritised = 0x1301;	/* nice 19 */
+	ASSERT_STR(human(&e, &ctx_utc),
+		   H_TIME "   4300 bash              "
+		   "            OK → Noisy neighbor  "
+		   "98 % CPU · thread 4300 at 98 % of cpu0 · starves 4301 (bash),"
+		   " which asked for less: nice 19\n");
+	e.ev.victim_deprioritised = HK_DEPRIO_IDLE;
+	ASSERT_HAS(human(&e, &ctx_utc), "starves 4301 (bash), which asked for less: SCHED_IDLE\n");
+	e.ev.victim_deprioritised = HK_DEPRIO_GROUP_IDLE;
+	ASSERT_HAS(human(&e, &ctx_utc), "starves 4301 (bash), which asked for less: cpu.idle\n");
+}
+
+/* Steal/IRQ time beside the thread's CPU share, from 1 %. */
+static void test_human_cpu_lost(void)
+{
+	struct hk_event e;
+
+	ev_cpu(&e);
+	e.ev.thread_cpu_pct_x100 = 8000;
+	e.ev.cpu_lost_pct_x100 = 1411;
+	ASSERT_HAS(human(&e, &ctx_utc),
+		   "thread 4250 at 80 % of cpu1 + 14 % lost to steal/IRQ · ");
+	e.ev.cpu_lost_pct_x100 = 99;
+	ASSERT_LACKS(human(&e, &ctx_utc), "steal");
 }
 
 static void test_human_cpu_bound(void)
@@ -372,6 +460,8 @@ static void test_human_ok(void)
 	e.from = HK_THROTTLED;
 	e.to = HK_OK;
 	e.ev.throttled_pct_x100 = 0;
+	e.ev.throttled_norm_pct_x100 = 0;
+	e.ev.quota_cpus_x100 = 0;
 	e.ev.thread_wait_pct_x100 = 300;
 	e.ev.cpu_pct_x100 = 19000;
 	ASSERT_STR(human(&e, &ctx_utc),
@@ -522,6 +612,58 @@ static void test_use_color(void)
 }
 
 /*
+ * A transition's priority: its label's, but a notice (5) into Starved for
+ * a waiter that asked for less and into Noisy neighbor for its neighbour.
+ */
+static void test_event_priority(void)
+{
+	struct hk_event e;
+
+	ev_starved(&e);
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);	/* the fair case */
+	e.ev.wait_nice = 19;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 5);
+	e.ev.wait_nice = -5;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);
+	e.ev.wait_policy = HK_SCHED_IDLE;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 5);
+	e.ev.wait_policy = HK_SCHED_FIFO;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);
+	e.ev.wait_group_weight = 1;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 5);
+	e.ev.wait_group_weight = 0;			/* root: unknown */
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);
+	e.ev.wait_group_idle = 1;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 5);
+	/* leaving Starved is news either way */
+	e.from = HK_STARVED;
+	e.to = HK_OK;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 6);
+
+	ev_noisy(&e);
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);
+	e.ev.victim_deprioritised = 0x1301;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 5);
+	/* its own waiting thread's nice is not its victim's */
+	e.ev.victim_deprioritised = 0;
+	e.ev.wait_nice = 19;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);
+
+	/* every other label as hk_label__priority says */
+	ev_cpu(&e);
+	e.ev.wait_nice = 19;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 5);
+	ev_throttled(&e);
+	e.ev.wait_nice = 19;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);
+
+	CU_ASSERT_STRING_EQUAL(hk_policy__name(HK_SCHED_NORMAL), "normal");
+	CU_ASSERT_STRING_EQUAL(hk_policy__name(HK_SCHED_IDLE), "idle");
+	CU_ASSERT_STRING_EQUAL(hk_policy__name(HK_SCHED_EXT), "ext");
+	CU_ASSERT_PTR_NULL(hk_policy__name(4));
+}
+
+/*
  * Journal priorities: `journalctl -p warning` shows exactly the alarms.
  * The prefix is written only when stdout is the journal's stream.
  */
@@ -584,10 +726,14 @@ int hk_add_format_suite(void)
 		{ "hk_format__duration", test_fmt_duration },
 		{ "human oom_risk", test_human_oom_risk },
 		{ "human mem_thrashing", test_human_mem_thrashing },
+		{ "human mem_throttled", test_human_mem_throttled },
 		{ "human throttled", test_human_throttled },
 		{ "human starved", test_human_starved },
 		{ "human noisy_neighbor", test_human_noisy_neighbor },
 		{ "human cpu_bound", test_human_cpu_bound },
+		{ "human deprioritised", test_human_deprioritised },
+		{ "human cpu lost", test_human_cpu_lost },
+		{ "event priorities", test_event_priority },
 		{ "human thread waiting", test_human_thread_waiting },
 		{ "human ok", test_human_ok },
 		{ "human exited", test_human_exited },

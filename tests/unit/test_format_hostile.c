@@ -50,7 +50,8 @@ static void test_hostile_quotes_controls(void)
 		   H_TIME "   4400 \\x1b]0;pwn\\x07\"\\\\  "
 		   "            OK → \033[34mThrottled\033[0m       "
 		   "its cgroup's CPU quota throttled it 63 % of the window"
-		   " · thread 4410 waited 41 % for a CPU, the process ran 200 %\n");
+		   " · thread 4410 waited 41 % for a CPU, the process ran 200 %"
+		   " of a quota of 2 CPUs\n");
 	ASSERT_HAS(json(&e, NULL), "\"comm\":\"\\u001b]0;pwn\\u0007\\\"\\\\\",");
 }
 
@@ -123,7 +124,7 @@ static void test_comm_without_nul(void)
 	e.ev.victim_tgid = 9;
 	ASSERT_HAS(json(&e, NULL), "\"comm\":\"abcdefghijklmnop\",");
 	ASSERT_HAS(fmt_out, "\"aggressor_comm\":\"XYZXYZXYZXYZXYZX\",");
-	ASSERT_HAS(fmt_out, "\"victim_comm\":\"0123456789abcdef\"}\n");
+	ASSERT_HAS(fmt_out, "\"victim_comm\":\"0123456789abcdef\",");
 	ASSERT_HAS(human(&e, &ctx_utc),
 		   "   4301 abcdefghijklmnop  " "            OK → ");
 	ASSERT_HAS(fmt_out, "preempted by 4300 (XYZXYZXYZXYZXYZX)\n");
@@ -353,13 +354,26 @@ static void test_long_cgroup(void)
 	n = hk_format__json(fmt_out, sizeof(fmt_out), &e, path, &ctx_utc);
 	CU_ASSERT_FATAL(n > 0);
 	CU_ASSERT_TRUE(json_line_valid(fmt_out));
-	ASSERT_HAS(fmt_out, "\",\"cgroup_truncated\":true,\"windows\":");
+	ASSERT_HAS(fmt_out, "\",\"cgroup_truncated\":true,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\",\"windows\":");
 	cg = strstr(fmt_out, "\"cgroup\":\"");
 	CU_ASSERT_FATAL(cg != NULL);
 	end = strstr(cg, "\",\"cgroup_truncated");
 	for (; cg && cg < end; cg = strstr(cg + 1, "\\u0001"))
 		escapes += cg != fmt_out;
 	CU_ASSERT_EQUAL(escapes - 1, HK_FORMAT_CGROUP_MAX);
+
+	/* the quota's and memory.high's cgroups too: cut, the line still fits */
+	{
+		struct hk_format_ctx c = ctx_utc;
+		static char line[HK_FORMAT_LINE_MAX];
+
+		c.quota_cgroup = path;
+		c.mem_high_cgroup = path;
+		n = hk_format__json(line, sizeof(line), &e, path, &c);
+		CU_ASSERT_FATAL(n > 0);
+		CU_ASSERT_TRUE(json_line_valid(line));
+		CU_ASSERT((size_t)n > 3 * 6 * HK_FORMAT_CGROUP_MAX);
+	}
 
 	/* exactly the maximum: whole */
 	path[HK_FORMAT_CGROUP_MAX] = '\0';

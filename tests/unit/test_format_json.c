@@ -8,17 +8,20 @@
 #include <string.h>
 #include <time.h>
 #include "format_fixtures.h"
+#include "shared/classify.h"
 #include "suites.h"
 
 #define J_NOPEERS ",\"aggressor_pid\":null,\"aggressor_comm\":null," \
-		  "\"victim_pid\":null,\"victim_comm\":null}\n"
+		  "\"victim_pid\":null,\"victim_comm\":null,\"victim_deprioritised\":false}\n"
 /* the RSS and limit of ev_base() */
 #define J_QUIET_MEM "\"rss_bytes\":10485760,\"rss_anon_bytes\":8388608," \
 		    "\"rss_growth_bytes_per_s\":0,\"rss_slope_bytes_per_s\":0," \
 		    "\"rss_net_growth_bytes\":0,\"rss_trend_s\":0.000," \
 		    "\"trend_samples\":0," \
 		    "\"limit_kind\":\"ram\",\"limit_bytes\":8589934592," \
-		    "\"headroom_bytes\":8579448832,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":1"
+		    "\"headroom_bytes\":8579448832,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":1," \
+		    "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0," \
+		    "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 
 static void test_json_oom_risk(void)
 {
@@ -27,12 +30,14 @@ static void test_json_oom_risk(void)
 	ev_oom(&e);
 	ASSERT_STR(json(&e, "/user.slice/user-1000.slice"),
 		   J_TIME "\"pid\":4242,\"comm\":\"python3\",\"from\":\"ok\","
-		   "\"to\":\"oom_risk\",\"cgroup\":\"/user.slice/user-1000.slice\",\"cgroup_truncated\":false,"
+		   "\"to\":\"oom_risk\",\"cgroup\":\"/user.slice/user-1000.slice\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.50,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
-		   "\"thread_tid\":4243,\"thread_cpu\":2,"
+		   "\"thread_tid\":4243,\"thread_cpu\":2,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
-		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":4244,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
@@ -43,7 +48,9 @@ static void test_json_oom_risk(void)
 		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,"
 		   "\"trend_samples\":7,"
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
-		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":554,\"memcg_id\":1"
+		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":554,\"memcg_id\":1,"
+		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 		   J_NOPEERS);
 }
 
@@ -60,13 +67,15 @@ static void test_json_mem_thrashing(void)
 	e.ns_ino = 4026532512ULL;
 	ASSERT_STR(json(&e, "/kubepods/pod1"),
 		   J_TIME "\"pid\":5100,\"comm\":\"thrash\",\"from\":\"ok\","
-		   "\"to\":\"mem_thrashing\",\"cgroup\":\"/kubepods/pod1\",\"cgroup_truncated\":false,"
+		   "\"to\":\"mem_thrashing\",\"cgroup\":\"/kubepods/pod1\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"ns_pid\":7,\"pidns_ino\":4026532512,"
 		   "\"windows\":12,\"window_s\":1.999,\"cpu_pct\":25.00,"
 		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":0.00,"
-		   "\"thread_tid\":5100,\"thread_cpu\":0,"
+		   "\"thread_tid\":5100,\"thread_cpu\":0,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
-		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":0,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":12348,\"minor_faults_per_s\":12345,"
 		   "\"major_faults_per_s\":3,\"unexplained_faults_per_s\":11900,"
@@ -77,7 +86,9 @@ static void test_json_mem_thrashing(void)
 		   "\"rss_net_growth_bytes\":-65536,\"rss_trend_s\":7.005,"
 		   "\"trend_samples\":3,"
 		   "\"limit_kind\":\"memcg\",\"limit_bytes\":536870912,"
-		   "\"headroom_bytes\":526385152,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":77"
+		   "\"headroom_bytes\":526385152,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":77,"
+		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 		   J_NOPEERS);
 }
 
@@ -88,12 +99,14 @@ static void test_json_throttled(void)
 	ev_throttled(&e);
 	ASSERT_STR(json(&e, "/kubepods/burstable/pod7"),
 		   J_TIME "\"pid\":4400,\"comm\":\"java\",\"from\":\"ok\","
-		   "\"to\":\"throttled\",\"cgroup\":\"/kubepods/burstable/pod7\",\"cgroup_truncated\":false,"
+		   "\"to\":\"throttled\",\"cgroup\":\"/kubepods/burstable/pod7\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":200.00,"
 		   "\"thread_cpu_pct\":25.00,\"thread_queued_pct\":8.00,"
-		   "\"thread_tid\":4401,\"thread_cpu\":3,"
+		   "\"thread_tid\":4401,\"thread_cpu\":3,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":210.00,\"thread_run_delay_pct\":41.00,"
-		   "\"run_delay_tid\":4410,\"throttled_pct\":62.50,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":4410,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":125.00,\"throttled_per_cpu_pct\":62.50,\"cpus_allowed\":8,\"usable_cpus\":2.00,\"quota_cpus\":2.00,\"quota_cgroup_id\":4242,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":8,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
@@ -104,9 +117,11 @@ static void test_json_throttled(void)
 	e.to = HK_OK;
 	e.ev.throttled_pct_x100 = 1;
 	ASSERT_HAS(json(&e, NULL),
-		   "\"from\":\"throttled\",\"to\":\"ok\",\"cgroup\":null,\"cgroup_truncated\":false,");
+		   "\"from\":\"throttled\",\"to\":\"ok\",\"cgroup\":null,\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\",");
 	ASSERT_HAS(fmt_out,
-		   ",\"run_delay_tid\":4410,\"throttled_pct\":0.01,\"io_blocked_pct\":0.00,"
+		   ",\"run_delay_tid\":4410,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.01,\"throttled_per_cpu_pct\":62.50,\"cpus_allowed\":8,\"usable_cpus\":2.00,\"quota_cpus\":2.00,\"quota_cgroup_id\":4242,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"nr_threads\":8,");
 }
 
@@ -117,18 +132,20 @@ static void test_json_starved(void)
 	ev_starved(&e);
 	ASSERT_STR(json(&e, NULL),
 		   J_TIME "\"pid\":4301,\"comm\":\"bash\",\"from\":\"ok\","
-		   "\"to\":\"starved\",\"cgroup\":null,\"cgroup_truncated\":false,"
+		   "\"to\":\"starved\",\"cgroup\":null,\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":0.80,"
 		   "\"thread_cpu_pct\":0.80,\"thread_queued_pct\":0.00,"
-		   "\"thread_tid\":4301,\"thread_cpu\":0,"
+		   "\"thread_tid\":4301,\"thread_cpu\":0,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":97.50,\"thread_run_delay_pct\":97.00,"
-		   "\"run_delay_tid\":4302,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":4302,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":2,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
 		   ",\"aggressor_pid\":4300,\"aggressor_comm\":\"bash\","
-		   "\"victim_pid\":null,\"victim_comm\":null}\n");
+		   "\"victim_pid\":null,\"victim_comm\":null,\"victim_deprioritised\":false}\n");
 }
 
 static void test_json_noisy_neighbor(void)
@@ -139,18 +156,54 @@ static void test_json_noisy_neighbor(void)
 	e.ev.thread_queued_pct_x100 = 150;
 	ASSERT_STR(json(&e, "/"),
 		   J_TIME "\"pid\":4300,\"comm\":\"bash\",\"from\":\"ok\","
-		   "\"to\":\"noisy_neighbor\",\"cgroup\":\"/\",\"cgroup_truncated\":false,"
+		   "\"to\":\"noisy_neighbor\",\"cgroup\":\"/\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":98.00,"
 		   "\"thread_cpu_pct\":98.00,\"thread_queued_pct\":1.50,"
-		   "\"thread_tid\":4300,\"thread_cpu\":0,"
+		   "\"thread_tid\":4300,\"thread_cpu\":0,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":1.50,\"thread_run_delay_pct\":0.00,"
-		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":0,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
 		   ",\"aggressor_pid\":null,\"aggressor_comm\":null,"
-		   "\"victim_pid\":4301,\"victim_comm\":\"bash\"}\n");
+		   "\"victim_pid\":4301,\"victim_comm\":\"bash\",\"victim_deprioritised\":false}\n");
+}
+
+/* What the waiting thread asked for; the Noisy neighbor's victim. */
+static void test_json_deprioritised(void)
+{
+	struct hk_event e;
+
+	ev_starved(&e);
+	e.ev.wait_nice = 19;
+	e.ev.wait_group_weight = 100;
+	ASSERT_HAS(json(&e, NULL),
+		   "\"run_delay_tid\":4302,\"wait_nice\":19,\"wait_policy\":\"normal\","
+		   "\"wait_group_weight\":100,\"wait_group_idle\":false,");
+	ASSERT_HAS(fmt_out, "\"victim_deprioritised\":false}\n");
+	e.ev.wait_nice = -20;
+	e.ev.wait_policy = HK_SCHED_IDLE;
+	e.ev.wait_group_weight = 1;
+	e.ev.wait_group_idle = 1;
+	ASSERT_HAS(json(&e, NULL),
+		   "\"wait_nice\":-20,\"wait_policy\":\"idle\","
+		   "\"wait_group_weight\":1,\"wait_group_idle\":true,");
+	e.ev.wait_policy = HK_SCHED_BATCH;
+	ASSERT_HAS(json(&e, NULL), "\"wait_policy\":\"batch\",");
+	e.ev.wait_policy = HK_SCHED_DEADLINE;
+	ASSERT_HAS(json(&e, NULL), "\"wait_policy\":\"deadline\",");
+	e.ev.wait_policy = 4;	/* no such policy today: the number */
+	ASSERT_HAS(json(&e, NULL), "\"wait_policy\":4,");
+
+	ev_noisy(&e);
+	e.ev.victim_deprioritised = 0x1301;
+	ASSERT_HAS(json(&e, NULL),
+		   "\"victim_pid\":4301,\"victim_comm\":\"bash\",\"victim_deprioritised\":true}\n");
+	e.ev.cpu_lost_pct_x100 = 1411;
+	ASSERT_HAS(json(&e, NULL), "\"thread_cpu\":0,\"thread_cpu_lost_pct\":14.11,");
 }
 
 static void test_json_cpu_bound(void)
@@ -167,12 +220,14 @@ static void test_json_cpu_bound(void)
 	e.ev.thread_wait_pct_x100 = 4500;
 	ASSERT_STR(json(&e, "/"),
 		   J_TIME "\"pid\":4250,\"comm\":\"yes\",\"from\":\"ok\","
-		   "\"to\":\"cpu_bound\",\"cgroup\":\"/\",\"cgroup_truncated\":false,"
+		   "\"to\":\"cpu_bound\",\"cgroup\":\"/\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":197.12,"
 		   "\"thread_cpu_pct\":99.00,\"thread_queued_pct\":43.21,"
-		   "\"thread_tid\":4250,\"thread_cpu\":1,"
+		   "\"thread_tid\":4250,\"thread_cpu\":1,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":90.00,\"thread_run_delay_pct\":45.00,"
-		   "\"run_delay_tid\":4251,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":4251,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":3,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
@@ -186,12 +241,14 @@ static void test_json_ok(void)
 	ev_ok(&e);
 	ASSERT_STR(json(&e, "/"),
 		   J_TIME "\"pid\":4250,\"comm\":\"yes\",\"from\":\"cpu_bound\","
-		   "\"to\":\"ok\",\"cgroup\":\"/\",\"cgroup_truncated\":false,"
+		   "\"to\":\"ok\",\"cgroup\":\"/\",\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":12,\"window_s\":1.000,\"cpu_pct\":3.00,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.00,"
-		   "\"thread_tid\":4250,\"thread_cpu\":1,"
+		   "\"thread_tid\":4250,\"thread_cpu\":1,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":0.00,\"thread_run_delay_pct\":0.00,"
-		   "\"run_delay_tid\":0,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":0,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
@@ -206,12 +263,14 @@ static void test_json_exited(void)
 	e.ev.eta_s = 0;		/* zero is a number, not null */
 	ASSERT_STR(json(&e, NULL),
 		   J_TIME "\"pid\":4242,\"comm\":\"python3\",\"from\":\"oom_risk\","
-		   "\"to\":\"exited\",\"cgroup\":null,\"cgroup_truncated\":false,"
+		   "\"to\":\"exited\",\"cgroup\":null,\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\","
 		   "\"windows\":31,\"window_s\":1.000,\"cpu_pct\":3.50,"
 		   "\"thread_cpu_pct\":3.00,\"thread_queued_pct\":0.25,"
-		   "\"thread_tid\":4243,\"thread_cpu\":2,"
+		   "\"thread_tid\":4243,\"thread_cpu\":2,\"thread_cpu_lost_pct\":0.00,"
 		   "\"run_delay_pct\":0.12,\"thread_run_delay_pct\":0.10,"
-		   "\"run_delay_tid\":4244,\"throttled_pct\":0.00,\"io_blocked_pct\":0.00,"
+		   "\"run_delay_tid\":4244,"
+		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
+		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
 		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,"
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
@@ -222,7 +281,9 @@ static void test_json_exited(void)
 		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,"
 		   "\"trend_samples\":7,"
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
-		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":0,\"memcg_id\":1"
+		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":0,\"memcg_id\":1,"
+		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
 		   J_NOPEERS);
 }
 
@@ -236,7 +297,7 @@ static void test_json_ns_fields(void)
 	CU_ASSERT_PTR_NULL(strstr(fmt_out, "pidns_ino"));
 	e.ns_ino = 4026531836ULL;
 	ASSERT_HAS(json(&e, NULL),
-		   "\"cgroup\":null,\"cgroup_truncated\":false,\"ns_pid\":1,\"pidns_ino\":4026531836,"
+		   "\"cgroup\":null,\"cgroup_truncated\":false,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\",\"ns_pid\":1,\"pidns_ino\":4026531836,"
 		   "\"windows\":12,");
 }
 
@@ -250,6 +311,12 @@ static void test_json_extremes(void)
 	e.ev.cpu_pct_x100 = 0xffffffffU;
 	e.ev.thread_queued_pct_x100 = 0xffffffffU;
 	e.ev.wait_tid = 0xffffffffU;
+	e.ev.wait_nice = INT32_MIN;
+	e.ev.wait_policy = 0xffffffffU;	/* no name: the number */
+	e.ev.wait_group_weight = 0xffffffffU;
+	e.ev.wait_group_idle = 0xffffffffU;
+	e.ev.victim_deprioritised = 0xffffffffU;
+	e.ev.cpu_lost_pct_x100 = 0xffffffffU;
 	e.ev.throttled_pct_x100 = 0xfffffffeU;
 	e.ev.rss_bytes = UINT64_MAX;
 	e.ev.rss_anon_bytes = UINT64_MAX - 1;
@@ -265,7 +332,11 @@ static void test_json_extremes(void)
 	ASSERT_HAS(fmt_out, "\"window_s\":18446744073.710,");
 	ASSERT_HAS(fmt_out, "\"cpu_pct\":42949672.95,");
 	ASSERT_HAS(fmt_out, "\"thread_queued_pct\":42949672.95,");
-	ASSERT_HAS(fmt_out, "\"run_delay_tid\":4294967295,");
+	ASSERT_HAS(fmt_out, "\"run_delay_tid\":4294967295,"
+		   "\"wait_nice\":-2147483648,\"wait_policy\":4294967295,"
+		   "\"wait_group_weight\":4294967295,\"wait_group_idle\":true,");
+	ASSERT_HAS(fmt_out, "\"thread_cpu_lost_pct\":42949672.95,");
+	ASSERT_HAS(fmt_out, "\"victim_deprioritised\":true}\n");
 	ASSERT_HAS(fmt_out, "\"throttled_pct\":42949672.94,");
 	ASSERT_HAS(fmt_out, "\"rss_bytes\":18446744073709551615,");
 	ASSERT_HAS(fmt_out, "\"rss_anon_bytes\":18446744073709551614,");
@@ -302,6 +373,30 @@ static void test_json_time_offset(void)
 	ASSERT_HAS(fmt_out, "{\"time\":\"2026-11-22T05:21:36.123Z\",");
 }
 
+/* who the process is, and the cgroups its evidence names, as given */
+static void test_json_workload(void)
+{
+	static const struct hk_workload wl = {
+		.unit = "cri-containerd-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope",
+		.container_id = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+		.pod_uid = "1c2d3e4f-aaaa-bbbb-cccc-123456789abc",
+	};
+	struct hk_format_ctx c = ctx_utc;
+	struct hk_event e;
+
+	ev_throttled(&e);
+	c.workload = &wl;
+	c.quota_cgroup = "/kubepods.slice/kubepods-burstable.slice";
+	c.mem_high_cgroup = "/a\"b";
+	hk_format__json(fmt_out, sizeof(fmt_out), &e, "/kubepods/burstable/pod7", &c);
+	ASSERT_HAS(fmt_out, "\"cgroup\":\"/kubepods/burstable/pod7\",\"cgroup_truncated\":false,"
+		   "\"unit\":\"cri-containerd-0123456789abcdef0123456789abcdef0123456789abcdef"
+		   "0123456789abcdef.scope\",\"container_id\":\"0123456789abcdef0123456789abcdef"
+		   "0123456789abcdef0123456789abcdef\",\"pod_uid\":\"1c2d3e4f-aaaa-bbbb-cccc-"
+		   "123456789abc\",\"quota_cgroup\":\"/kubepods.slice/kubepods-burstable.slice\","
+		   "\"mem_high_cgroup\":\"/a\\\"b\",\"windows\":12,");
+}
+
 int hk_add_format_json_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -311,11 +406,13 @@ int hk_add_format_json_suite(void)
 		{ "json starved", test_json_starved },
 		{ "json noisy_neighbor", test_json_noisy_neighbor },
 		{ "json cpu_bound", test_json_cpu_bound },
+		{ "json deprioritised", test_json_deprioritised },
 		{ "json ok", test_json_ok },
 		{ "json exited", test_json_exited },
 		{ "json ns fields", test_json_ns_fields },
 		{ "json extremes", test_json_extremes },
 		{ "json time offset", test_json_time_offset },
+		{ "json unit, container, pod, cgroups by id", test_json_workload },
 	};
 
 	return HK_ADD_SUITE("format json", tests);

@@ -80,7 +80,9 @@
 	    "the window.") thread_run_delay					\
 	FAM("hotspot_k_process_throttled_ratio", "gauge",			\
 	    "Time its cgroups' CPU quota kept them throttled, as a share of "	\
-	    "the window, summed over CPUs.") throttled				\
+	    "the window, per CPU the quota lets the group use (the kernel's "	\
+	    "sum over CPUs divided by the quota in whole CPUs, at least one).")	\
+	throttled								\
 	FAM("hotspot_k_process_io_blocked_ratio", "gauge",			\
 	    "Time its threads slept blocked on I/O, as a share of the window "	\
 	    "(at most 1 per thread).") io					\
@@ -396,7 +398,7 @@ static void event(struct hk_prom *p, void (*make)(struct hk_event *), __u32 tgid
 	e.to = to;
 	if (comm)
 		set_comm(e.comm, comm);
-	hk_prom__event(p, &e, cgroup);
+	hk_prom__event(p, &e, cgroup, NULL);
 }
 
 /* ---- the text --------------------------------------------------------------- */
@@ -423,16 +425,18 @@ static void test_empty(void)
 static void ev_oom_distinct(struct hk_event *e)
 {
 	ev_oom(e);
-	e->ev.throttled_pct_x100 = 123;
+	e->ev.throttled_pct_x100 = e->ev.throttled_norm_pct_x100 = 123;
 	e->ev.major_faults_per_s = 45;
 }
 
 #define L_OOM "pid=\"4242\",comm=\"python3\",label=\"oom_risk\""
 #define L_CPU "pid=\"4250\",comm=\"yes\",label=\"cpu_bound\""
 #define L_THR "pid=\"4250\",comm=\"yes\",label=\"throttled\""
-#define I_OOM "pid=\"4242\",comm=\"python3\",cgroup=\"/kubepods/pod-a\""
-#define I_CPU "pid=\"4250\",comm=\"yes\",cgroup=\"/user.slice\""
-#define I_THR "pid=\"4250\",comm=\"yes\",cgroup=\"/user.slice/quota\""
+/* who a process is, when its cgroup path names nothing */
+#define WL_NONE ",unit=\"\",container_id=\"\",pod_uid=\"\""
+#define I_OOM "pid=\"4242\",comm=\"python3\",cgroup=\"/kubepods/pod-a\"" WL_NONE
+#define I_CPU "pid=\"4250\",comm=\"yes\",cgroup=\"/user.slice\"" WL_NONE
+#define I_THR "pid=\"4250\",comm=\"yes\",cgroup=\"/user.slice/quota\"" WL_NONE
 
 static void test_transitions(void)
 {
@@ -481,7 +485,7 @@ static void test_transitions(void)
 	ev_cpu(&e);
 	e.type = HK_EV_HANDOVER;
 	e.tgid = 4251;
-	hk_prom__event(p, &e, NULL);
+	hk_prom__event(p, &e, NULL, NULL);
 	check_prom(p, NULL, "wq",
 		   PROCESSES("1", "0", "1", "0", "0", "0", "0")
 		   PER_PROCESS(INFO(I_OOM) INFO(I_THR),
@@ -512,7 +516,7 @@ static void test_transitions(void)
 
 	/* out: one exits, the other is ok again */
 	ev_exited(&e);
-	hk_prom__event(p, &e, NULL);
+	hk_prom__event(p, &e, NULL, NULL);
 	event(p, ev_ok, 4250, HK_THROTTLED, HK_OK, NULL, "/user.slice/quota");
 	check_prom(p, NULL, "wq", EMPTY("wq"));
 
@@ -536,9 +540,9 @@ static void test_transitions(void)
 #define L_HOSTILE HOSTILE_COMM ",label=\"starved\""
 #define I_HOSTILE							\
 	HOSTILE_COMM ",cgroup=\"/a\\\"b\\\\c\\nd" FFFD "e" FFFD FFFD FFFD	\
-	"/" FFFD FFFD FFFD "gpj.exe/\\\\x0a/\xc3\xa9\xe6\x97\xa5" "/" FFFD FFFD "\""
+	"/" FFFD FFFD FFFD "gpj.exe/\\\\x0a/\xc3\xa9\xe6\x97\xa5" "/" FFFD FFFD "\"" WL_NONE
 #define L_LONG "pid=\"667\",comm=\"0123456789abcdef\",label=\"starved\""
-#define I_LONG "pid=\"667\",comm=\"0123456789abcdef\",cgroup=\"\""
+#define I_LONG "pid=\"667\",comm=\"0123456789abcdef\",cgroup=\"\"" WL_NONE
 #define HOSTILE_SAMPLES(name, v) S(name, L_HOSTILE, v) S(name, L_LONG, v)
 
 static void test_hostile(void)
@@ -560,7 +564,7 @@ static void test_hostile(void)
 	e.tgid = 667;
 	memcpy(e.comm, "0123456789abcdef", HK_COMM_LEN);
 	set_comm(e.aggressor_comm, "XYZ");
-	hk_prom__event(p, &e, NULL);
+	hk_prom__event(p, &e, NULL, NULL);
 	check_prom(p, NULL, "timer",
 		   PROCESSES("0", "0", "0", "2", "0", "0", "0")
 		   PER_PROCESS(INFO(I_HOSTILE) INFO(I_LONG),
@@ -588,7 +592,7 @@ static void check_info(const char *text, __u32 pid, const char *value)
 	char want[1024];
 
 	snprintf(want, sizeof(want), "\nhotspot_k_process_info{pid=\"%u\",comm=\"yes\","
-		 "cgroup=\"%s\"} 1\n", pid, value);
+		 "cgroup=\"%s\"" WL_NONE "} 1\n", pid, value);
 	ASSERT_HAS(text, want);
 }
 
@@ -684,9 +688,9 @@ static void test_value_cap(void)
  * at most, each value at most 256 bytes, the cgroup once a process, and
  * the members' series within 512 KiB: the rest are counted, not listed.
  */
-#define AMP_BYTES	497240
-#define WIDEST_BYTES	532272
-#define WIDEST_LISTED	233
+#define AMP_BYTES	506298
+#define WIDEST_BYTES	530840
+#define WIDEST_LISTED	198
 /* A hostile path of HK_FORMAT_CGROUP_MAX bytes, mostly outside UTF-8,
  * under a delegated user's own subtree. */
 static void hostile_cgroup(char *cg)
@@ -708,7 +712,8 @@ static void hostile_cgroup(char *cg)
  * lists exactly listed of them; the rest are counted, not listed.
  */
 static void check_storm(void (*make)(struct hk_event *), __u32 first, __u32 nr,
-			size_t bytes, size_t listed, const char *label)
+			size_t bytes, size_t listed, const char *label,
+			const struct hk_workload *wl)
 {
 	char cg[HK_FORMAT_CGROUP_MAX + 1], want[128];
 	struct hk_prom *p;
@@ -725,7 +730,7 @@ static void check_storm(void (*make)(struct hk_event *), __u32 first, __u32 nr,
 		e.tgid = first - i;
 		e.from = HK_OK;
 		memset(e.comm, 0xff, sizeof(e.comm));
-		hk_prom__event(p, &e, cg);
+		hk_prom__event(p, &e, cg, wl);
 	}
 	text = text_of(p, NULL, "wq");
 	if (strlen(text) != bytes)
@@ -747,7 +752,7 @@ static void check_storm(void (*make)(struct hk_event *), __u32 first, __u32 nr,
 
 static void test_amplification(void)
 {
-	check_storm(ev_cpu, 101024, 1024, AMP_BYTES, HK_PROM_PROCS_MAX, "cpu_bound");
+	check_storm(ev_cpu, 101024, 1024, AMP_BYTES, HK_PROM_PROCS_MAX, "cpu_bound", NULL);
 }
 
 /*
@@ -761,6 +766,7 @@ static void ev_widest(struct hk_event *e)
 	e->to = HK_NOISY_NEIGHBOR;
 	e->ev.cpu_pct_x100 = e->ev.wait_pct_x100 = e->ev.thread_wait_pct_x100 = 0xffffffff;
 	e->ev.throttled_pct_x100 = e->ev.io_pct_x100 = 0xffffffff;
+	e->ev.throttled_norm_pct_x100 = 0xffffffff;
 	e->ev.major_faults_per_s = e->ev.minor_faults_per_s = 18446744073709551615ULL;
 	e->ev.rss_bytes = e->ev.rss_anon_bytes = e->ev.limit_bytes = 18446744073709551615ULL;
 	e->ev.rss_slope_bytes_per_s = -9223372036854775807LL - 1;
@@ -769,8 +775,16 @@ static void ev_widest(struct hk_event *e)
 
 static void test_bytes_cap(void)
 {
+	/* the widest unit too: every byte escaped, cut at HK_PROM_VALUE_MAX */
+	struct hk_workload wl = {
+		.container_id = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+		.pod_uid = "1c2d3e4f-aaaa-bbbb-cccc-123456789abc",
+	};
+
+	memset(wl.unit, '\\', HK_WORKLOAD_UNIT_LEN - 1 - 8);
+	strcpy(wl.unit + HK_WORKLOAD_UNIT_LEN - 1 - 8, ".service");
 	check_storm(ev_widest, 4194304, HK_PROM_PROCS_MAX, WIDEST_BYTES, WIDEST_LISTED,
-		    "noisy_neighbor");
+		    "noisy_neighbor", &wl);
 }
 
 static void test_stats(void)
@@ -877,7 +891,8 @@ static void test_cap(void)
 	check_counts(text, n_cpu, "2", "2", max);
 	ASSERT_HAS(text, "\nhotspot_k_process_flagged{pid=\"1\",comm=\"bash\","
 			 "label=\"starved\"} 1\n");
-	ASSERT_HAS(text, "\nhotspot_k_process_info{pid=\"1\",comm=\"bash\",cgroup=\"/a\"} 1\n");
+	ASSERT_HAS(text, "\nhotspot_k_process_info{pid=\"1\",comm=\"bash\",cgroup=\"/a\"" WL_NONE
+		   "} 1\n");
 	free(text);
 
 	/* a member leaves: room for the next one to come */
@@ -1298,6 +1313,39 @@ static void test_checker(void)
 	CU_ASSERT_EQUAL(pc_count_samples(good, "m"), 0);
 }
 
+/* who a process is, on its info series (and only there: its gauges stay
+ * per PID and label) */
+static void test_workload(void)
+{
+	static const struct hk_workload wl = {
+		.unit = "cri-containerd-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope",
+		.container_id = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+		.pod_uid = "1c2d3e4f-aaaa-bbbb-cccc-123456789abc",
+	};
+	struct hk_prom *p;
+	struct hk_event e;
+	char *text;
+
+	tmp_dir_make();
+	p = prom_new(tmp_path("hk.prom"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	ev_cpu(&e);
+	e.from = HK_OK;
+	hk_prom__event(p, &e, "/kubepods.slice/c.scope", &wl);
+	text = text_of(p, NULL, "wq");
+	ASSERT_HAS(text, "\nhotspot_k_process_info{pid=\"4250\",comm=\"yes\","
+		   "cgroup=\"/kubepods.slice/c.scope\",unit=\"cri-containerd-0123456789abcdef"
+		   "0123456789abcdef0123456789abcdef0123456789abcdef.scope\",container_id=\""
+		   "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\","
+		   "pod_uid=\"1c2d3e4f-aaaa-bbbb-cccc-123456789abc\"} 1\n");
+	ASSERT_HAS(text, "\nhotspot_k_process_flagged{pid=\"4250\",comm=\"yes\","
+		   "label=\"cpu_bound\"} 1\n");
+	check_text(text, NULL);
+	free(text);
+	hk_prom__free(p);
+	tmp_dir_remove();
+}
+
 int hk_add_prometheus_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -1315,6 +1363,7 @@ int hk_add_prometheus_suite(void)
 		{ "new errors", test_new_errors },
 		{ "write errors", test_write_errors },
 		{ "strict reader", test_checker },
+		{ "unit, container, pod on the info series", test_workload },
 	};
 
 	return HK_ADD_SUITE("prometheus", tests);

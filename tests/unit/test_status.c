@@ -133,7 +133,7 @@ static void check_terminal_safe(const char *s)
 #define VALUE_LACKS(v, len, lit) \
 	CU_ASSERT_PTR_NULL((v) ? memmem((v), (len), (lit), sizeof(lit) - 1) : NULL)
 
-#define HEAD "    PID  COMM              LABEL              FOR     CPU    WAIT       RSS        RSS/s"
+#define HEAD "    PID  COMM              UNIT                      CONTAINER     LABEL              FOR     CPU    WAIT       RSS        RSS/s"
 #define INSTANCE "hotspot-k every 1s (driver wq): 57 windows, "
 
 /* ---- the table ----------------------------------------------------------- */
@@ -187,7 +187,7 @@ static void test_table_one(void)
 	ASSERT_STR(TEXT(false, 10),
 		   INSTANCE "2 of 4096 processes tracked, 1 flagged\n"
 		   HEAD "  EVIDENCE\n"
-		   "  18217  yes               CPU-bound          12s   100 %   0.1 %  1.50 MiB"
+		   "  18217  yes               -                         -             CPU-bound          12s   100 %   0.1 %  1.50 MiB"
 		   "        0 B/s  thread 18217 at 100 % of cpu1 · 4 faults/s\n");
 	check_terminal_safe(out);
 
@@ -234,6 +234,7 @@ static void test_table_several(void)
 	/* throttled by its quota; its starved peer (4600) is not tracked */
 	p = add(4400, "quota", HK_THROTTLED, 720, 2000, 12 * HK_MIB);
 	p->ev.throttled_pct_x100 = 6300;
+	p->ev.throttled_norm_pct_x100 = 6300;
 	p->ev.wait_tid = 4410;
 	p->ev.thread_wait_pct_x100 = 4100;
 	p->ev.wait_pct_x100 = 8000;
@@ -246,20 +247,20 @@ static void test_table_several(void)
 	ASSERT_STR(TEXT(false, 10),
 		   "hotspot-k every 5s (driver wq): 57 windows, 7 of 4096 processes tracked, 6 flagged\n"
 		   HEAD "  EVIDENCE\n"
-		   "   4242  python3           OOM risk         2m30s   3.5 %     0 %  1.21 GiB"
+		   "   4242  python3           -                         -             OOM risk         2m30s   3.5 %     0 %  1.21 GiB"
 		   "  +38.1 MiB/s  anon 1.12 GiB +41.0 MiB/s · limit 23.4 GiB (RAM) · ETA 9m14s\n"
-		   "   4500  thrash            Mem-thrashing        -    51 %     0 %   300 MiB"
+		   "   4500  thrash            -                         -             Mem-thrashing        -    51 %     0 %   300 MiB"
 		   "  -2.00 MiB/s  leaving: 2 of 3 windows without it · 19.3k minor faults/s,"
 		   " 19.2k not explained by RSS growth · 0 major faults/s\n"
-		   "   4400  quota             Throttled        1h00m    20 %    80 %  12.0 MiB"
+		   "   4400  quota             -                         -             Throttled        1h00m    20 %    80 %  12.0 MiB"
 		   "        0 B/s  its cgroup's CPU quota throttled it 63 % of the window · thread 4410"
 		   " waited 41 % for a CPU\n"
-		   "   4301  victim            Starved            15s   0.8 %    97 %  4.00 MiB"
+		   "   4301  victim            -                         -             Starved            15s   0.8 %    97 %  4.00 MiB"
 		   "        0 B/s  thread 4302 waited 97 % of the window for a CPU · preempted by 4300"
 		   " (hog)\n"
-		   "   4600  lone              Starved            10s     1 %     0 %  1.00 MiB"
+		   "   4600  lone              -                         -             Starved            10s     1 %     0 %  1.00 MiB"
 		   "        0 B/s  thread 4600 waited 90 % of the window for a CPU · preempted by 999\n"
-		   "   4300  hog               Noisy neighbor     10s    99 %     0 %  2.00 MiB"
+		   "   4300  hog               -                         -             Noisy neighbor     10s    99 %     0 %  2.00 MiB"
 		   "        0 B/s  thread 4300 at 99 % of cpu0 · starves 4301 (victim)\n");
 	check_terminal_safe(out);
 }
@@ -289,25 +290,25 @@ static void test_top_order_and_ties(void)
 	ASSERT_STR(TEXT(true, 3),
 		   INSTANCE "6 of 4096 processes tracked, 1 flagged\n"
 		   HEAD "  EVIDENCE\n"
-		   "    100  a                 CPU-bound           3s    99 %     1 %  1.00 MiB"
+		   "    100  a                 -                         -             CPU-bound           3s    99 %     1 %  1.00 MiB"
 		   "  +2.00 KiB/s  thread 100 at 99 % of cpu1 · 0 faults/s\n"
 		   "\n"
 		   "top 3 by CPU:\n"
 		   HEAD "\n"
-		   "    100  a                 CPU-bound           3s    99 %     1 %  1.00 MiB  +2.00 KiB/s\n"
-		   "    400  d                 OK                   -    70 %     0 %  4.00 MiB  +1.00 KiB/s\n"
-		   "    200  b                 OK                   -    50 %     2 %  2.00 MiB        0 B/s\n"
+		   "    100  a                 -                         -             CPU-bound           3s    99 %     1 %  1.00 MiB  +2.00 KiB/s\n"
+		   "    400  d                 -                         -             OK                   -    70 %     0 %  4.00 MiB  +1.00 KiB/s\n"
+		   "    200  b                 -                         -             OK                   -    50 %     2 %  2.00 MiB        0 B/s\n"
 		   "\n"
 		   "top 3 by run delay (wait):\n"
 		   HEAD "\n"
-		   "    200  b                 OK                   -    50 %     2 %  2.00 MiB        0 B/s\n"
-		   "    300  c                 OK                   -    50 %     2 %  3.00 MiB        0 B/s\n"
-		   "    100  a                 CPU-bound           3s    99 %     1 %  1.00 MiB  +2.00 KiB/s\n"
+		   "    200  b                 -                         -             OK                   -    50 %     2 %  2.00 MiB        0 B/s\n"
+		   "    300  c                 -                         -             OK                   -    50 %     2 %  3.00 MiB        0 B/s\n"
+		   "    100  a                 -                         -             CPU-bound           3s    99 %     1 %  1.00 MiB  +2.00 KiB/s\n"
 		   "\n"
 		   "top 3 by RSS growth:\n"
 		   HEAD "\n"
-		   "    100  a                 CPU-bound           3s    99 %     1 %  1.00 MiB  +2.00 KiB/s\n"
-		   "    400  d                 OK                   -    70 %     0 %  4.00 MiB  +1.00 KiB/s\n");
+		   "    100  a                 -                         -             CPU-bound           3s    99 %     1 %  1.00 MiB  +2.00 KiB/s\n"
+		   "    400  d                 -                         -             OK                   -    70 %     0 %  4.00 MiB  +1.00 KiB/s\n");
 
 	/* a list with nothing above 0 says so */
 	snap_reset();
@@ -340,7 +341,7 @@ static void test_hostile_comm(void)
 	ASSERT_STR(TEXT(false, 10),
 		   INSTANCE "2 of 4096 processes tracked, 1 flagged\n"
 		   HEAD "  EVIDENCE\n"
-		   "   4301  \\x1b[2J\\x1b]0;x\\x07\\xe2\\x80\\xae  Starved             2s   0.8 %     0 %"
+		   "   4301  \\x1b[2J\\x1b]0;x\\x07\\xe2\\x80\\xae  -                         -             Starved             2s   0.8 %     0 %"
 		   "  1.00 MiB        0 B/s  thread 4301 waited 90 % of the window for a CPU · preempted"
 		   " by 4300 (ab\"\\\\efghijklmnop)\n");
 	check_terminal_safe(out);
@@ -353,7 +354,7 @@ static void test_hostile_comm(void)
 	/* bytes that are not UTF-8: \xHH on a terminal, U+FFFD in JSON */
 	set_comm(procs[0].comm, "\xff\xfe\xc0\xaf");
 	check_terminal_safe(TEXT(true, 10));
-	ASSERT_HAS(out, "   4301  \\xff\\xfe\\xc0\\xaf  Starved  ");
+	ASSERT_HAS(out, "   4301  \\xff\\xfe\\xc0\\xaf  -                         -             Starved  ");
 	check_json(JSON(true, 10));
 	ASSERT_HAS(out, "\"comm\":\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
 }
@@ -383,7 +384,7 @@ static void test_json_exact(void)
 	ASSERT_STR(JSON(false, 10),
 		   J_INSTANCE "\"procs_tracked\":1,\"max_procs\":4096,\"procs_flagged\":1},"
 		   "\"flagged\":[{\"pid\":18217,\"comm\":\"yes\",\"ns_pid\":7,"
-		   "\"pidns_ino\":4026532512,\"label\":\"cpu_bound\",\"match\":\"cpu_bound\","
+		   "\"pidns_ino\":4026532512,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"label\":\"cpu_bound\",\"match\":\"cpu_bound\","
 		   "\"for_s\":12,\"missed_windows\":0,\"windows\":60,\"quiet\":false,"
 		   "\"nr_threads\":1,\"cpu_pct\":99.87,\"run_delay_pct\":0.12,"
 		   "\"throttled_pct\":0.00,\"faults_per_s\":3,\"rss_bytes\":1572864,"
@@ -435,7 +436,7 @@ static void test_json_lists(void)
 	CU_ASSERT_TRUE(len > 12 && !strncmp(v, "[{\"pid\":4301,", 13));
 	v = tc_json_get(&top, "flagged", &len);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-	VALUE_HAS(v, len, "\"label\":\"starved\",\"match\":\"ok\","
+	VALUE_HAS(v, len, "\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"label\":\"starved\",\"match\":\"ok\","
 		  "\"for_s\":null,\"missed_windows\":1,");
 	VALUE_HAS(v, len, "\"eta_s\":60,\"aggressor_pid\":999,\"aggressor_comm\":null,");
 	VALUE_HAS(v, len, "\"evidence\":\"leaving: 1 of 3 windows without it"
@@ -450,7 +451,7 @@ static void test_json_lists(void)
 	p->hyst.cand = HK_CPU_BOUND;
 	p->hyst.cand_windows = 2;
 	check_json(JSON(true, 10));
-	ASSERT_HAS(out, "{\"pid\":600,\"comm\":\"quiet\",\"label\":\"cpu_bound\","
+	ASSERT_HAS(out, "{\"pid\":600,\"comm\":\"quiet\",\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"label\":\"cpu_bound\","
 		   "\"match\":\"cpu_bound\",\"for_s\":2,\"missed_windows\":0,\"windows\":60,"
 		   "\"quiet\":true,\"nr_threads\":1,\"cpu_pct\":0.00,\"run_delay_pct\":0.00,");
 }
@@ -464,12 +465,55 @@ static void test_for_column(void)
 	add(11, "b", HK_CPU_BOUND, 41, 9900, HK_MIB);	/* 61.5 s -> 1m02s */
 	add(12, "c", HK_CPU_BOUND, 0xffffffffU, 9900, HK_MIB);
 	TEXT(false, 10);
-	ASSERT_HAS(out, "     10  a                 CPU-bound           2s  ");
-	ASSERT_HAS(out, "     11  b                 CPU-bound        1m02s  ");
+	ASSERT_HAS(out, "     10  a                 -                         -             CPU-bound           2s  ");
+	ASSERT_HAS(out, "     11  b                 -                         -             CPU-bound        1m02s  ");
 	/* 6442450942.5 s, rounded: 74565 days 9 h */
-	ASSERT_HAS(out, "     12  c                 CPU-bound       74565d09h  ");
+	ASSERT_HAS(out, "     12  c                 -                         -             CPU-bound       74565d09h  ");
 	check_json(JSON(false, 10));
 	ASSERT_HAS(out, "\"for_s\":6442450943,");
+}
+
+/* who PID 18217 and 300 are, as the command reads it from /proc; the
+ * start time handed over with the PID */
+static __u64 who_start_ns;
+
+static void fake_who(struct hk_workload *w, __u32 pid, __u64 start_boottime_ns)
+{
+	memset(w, 0, sizeof(*w));
+	who_start_ns = start_boottime_ns;
+	if (pid == 18217) {
+		strcpy(w->unit, "cri-containerd-0123456789abcdef0123456789abcdef0123456789abcdef"
+		       "0123456789abcdef.scope");
+		strcpy(w->container_id, "0123456789abcdef0123456789abcdef0123456789abcdef"
+		       "0123456789abcdef");
+		strcpy(w->pod_uid, "1c2d3e4f-aaaa-bbbb-cccc-123456789abc");
+	} else if (pid == 300) {
+		strcpy(w->unit, "nginx.service");
+	}
+}
+
+static void test_who_columns(void)
+{
+	struct hk_proc *p;
+
+	snap_reset();
+	snap.who = fake_who;
+	p = add(18217, "yes", HK_CPU_BOUND, 12, 9987, 1536 * HK_KIB);
+	p->start_boottime_ns = 123456789;
+	p = add(300, "nginx", HK_CPU_BOUND, 12, 9987, 1536 * HK_KIB);
+	TEXT(false, 10);
+	/* the unit cut to 24 columns, the id to 12 as docker ps has it */
+	ASSERT_HAS(out, "\n  18217  yes               cri-containerd-01234567~  0123456789ab  CPU-bound ");
+	ASSERT_HAS(out, "\n    300  nginx             nginx.service             -             CPU-bound ");
+	CU_ASSERT_EQUAL(who_start_ns, 123456789);
+	check_json(JSON(false, 10));
+	ASSERT_HAS(out, "{\"pid\":18217,\"comm\":\"yes\",\"unit\":\"cri-containerd-"
+		   "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope\","
+		   "\"container_id\":\"0123456789abcdef0123456789abcdef0123456789abcdef"
+		   "0123456789abcdef\",\"pod_uid\":\"1c2d3e4f-aaaa-bbbb-cccc-123456789abc\","
+		   "\"label\":\"cpu_bound\"");
+	ASSERT_HAS(out, "{\"pid\":300,\"comm\":\"nginx\",\"unit\":\"nginx.service\","
+		   "\"container_id\":\"\",\"pod_uid\":\"\",\"label\":");
 }
 
 int hk_add_status_suite(void)
@@ -483,6 +527,7 @@ int hk_add_status_suite(void)
 		{ "json: exact", test_json_exact },
 		{ "json: lists", test_json_lists },
 		{ "FOR column", test_for_column },
+		{ "UNIT and CONTAINER", test_who_columns },
 	};
 
 	return HK_ADD_SUITE("status", tests);

@@ -36,6 +36,7 @@ struct ref_pair {
 	__u32 aggressor;
 	__u32 votes;
 	__u32 starved;		/* the victim holds Starved after the window */
+	__u32 deprio;		/* ... and asked for less: hk_deprio() */
 };
 
 /* What the BPF side keeps across windows, and what one window emitted. */
@@ -163,6 +164,7 @@ static void ref_window(struct ref *r, struct hk_test_window *tw)
 			r->victims[r->nr_victims].aggressor = s->aggressor_tgid;
 			r->victims[r->nr_victims].votes = s->aggressor_switches;
 			r->victims[r->nr_victims].starved = e->p.hyst.label == HK_STARVED;
+			r->victims[r->nr_victims].deprio = hk_deprio(&e->p.ev);
 			r->nr_victims++;
 		}
 	}
@@ -175,6 +177,7 @@ static void ref_window(struct ref *r, struct hk_test_window *tw)
 		    r->victims[k].votes > a->p.ev.victim_switches) {
 			a->p.ev.victim_tgid = r->victims[k].victim;
 			a->p.ev.victim_switches = r->victims[k].votes;
+			a->p.ev.victim_deprioritised = r->victims[k].deprio;
 		}
 		a->p.ev.victim_starved |= r->victims[k].starved;
 	}

@@ -79,6 +79,20 @@ struct hkv_load {
 	__u32 aggressor_switches;
 	__u64 limit_bytes;		/* memory cgroup limit, 0: none (RAM) */
 	__u64 memcg_other_bytes;	/* the cgroup's usage besides us */
+	/* the memory.high that binds (0: none), its cgroup's usage and page
+	 * cache, and its memory.events "high" counted in this window */
+	__u64 mem_high_bytes;
+	__u64 mem_high_usage_bytes;
+	__u64 mem_high_file_bytes;
+	__u64 mem_high_events;
+	__u32 mem_stalled;		/* its newest thread in a memory stall */
+	__u64 lost_ns;			/* steal + IRQ time of the busiest
+					 * thread's CPU */
+	/* what the thread that waited most asked for */
+	__s32 wait_nice;
+	__u32 wait_policy;
+	__u32 wait_group_weight;
+	__u32 wait_group_idle;
 };
 
 struct hkv_phase {
@@ -156,6 +170,11 @@ enum hkv_field {
 	HKV_F_VICTIM_STARVED,	/* victim_starved */
 	HKV_F_IO,		/* io_pct_x100 */
 	HKV_F_THREAD_IO,	/* thread_io_pct_x100 */
+	HKV_F_MEM_HIGH_EPS,	/* mem_high_events_per_s */
+	HKV_F_MEM_HIGH,		/* mem_high_bytes */
+	HKV_F_CPU_LOST,		/* cpu_lost_pct_x100 */
+	HKV_F_WAIT_NICE,	/* wait_nice */
+	HKV_F_VICTIM_DEPRIO,	/* victim_deprioritised */
 };
 
 /* One hand-computed evidence value, read after the window ends. */
@@ -190,6 +209,10 @@ static inline const char *hkv_field_name(__u32 f)
 		"victim_switches", "thread_queued_pct_x100",
 		"thread_wait_pct_x100", "throttled_pct_x100", "rss_bytes",
 		"rss_anon_bytes", "window_ns", "victim_starved",
+		"io_pct_x100", "thread_io_pct_x100", "mem_high_events_per_s",
+		"mem_high_bytes",
+		"io_pct_x100", "thread_io_pct_x100", "cpu_lost_pct_x100",
+		"wait_nice", "victim_deprioritised",
 	};
 
 	return f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
@@ -227,6 +250,11 @@ static inline __s64 hkv_field_get(const struct hk_evidence *ev, __u32 f)
 	case HKV_F_ANON:	return (__s64)ev->rss_anon_bytes;
 	case HKV_F_WINDOW:	return (__s64)ev->window_ns;
 	case HKV_F_VICTIM_STARVED: return ev->victim_starved;
+	case HKV_F_MEM_HIGH_EPS: return (__s64)ev->mem_high_events_per_s;
+	case HKV_F_MEM_HIGH:	return (__s64)ev->mem_high_bytes;
+	case HKV_F_CPU_LOST:	return ev->cpu_lost_pct_x100;
+	case HKV_F_WAIT_NICE:	return ev->wait_nice;
+	case HKV_F_VICTIM_DEPRIO: return ev->victim_deprioritised;
 	}
 	return -1;
 }
@@ -235,7 +263,8 @@ static inline const char *hkv_label_name(__u32 l)
 {
 	static const char *const names[HK_NR_LABELS] = {
 		"OK", "OOM risk", "Mem-thrashing", "Throttled", "Starved",
-		"Noisy neighbor", "I/O-blocked", "CPU-bound", "exited",
+		"Noisy neighbor", "I/O-blocked", "CPU-bound", "Mem-throttled",
+		"exited",
 	};
 
 	return l < HK_NR_LABELS ? names[l] : "?";
@@ -316,6 +345,7 @@ static inline void hkv_sample(const struct hkv_vector *v, const struct hkv_proc 
 		s->nvcsw += d->nvcsw;
 		s->nivcsw += d->nivcsw;
 		s->throttled_ns += d->throttled_ns;
+		s->mem_high_events += d->mem_high_events;
 		anon += d->rss_pages;
 		file += d->file_pages;
 	}
@@ -344,6 +374,11 @@ static inline void hkv_sample(const struct hkv_vector *v, const struct hkv_proc 
 	s->nr_threads = nr;
 	s->aggressor_tgid = l->aggressor_tgid;
 	s->aggressor_switches = l->aggressor_switches;
+	s->cpu_lost_delta_ns = l->lost_ns;
+	s->wait_nice = l->wait_nice;
+	s->wait_policy = l->wait_policy;
+	s->wait_group_weight = l->wait_group_weight;
+	s->wait_group_idle = l->wait_group_idle;
 	s->ns_pid = p->tgid;
 	if (l->limit_bytes) {
 		used = l->memcg_other_bytes + s->anon_pages * HKV_PAGE;
@@ -352,6 +387,13 @@ static inline void hkv_sample(const struct hkv_vector *v, const struct hkv_proc 
 		s->headroom_bytes = l->limit_bytes > used ? l->limit_bytes - used : 0;
 		s->memcg_id = 4242;
 	}
+	if (l->mem_high_bytes) {
+		s->mem_high_bytes = l->mem_high_bytes;
+		s->mem_high_usage_bytes = l->mem_high_usage_bytes;
+		s->mem_high_file_bytes = l->mem_high_file_bytes;
+		s->mem_high_cgroup_id = 4343;
+	}
+	s->mem_stalled = l->mem_stalled;
 	n = strlen(p->comm);
 	if (n > HK_COMM_LEN - 1)
 		n = HK_COMM_LEN - 1;
@@ -446,6 +488,14 @@ static inline const struct hkv_proc *hkv_find(const struct hkv_vector *v,
 #define HKV_LULL	.run_ns = 10 * HK_NSEC_PER_MSEC, .thread_run_ns = 10 * HK_NSEC_PER_MSEC, \
 			.limit_bytes = HK_GIB
 
+/* held at a memory.high of 64 MiB (usage 66 MiB, no page cache): a
+ * window with a THP fault and 17 "high" events, and one asleep */
+#define HKV_HELD_ACTIVE	.run_ns = 5 * HK_NSEC_PER_MSEC, .thread_run_ns = 5 * HK_NSEC_PER_MSEC, \
+			.minor_faults = 1, .rss_pages = 512, .nvcsw = 1, \
+			.mem_high_bytes = 64 * HK_MIB, .mem_high_usage_bytes = 66 * HK_MIB, \
+			.mem_high_events = 17
+#define HKV_HELD_ASLEEP	.mem_high_bytes = 64 * HK_MIB, .mem_high_usage_bytes = 66 * HK_MIB
+
 #define OK	HK_OK
 #define OOM	HK_OOM_RISK
 #define MT	HK_MEM_THRASHING
@@ -454,6 +504,7 @@ static inline const struct hkv_proc *hkv_find(const struct hkv_vector *v,
 #define NN	HK_NOISY_NEIGHBOR
 #define IO	HK_IO_BLOCKED
 #define CPU	HK_CPU_BOUND
+#define MTH	HK_MEM_THROTTLED
 #define EXIT	HK_EXITED
 
 static const struct hkv_vector hkv_vectors[] = {
@@ -471,6 +522,7 @@ static const struct hkv_vector hkv_vectors[] = {
 #undef NN
 #undef IO
 #undef CPU
+#undef MTH
 #undef EXIT
 
 #define HKV_NR_VECTORS (sizeof(hkv_vectors) / sizeof(hkv_vectors[0]))

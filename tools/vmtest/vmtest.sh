@@ -18,7 +18,7 @@
 # kernel did not boot or timed out, 2 usage or setup error.
 set -eu
 
-CHECKS="prog-test load core cpu_bound profile oom_risk sigint no_bpf_left drivers as_5_15"
+CHECKS="prog-test load core cpu_bound profile oom_risk mem_throttled sigint no_bpf_left drivers as_5_15"
 NODE_CHECKS="load throttled quota_starved iter_wrap attribution oversubscribed seed_pair busy_loop mem_high freeze_v2 busy_faults sigint no_bpf_left"
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -26,7 +26,10 @@ from .procs import TestFailure, indent, kill_group, mono, spawn
 class Tool:
     """hotspot-k --json -i 1s, its stdout read by a thread, its windows counted."""
 
-    def __init__(self, ctx, name, extra=()):
+    def __init__(self, ctx, name, extra=(), journal=False):
+        """journal: stdout is the journal's stream (JOURNAL_STREAM names the
+        pipe), so each line starts with its syslog priority: kept in the
+        event as "_priority"."""
         self.ctx = ctx
         self.name = name
         self.stderr_path = os.path.join(ctx.workdir, "%s.tool.stderr" % name)
@@ -42,7 +45,19 @@ class Tool:
         self.t_start = mono()
         self.t_ready = None
         self._err = open(self.stderr_path, "wb")
-        self.proc = spawn(self.argv, stdout=subprocess.PIPE, stderr=self._err)
+        self.journal = journal
+        if journal:
+            r, w = os.pipe()
+            st = os.fstat(w)
+            env = dict(os.environ, JOURNAL_STREAM="%d:%d" % (st.st_dev, st.st_ino))
+            try:
+                self.proc = spawn(self.argv, stdout=w, stderr=self._err, env=env)
+            finally:
+                os.close(w)
+            self.out = os.fdopen(r, "rb")
+        else:
+            self.proc = spawn(self.argv, stdout=subprocess.PIPE, stderr=self._err)
+            self.out = self.proc.stdout
         ctx.own(self)
         self.reader = threading.Thread(target=self._read, daemon=True,
                                        name="reader-%s" % name)
@@ -50,12 +65,17 @@ class Tool:
 
     # -- output --------------------------------------------------------
     def _read(self):
-        for raw in self.proc.stdout:
+        for raw in self.out:
             t = mono()
-            text, obj, err = None, None, None
+            text, obj, err, prio = None, None, None, None
             try:
                 text = raw.decode("utf-8")
-                obj = json.loads(text)
+                m = re.match(r"<([0-7])>", text) if self.journal else None
+                if m:
+                    prio = int(m.group(1))
+                obj = json.loads(text[m.end():] if m else text)
+                if isinstance(obj, dict) and prio is not None:
+                    obj["_priority"] = prio
                 if not isinstance(obj, dict):
                     err = "not a JSON object"
                     obj = None
