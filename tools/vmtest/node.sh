@@ -366,6 +366,8 @@ stop_all()
 
 # --- boot: the hierarchy, both tools ---------------------------------------------
 mount -t cgroup2 cgroup2 $CG || echo "HKVM INFO cgroup2 not mounted"
+# a node's /run, where --freeze-on-oom records each freeze before making it
+mkdir -p /run && mount -t tmpfs tmpfs /run
 for c in $NGINX $LEAK_HIGH $LEAK_FREEZE $SEED $SPIN $BUILD $WRAP $API \
 	"$POD_A_CTR" "$POD_B_CTR" "$POD_C_BURST" "$POD_C_VICTIM"; do
 	cg_make "$c"
