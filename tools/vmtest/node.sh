@@ -285,7 +285,7 @@ late_mem_high()
 f_frozen=
 chk_freeze_v2()
 {
-	if l=$(grep -m 1 '"event":"freeze".*"reason"' "$OUT"); then
+	if l=$(grep -m 1 '"event":"freeze".*"reason":"' "$OUT"); then
 		result freeze_v2 FAIL "$t_1" "refused: $(field "$l" reason)"
 		return 0
 	fi
