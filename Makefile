@@ -13,7 +13,8 @@
 #                   SYSCONFDIR, UNITDIR; make uninstall removes what it wrote
 #   make install-test  install/uninstall, the unit and the man page, checked
 #   make bench      benchmarks (needs root; slow, not part of make test)
-#   make vmtest     boot Debian's 6.1 and 6.12 kernels under qemu and test there
+#   make vmtest     boot Debian's 6.1 and 6.12 kernels under qemu and test there,
+#                   and 6.12 as a node (8 vCPUs, cgroup v2 only, pods)
 #   STATIC=1        link fully static binaries (libbpf.a, libelf.a, libz.a)
 #   V=1             show the commands
 
@@ -190,7 +191,7 @@ e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
 		--hkload $(OUTPUT)/hkload --tool-args "--driver iter" --skip "$(E2E_ITER_SKIP)"
 
 # One static binary for every suite: natively here under both drivers, then
-# in Debian's 6.1 and 6.12 kernels under qemu (make vmtest).
+# in Debian's 6.1 and 6.12 kernels under qemu, and 6.12 as a node (make vmtest).
 test: deps
 	$(Q)tools/deps.sh test
 	$(Q)$(MAKE) --no-print-directory STATIC=1 hotspot-k $(OUTPUT)/prog-test $(OUTPUT)/hkload \

@@ -9,19 +9,37 @@
  *   hkvm progs [PREFIX]  one line: the number of loaded BPF programs whose
  *                        name starts with PREFIX, then their names (bpftool
  *                        is not in the guest)
- *   hkvm windows         hk_stats.windows of the newest hk_stats map: the
+ *   hkvm windows [all]   hk_stats.windows of the newest hk_stats map: the
  *                        windows hotspot-k has closed (its --json mode prints
- *                        nothing until an event). The map's BTF must show
- *                        `windows` as the value's first member, as
+ *                        nothing until an event); with `all`, every
+ *                        hk_stats map's, oldest first. The map's BTF must
+ *                        show `windows` as the value's first member, as
  *                        tests/e2e's reader also requires.
+ *   hkvm burst N BUSY_MS PERIOD_MS [FAULTS]
+ *                        N threads, each busy for BUSY_MS of its own CPU
+ *                        time in every PERIOD_MS, then asleep to the next
+ *                        period: a bursty service whose peaks exceed a
+ *                        quota on many CPUs at once (node.sh). With FAULTS,
+ *                        each period starts by faulting FAULTS pages in
+ *                        again (MADV_DONTNEED, then a write each): RSS
+ *                        flat, minor faults steady, as an allocator's churn
+ *   hkvm wrap            a busy process whose newest thread has the lowest
+ *                        TID, as after the PID counter wrapped: it sets
+ *                        kernel.ns_last_pid to 1, adds a sleeping thread,
+ *                        checks that thread's TID is below its own, then
+ *                        spins in its main thread (node.sh)
  *
  * Exit status: 0 done, 1 failure (message on stderr), 2 usage.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -29,21 +47,26 @@
 #endif
 
 #define DEBUG_EXIT_PORT	0xf4
+#define BURST_THREADS_MAX	64
+#define BURST_FAULTS_MAX	65536	/* pages a thread faults in a period */
+#define HK_STATS_MAPS_MAX	8	/* hotspot-k instances `windows all` reads */
+#define NSEC_PER_MSEC	1000000LL
+#define NSEC_PER_SEC	1000000000LL
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: hkvm exit CODE | hkvm progs [PREFIX] | hkvm windows\n");
+	fprintf(stderr, "usage: hkvm exit CODE | hkvm progs [PREFIX] | hkvm windows [all] |\n"
+		"       hkvm burst N BUSY_MS PERIOD_MS [FAULTS] | hkvm wrap\n");
 	return 2;
 }
 
+static long arg_long(const char *arg, long lo, long hi);
+
 static int cmd_exit(const char *arg)
 {
-	char *end;
-	long code;
+	long code = arg_long(arg, 0, 127);
 
-	errno = 0;
-	code = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || code < 0 || code > 127)
+	if (code < 0)
 		return usage();
 #if defined(__x86_64__) || defined(__i386__)
 	if (ioperm(DEBUG_EXIT_PORT, 4, 1)) {
@@ -130,36 +153,16 @@ static int stats_layout_ok(const struct bpf_map_info *info)
 	return ok;
 }
 
-static int cmd_windows(void)
+/* hk_stats.windows of map ID; 0 read, else 1 (message on stderr) */
+static int read_windows(__u32 id, unsigned long long *windows)
 {
 	struct bpf_map_info info;
-	__u32 id = 0, best = 0, key = 0, len;
+	__u32 key = 0, len;
 	__u64 value[64];
 	int fd, err;
 
-	for (;;) {
-		if (bpf_map_get_next_id(id, &id)) {
-			if (errno == ENOENT)
-				break;
-			fprintf(stderr, "hkvm: bpf_map_get_next_id: %s\n", strerror(errno));
-			return 1;
-		}
-		fd = bpf_map_get_fd_by_id(id);
-		if (fd < 0)
-			continue;
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		err = bpf_obj_get_info_by_fd(fd, &info, &len);
-		close(fd);
-		if (!err && !strcmp(info.name, "hk_stats"))
-			best = id;
-	}
-	if (!best) {
-		fprintf(stderr, "hkvm: no hk_stats map loaded\n");
-		return 1;
-	}
 	/* the fd is closed at once: holding it would keep the map alive */
-	fd = bpf_map_get_fd_by_id(best);
+	fd = bpf_map_get_fd_by_id(id);
 	if (fd < 0) {
 		fprintf(stderr, "hkvm: hk_stats is gone\n");
 		return 1;
@@ -180,7 +183,188 @@ static int cmd_windows(void)
 		fprintf(stderr, "hkvm: hk_stats lookup: %s\n", strerror(errno));
 		return 1;
 	}
-	printf("%llu\n", (unsigned long long)value[0]);
+	*windows = value[0];
+	return 0;
+}
+
+/*
+ * The newest hk_stats map's windows, or with ALL those of every hk_stats
+ * map on one line, oldest first: one number per hotspot-k running (the
+ * node guest runs two at once).
+ */
+static int cmd_windows(int all)
+{
+	struct bpf_map_info info;
+	__u32 id = 0, ids[HK_STATS_MAPS_MAX], len;
+	unsigned long long windows;
+	int fd, err, n = 0, i;
+
+	for (;;) {
+		if (bpf_map_get_next_id(id, &id)) {
+			if (errno == ENOENT)
+				break;
+			fprintf(stderr, "hkvm: bpf_map_get_next_id: %s\n", strerror(errno));
+			return 1;
+		}
+		fd = bpf_map_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		err = bpf_obj_get_info_by_fd(fd, &info, &len);
+		close(fd);
+		if (err || strcmp(info.name, "hk_stats"))
+			continue;
+		if (!all)
+			n = 0;
+		if (n < HK_STATS_MAPS_MAX)
+			ids[n++] = id;
+	}
+	if (!n) {
+		fprintf(stderr, "hkvm: no hk_stats map loaded\n");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (read_windows(ids[i], &windows))
+			return 1;
+		printf("%s%llu", i ? " " : "", windows);
+	}
+	printf("\n");
+	return 0;
+}
+
+/* a whole number in [lo, hi], else -1 */
+static long arg_long(const char *arg, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < lo || v > hi)
+		return -1;
+	return v;
+}
+
+static long long clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static long long burst_busy_ns, burst_period_ns;
+static long burst_faults;
+
+/* FAULTS pages given back and written again: one minor fault each */
+static void burst_churn(char *pages, long page_bytes)
+{
+	long i;
+
+	if (madvise(pages, burst_faults * page_bytes, MADV_DONTNEED))
+		return;
+	for (i = 0; i < burst_faults; i++)
+		((volatile char *)pages)[i * page_bytes] = 1;
+}
+
+/*
+ * Busy for burst_busy_ns of this thread's CPU time (not wall time: a
+ * throttled burst must still ask for all of it), then asleep to the next
+ * period's start; periods missed while throttled are skipped.
+ */
+static void *burst_loop(void *arg)
+{
+	long long next = clock_ns(CLOCK_MONOTONIC), start;
+	long page_bytes = sysconf(_SC_PAGESIZE);
+	char *pages = NULL;
+	struct timespec ts;
+
+	(void)arg;
+	if (burst_faults) {
+		pages = mmap(NULL, burst_faults * page_bytes, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (pages == MAP_FAILED) {
+			fprintf(stderr, "hkvm: burst: mmap: %s\n", strerror(errno));
+			exit(1);
+		}
+	}
+	for (;;) {
+		start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		if (pages)
+			burst_churn(pages, page_bytes);
+		while (clock_ns(CLOCK_THREAD_CPUTIME_ID) - start < burst_busy_ns &&
+		       clock_ns(CLOCK_MONOTONIC) < next + burst_period_ns)
+			;
+		next += burst_period_ns;
+		while (next < clock_ns(CLOCK_MONOTONIC))
+			next += burst_period_ns;
+		ts.tv_sec = next / NSEC_PER_SEC;
+		ts.tv_nsec = next % NSEC_PER_SEC;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+	return NULL;
+}
+
+static int cmd_burst(const char *n_arg, const char *busy_arg, const char *period_arg,
+		     const char *faults_arg)
+{
+	long n = arg_long(n_arg, 1, BURST_THREADS_MAX);
+	long busy_ms = arg_long(busy_arg, 1, 10000);
+	long period_ms = arg_long(period_arg, 1, 10000);
+	pthread_t t;
+	long i;
+
+	burst_faults = faults_arg ? arg_long(faults_arg, 1, BURST_FAULTS_MAX) : 0;
+	if (n < 0 || busy_ms < 0 || period_ms < busy_ms || burst_faults < 0)
+		return usage();
+	burst_busy_ns = busy_ms * NSEC_PER_MSEC;
+	burst_period_ns = period_ms * NSEC_PER_MSEC;
+	for (i = 1; i < n; i++) {
+		if (pthread_create(&t, NULL, burst_loop, NULL)) {
+			fprintf(stderr, "hkvm: burst: thread %ld of %ld not made\n", i + 1, n);
+			return 1;
+		}
+	}
+	burst_loop(NULL);
+	return 0;
+}
+
+static void *wrap_sleeper(void *arg)
+{
+	*(pid_t *)arg = (pid_t)syscall(SYS_gettid);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int cmd_wrap(void)
+{
+	volatile pid_t newer = 0;
+	pid_t busy = getpid();
+	pthread_t t;
+	FILE *f;
+
+	f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+	if (!f || fputs("1", f) == EOF || fclose(f)) {
+		fprintf(stderr, "hkvm: wrap: kernel.ns_last_pid: %s\n", strerror(errno));
+		return 1;
+	}
+	if (pthread_create(&t, NULL, wrap_sleeper, (void *)&newer)) {
+		fprintf(stderr, "hkvm: wrap: no thread made\n");
+		return 1;
+	}
+	while (!newer)
+		usleep(1000);
+	if (newer >= busy) {
+		fprintf(stderr, "hkvm: wrap: the new thread got TID %d, not below %d\n",
+			(int)newer, (int)busy);
+		return 1;
+	}
+	printf("wrap: busy tid %d, newer thread tid %d\n", (int)busy, (int)newer);
+	fflush(stdout);
+	for (;;)
+		;
 	return 0;
 }
 
@@ -191,6 +375,12 @@ int main(int argc, char **argv)
 	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "progs"))
 		return cmd_progs(argc == 3 ? argv[2] : "");
 	if (argc == 2 && !strcmp(argv[1], "windows"))
-		return cmd_windows();
+		return cmd_windows(0);
+	if (argc == 3 && !strcmp(argv[1], "windows") && !strcmp(argv[2], "all"))
+		return cmd_windows(1);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "burst"))
+		return cmd_burst(argv[2], argv[3], argv[4], argc == 6 ? argv[5] : NULL);
+	if (argc == 2 && !strcmp(argv[1], "wrap"))
+		return cmd_wrap();
 	return usage();
 }

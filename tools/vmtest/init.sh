@@ -11,7 +11,8 @@
 # program in place, so $! is the program's PID) and is killed by that PID
 # when its check ends. Limits are for TCG, measured in README.md.
 #
-# Kernel command line: hkvm.cgroup=v1 skips cgroup v2 (to test the v1 path).
+# Kernel command line: hkvm.cgroup=v1 skips cgroup v2 (to test the v1 path);
+# hkvm.node=1 runs the node guest's checks instead (node.sh, sourced).
 
 export PATH=/bin
 
@@ -145,6 +146,12 @@ else
 	echo "HKVM INFO btf no"
 fi
 echo "HKVM INFO cpus $(nproc) mem $(sed -n 's/^MemTotal: *//p' /proc/meminfo)"
+
+# the node guest: a cgroup v2 hierarchy and checks of its own; ends the guest
+if grep -q 'hkvm\.node=1' /proc/cmdline; then
+	# shellcheck disable=SC1091 # tools/vmtest/node.sh, at / in the guest
+	. /node.sh
+fi
 
 # --- memory cgroup: v2 if it can be had, else the v1 controller ------------
 memcg=

@@ -1,17 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # make vmtest: boot Debian's 6.1 and 6.12 cloud kernels under qemu (TCG) and
-# run hotspot-k there (tools/vmtest/README.md). Included by the Makefile.
+# run hotspot-k there, then 6.12 again as a production node (8 vCPUs, cgroup
+# v2 only, systemd and kubelet paths: node.sh). tools/vmtest/README.md.
+# Included by the Makefile.
 #   make vmtest VMTEST_KERNELS=6.12     one kernel
+#   make vmtest VMTEST_KERNELS=node     the node guest alone
 #   make vmtest VMTEST_FLAGS=--keep     keep the initramfs staging directory
 
-VMTEST_KERNELS ?= 6.1 6.12
+VMTEST_KERNELS ?= 6.1 6.12 node
 VMTEST_FLAGS   ?=
 
 # the guest's helper: isa-debug-exit and a BPF program count, static since
 # the guest has no libc
 $(OUTPUT)/hkvm: tools/vmtest/hkvm.c | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -static $(LIBBPF_CFLAGS) $< -l:libbpf.a -l:libelf.a -l:libz.a -o $@
+	$(Q)$(CC) $(CFLAGS) -static -pthread $(LIBBPF_CFLAGS) $< -l:libbpf.a -l:libelf.a -l:libz.a -o $@
 
 # STATIC=1 goes to a sub-make: it relinks hotspot-k, prog-test and hkload
 # static (link stamp); the sub-make never comes back here

@@ -3,9 +3,11 @@
 #
 # vmtest.sh - boot Debian's own kernels under qemu (TCG) and run hotspot-k
 # there: the in-kernel tests, a load, a CPU hog, a leak in a memory cgroup,
-# SIGINT, and nothing left loaded. See tools/vmtest/README.md.
+# SIGINT, and nothing left loaded; "node" boots 6.12 as a production node
+# (8 vCPUs, pure cgroup v2, systemd and kubelet paths: node.sh's checks).
+# See tools/vmtest/README.md.
 #
-#   tools/vmtest/vmtest.sh [--kernels "6.1 6.12"] --tool PATH
+#   tools/vmtest/vmtest.sh [--kernels "6.1 6.12 node"] --tool PATH
 #       --prog-test PATH --hkload PATH [--hkvm PATH] [--out DIR] [--keep]
 #
 # The binaries must be static (make STATIC=1): the guest has only busybox.
@@ -17,9 +19,10 @@
 set -eu
 
 CHECKS="prog-test load core cpu_bound profile oom_risk mem_throttled sigint no_bpf_left drivers as_5_15"
+NODE_CHECKS="load throttled quota_starved iter_wrap attribution oversubscribed seed_pair busy_loop mem_high freeze_v2 busy_faults sigint no_bpf_left"
 
 here=$(cd "$(dirname "$0")" && pwd)
-kernels="6.1 6.12"
+kernels="6.1 6.12 node"
 tool=
 prog_test=
 hkload=
@@ -33,10 +36,11 @@ append_extra=${HK_VMTEST_APPEND:-}
 usage()
 {
 	cat <<EOF
-usage: $0 [--kernels "6.1 6.12"] --tool PATH --prog-test PATH --hkload PATH
+usage: $0 [--kernels "6.1 6.12 node"] --tool PATH --prog-test PATH --hkload PATH
           [--hkvm PATH] [--out DIR] [--keep]
   --kernels LIST   Debian kernel series to boot: 6.1 (Debian 12's own),
-                   6.12 (bookworm's 6.12 backport); default "6.1 6.12"
+                   6.12 (bookworm's 6.12 backport), node (that 6.12 as a
+                   node: 8 vCPUs, cgroup v2 only); default "6.1 6.12 node"
   --tool PATH      static hotspot-k
   --prog-test PATH static in-kernel test runner
   --hkload PATH    static workload generator
@@ -131,7 +135,7 @@ series_regex()
 {
 	case $1 in
 	6.1) echo '^linux-image-6\.1\.0-[0-9]+-cloud-amd64$' ;;
-	6.12) echo '^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64$' ;;
+	6.12 | node) echo '^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64$' ;;
 	*) return 1 ;;
 	esac
 }
@@ -222,6 +226,7 @@ build_initramfs()
 	cp "$hkload" "$stage/bin/hkload"
 	cp "$hkvm" "$stage/bin/hkvm"
 	cp "$here/init.sh" "$stage/init"
+	cp "$here/node.sh" "$stage/node.sh"
 	chmod 755 "$stage/init"
 	(cd "$stage" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$out/initramfs.cpio.gz"
 	if [ "$keep" = 0 ]; then
@@ -235,18 +240,36 @@ declare -A res	# res[series:check] = "PASS 3.1"; detail[...] = text
 declare -A detail
 declare -A info	# info[series:kernel|boot|total|verdict|note]
 
+# checks_of SERIES: the checks its guest runs
+checks_of()
+{
+	if [ "$1" = node ]; then
+		echo "$NODE_CHECKS"
+	else
+		echo "$CHECKS"
+	fi
+}
+
 # boot SERIES: run the guest under a hard timeout; 0 iff every check passed
 boot()
 {
 	local series=$1 log=$out/$1.log raw t0 status timed_out=0 c s t d
-	local failed=0 done_line
+	local failed=0 done_line smp=2 append=$append_extra
 
+	# The node: as many CPUs as a small production node, cgroup v2 alone.
+	# tsc=reliable: 8 vCPUs on 2 host cores look like a skewed TSC to the
+	# clocksource watchdog; marking it unstable patches sched_clock's
+	# static key live, and TCG then oopsed in sched_clock_cpu (int3).
+	if [ "$series" = node ]; then
+		smp=8
+		append="cgroup_no_v1=all tsc=reliable hkvm.node=1 $append"
+	fi
 	raw=$log.raw
 	t0=$(now_ms)
-	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 2G -smp 2 \
+	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 2G -smp "$smp" \
 		-nographic -no-reboot -nic none \
 		-kernel "$kernel_image" -initrd "$out/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 quiet $append_extra" \
+		-append "console=ttyS0 panic=-1 quiet $append" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		</dev/null >"$raw" 2>&1 &
 	qemu_pid=$!
@@ -277,7 +300,7 @@ boot()
 	done < <(grep -o 'HKVM RESULT .*' "$log" | cut -d' ' -f3-)
 	done_line=$(grep -o 'HKVM DONE [0-9]*' "$log" | head -n 1) || true
 
-	for c in $CHECKS; do
+	for c in $(checks_of "$series"); do
 		case ${res[$series:$c]:-} in
 		PASS*) ;;
 		*) failed=1 ;;
@@ -303,8 +326,8 @@ boot()
 		"cgroup ${info[$series:cgroup]:-?}, BTF ${info[$series:btf]:-?}," \
 		"driver ${info[$series:driver]:-?}," \
 		"qemu exit $status, ${info[$series:total]} s"
-	for c in $CHECKS; do
-		printf '  %-12s %-10s %s\n' "$c" "${res[$series:$c]:-MISSING}" \
+	for c in $(checks_of "$series"); do
+		printf '  %-14s %-10s %s\n' "$c" "${res[$series:$c]:-MISSING}" \
 			"${detail[$series:$c]:-}"
 	done
 	if [ "$failed" = 1 ]; then
@@ -316,7 +339,7 @@ boot()
 
 # --- main ----------------------------------------------------------------------
 for k in $kernels; do
-	series_regex "$k" >/dev/null || die "unknown kernel series '$k' (known: 6.1 6.12)"
+	series_regex "$k" >/dev/null || die "unknown kernel series '$k' (known: 6.1 6.12 node)"
 done
 install_missing
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found"
@@ -332,7 +355,8 @@ for k in $kernels; do
 	boot "$k" || rc=1
 done
 
-# one column per kernel: row LABEL ARRAY KEY (ARRAY[series:KEY])
+# one column per kernel: row LABEL ARRAY KEY (ARRAY[series:KEY]) DEFAULT
+# [CHECK]: "-" where that kernel's guest does not run CHECK
 row()
 {
 	local -n a=$2
@@ -342,6 +366,9 @@ row()
 	for k in $kernels; do
 		v=${a[$k:$3]:-}
 		[ -n "$v" ] || v=$4
+		if [ -n "${5:-}" ] && [[ " $(checks_of "$k") " != *" $5 "* ]]; then
+			v=-
+		fi
 		printf ' %-28s' "$v"
 	done
 	echo
@@ -351,8 +378,12 @@ echo
 row vmtest info kernel "?"
 row "boot (s)" info boot -
 row driver info driver -
-for c in $CHECKS; do
-	row "$c" res "$c" MISSING
+all_checks=$CHECKS
+for c in $NODE_CHECKS; do
+	[[ " $all_checks " == *" $c "* ]] || all_checks="$all_checks $c"
+done
+for c in $all_checks; do
+	row "$c" res "$c" MISSING "$c"
 done
 row "total (s)" info total -
 row result info verdict -
