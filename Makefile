@@ -167,45 +167,38 @@ e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
 e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
 	$(Q)python3 tests/e2e/run.py --attacks --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
-# the same scenarios as a 5.15 kernel runs them: the iter/task driver (the
-# one kernels before 6.7 get), bounded loops for bpf_loop() and the
-# 4-argument sched_switch program (HOTSPOT_K_AS_5_15); the tests that never
-# walk are left out
-E2E_ITER_SKIP := cli_help,cli_version,cli_config_roundtrip,cli_bad_config
-E2E_ITER_SKIP := $(E2E_ITER_SKIP),cli_usage_errors,cli_not_root,cli_write_error,json_lines_valid
-E2E_ITER_SKIP := $(E2E_ITER_SKIP),cli_no_caps,cli_map_enomem,cli_arm_enomem,cli_interval_defaults,status_usage,thaw_usage
-# --pin needs a timer driver, which 5.15 has not
-E2E_ITER_SKIP := $(E2E_ITER_SKIP),timer_walk,handover,dead_timer,pin,pin_no_bpffs,pin_concurrent
-# a refusal before any load
-E2E_ITER_SKIP := $(E2E_ITER_SKIP),pin_no_cap_sys_admin
-# the profiler is its own BPF object, the same whatever walks
-E2E_ITER_SKIP := $(E2E_ITER_SKIP),profile_manual,profile_exit,profile_on_transition,io_off
-# so is a freeze: it acts on an oom_risk line, which the oom_* tests see here
-E2E_ITER_SKIP := $(E2E_ITER_SKIP),freeze_before_oom,freeze_refused
-# the delay accounting switch's hand-over is userspace's; it pins, too
-E2E_ITER_SKIP := $(E2E_ITER_SKIP),io_instances
-# not the walk: the warning at start
-E2E_ITER_SKIP := $(E2E_ITER_SKIP),attrib_pidns,status_watch
+# The scenarios whose path in the kernel depends on the driver, as a 5.15
+# kernel runs them: the iter/task driver (the one kernels before 6.7 get:
+# threads by TID, a process closed once all its threads were met, parked
+# meanwhile), bounded loops for bpf_loop() and the 4-argument sched_switch
+# program (HOTSPOT_K_AS_5_15). What runs the same code whatever walks (the
+# command line, output, filters' userspace, status, pins, a freeze, the
+# profiler, the delay-accounting switch) e2e runs once.
+# the walk and its teardown: one process, a crowd, a thread pool
+E2E_ITER_ONLY := cli_sigint_teardown,cpu_bound,self_contention,oversubscribed
+# the hook's 4-argument program names the aggressor; without a hook
+E2E_ITER_ONLY := $(E2E_ITER_ONLY),starved_noisy_neighbor,no_hook
+# memory: the trend, the memcg walk (bounded loops), a leader gone, parking
+E2E_ITER_ONLY := $(E2E_ITER_ONLY),mem_thrashing,oom_risk,oom_memcg_bursts,oom_main_exited,interleaved
+# the quota walk up the task group (bounded loops)
+E2E_ITER_ONLY := $(E2E_ITER_ONLY),throttled_v1
+# per-thread I/O wait, summed over a pool by TID
+E2E_ITER_ONLY := $(E2E_ITER_ONLY),io_blocked,io_pool
+# a filter asked per process at its first thread; the config rewritten
+E2E_ITER_ONLY := $(E2E_ITER_ONLY),filter_cgroup,reload
+# what a walk that yields in chunks must not lose
+E2E_ITER_ONLY := $(E2E_ITER_ONLY),wrap_cpu_bound,wrap_starved,walk_in_progress,negative_controls
 e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
 	$(Q)HOTSPOT_K_AS_5_15=1 python3 tests/e2e/run.py --tool ./hotspot-k \
-		--hkload $(OUTPUT)/hkload --tool-args "--driver iter" --skip "$(E2E_ITER_SKIP)"
+		--hkload $(OUTPUT)/hkload --tool-args "--driver iter" --only "$(E2E_ITER_ONLY)"
 
 # One static binary for every suite: natively here under both drivers, then
-# in Debian's 6.1 and 6.12 kernels under qemu, and 6.12 as a node (make vmtest).
+# in Debian's 6.1 and 6.12 kernels under qemu, and 6.12 as a node (make
+# vmtest). tests/all.sh runs them, the guests beside the suites that measure
+# no time, and prints each suite's time.
 test: deps
 	$(Q)tools/deps.sh test
-	$(Q)$(MAKE) --no-print-directory STATIC=1 hotspot-k $(OUTPUT)/prog-test $(OUTPUT)/hkload \
-		$(OUTPUT)/profload $(OUTPUT)/uringidle
-	$(Q)$(MAKE) --no-print-directory STATIC=1 unit
-	$(Q)$(MAKE) --no-print-directory sanitize
-	$(Q)$(MAKE) --no-print-directory fuzz-smoke
-	$(Q)$(MAKE) --no-print-directory STATIC=1 prog-test
-	$(Q)$(MAKE) --no-print-directory STATIC=1 e2e
-	$(Q)$(MAKE) --no-print-directory STATIC=1 e2e-attack
-	$(Q)$(MAKE) --no-print-directory STATIC=1 e2e-iter
-	$(Q)$(MAKE) --no-print-directory STATIC=1 install-test
-	$(Q)$(MAKE) --no-print-directory STATIC=1 vmtest
-	@echo "all test suites passed"
+	$(Q)tests/all.sh "$(MAKE)"
 
 bench: deps
 	$(Q)tools/deps.sh bench

@@ -202,6 +202,9 @@ def main():
     for name, foreign, why in suite.retries:
         print("note: %s was rerun: other work used %.0f %% of a CPU during its first "
               "attempt, which failed: %s" % (name, foreign, why))
+    slow = sorted(suite.durations, reverse=True)[:8]
+    if slow:
+        print("slowest: " + ", ".join("%s %.1f s" % (n, d) for d, n in slow))
     print("suite took %.1f s (%.0f s of it waiting for other users' load to pass)" %
           (mono() - suite.t0, suite.calm_waited))
     passed = sum(1 for _, ok, _ in suite.results if ok)

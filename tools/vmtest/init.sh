@@ -456,14 +456,18 @@ now
 t0=$NOW
 timeout -s KILL 120 prog-test -b >/tmp/prog-test-b.out 2>&1
 st=$?
+now
+t1=$NOW
 last=$(grep -v '^[[:space:]]*$' /tmp/prog-test-b.out | tail -n 1)
 HOTSPOT_K_AS_5_15=1 timeout -s KILL 120 hotspot-k --driver iter -i 1s --duration 3s \
 	>/dev/null 2>/tmp/as515.err
 st2=$?
+now
 w=$(sed -n 's/^hotspot-k: \([0-9]*\) windows.*/\1/p' /tmp/as515.err | head -n 1)
 if [ "$st" = 0 ] && [ "$st2" = 0 ] && [ "${w:-0}" -ge 2 ] &&
 	grep -q 'bounded loops' /tmp/as515.err; then
-	result as_5_15 PASS "$t0" "prog-test -b: $last; tool: ${w} windows"
+	result as_5_15 PASS "$t0" "prog-test -b: $last in $(secs $((t1 - t0))) s;" \
+		"tool: ${w} windows in $(secs $((NOW - t1))) s"
 else
 	result as_5_15 FAIL "$t0" "prog-test -b exit $st ($last); tool exit $st2, ${w:-0} windows"
 	show prog-test-b /tmp/prog-test-b.out 10

@@ -13,7 +13,8 @@
 # The binaries must be static (make STATIC=1): the guest has only busybox.
 # Environment: HK_VMTEST_CACHE (kernel packages, default
 # ~/.cache/hotspot-k/vmtest), HK_VMTEST_TIMEOUT (seconds per boot, 240),
-# HK_VMTEST_APPEND (extra kernel command line, e.g. hkvm.cgroup=v1).
+# HK_VMTEST_APPEND (extra kernel command line, e.g. hkvm.cgroup=v1),
+# HK_VMTEST_JOBS (guests booted at once, 2).
 # Exit status: 0 every check passed on every kernel, 1 a check failed, a
 # kernel did not boot or timed out, 2 usage or setup error.
 set -eu
@@ -31,6 +32,7 @@ out=build/vmtest
 keep=0
 cache=${HK_VMTEST_CACHE:-$HOME/.cache/hotspot-k/vmtest}
 boot_timeout=${HK_VMTEST_TIMEOUT:-240}
+jobs=${HK_VMTEST_JOBS:-2}
 append_extra=${HK_VMTEST_APPEND:-}
 
 usage()
@@ -78,19 +80,25 @@ fi
 case $boot_timeout in
 '' | *[!0-9]*) die "HK_VMTEST_TIMEOUT must be whole seconds" ;;
 esac
+case $jobs in
+'' | *[!0-9]* | 0) die "HK_VMTEST_JOBS must be a number of guests, 1 or more" ;;
+esac
 
-# --- the qemu child, killed by PID on every way out ------------------------
-qemu_pid=
+# --- the qemu children, killed by PID on every way out ----------------------
+declare -A qemu_pid	# qemu_pid[series]: its qemu
+guests=			# the series whose guest still runs
 stage=
 
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup()
 {
-	if [ -n "$qemu_pid" ]; then
-		kill -KILL "$qemu_pid" 2>/dev/null || true
-		wait "$qemu_pid" 2>/dev/null || true
-		qemu_pid=
-	fi
+	local k
+
+	for k in $guests; do
+		kill -KILL "${qemu_pid[$k]}" 2>/dev/null || true
+		wait "${qemu_pid[$k]}" 2>/dev/null || true
+	done
+	guests=
 	if [ -n "$stage" ] && [ "$keep" = 0 ]; then
 		rm -rf "$stage"
 	fi
@@ -250,11 +258,11 @@ checks_of()
 	fi
 }
 
-# boot SERIES: run the guest under a hard timeout; 0 iff every check passed
-boot()
+# start_guest SERIES: boot its kernel in the background (qemu_pid, t0)
+declare -A t0_ms timed_out
+start_guest()
 {
-	local series=$1 log=$out/$1.log raw t0 status timed_out=0 c s t d
-	local failed=0 done_line smp=2 append=$append_extra
+	local series=$1 smp=2 append=$append_extra
 
 	# The node: as many CPUs as a small production node, cgroup v2 alone.
 	# tsc=unstable: sched_clock is unstable from the first instant, so its
@@ -267,27 +275,42 @@ boot()
 		smp=8
 		append="cgroup_no_v1=all tsc=unstable hkvm.node=1 $append"
 	fi
-	raw=$log.raw
-	t0=$(now_ms)
+	echo "vmtest: $series: $(basename "${info[$series:image]}" .vmlinuz) (${info[$series:note]}), booting"
+	t0_ms[$series]=$(now_ms)
+	timed_out[$series]=0
 	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 2G -smp "$smp" \
 		-nographic -no-reboot -nic none \
-		-kernel "$kernel_image" -initrd "$out/initramfs.cpio.gz" \
+		-kernel "${info[$series:image]}" -initrd "$out/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 quiet $append" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		</dev/null >"$raw" 2>&1 &
-	qemu_pid=$!
-	while kill -0 "$qemu_pid" 2>/dev/null; do
-		if [ $(($(now_ms) - t0)) -ge $((boot_timeout * 1000)) ]; then
-			timed_out=1
-			kill -KILL "$qemu_pid" 2>/dev/null || true
-			break
-		fi
-		sleep 0.2
-	done
-	status=0
-	wait "$qemu_pid" || status=$?
-	qemu_pid=
-	info[$series:total]=$(fmt_s $(($(now_ms) - t0)))
+		</dev/null >"$out/$series.log.raw" 2>&1 &
+	qemu_pid[$series]=$!
+	guests="$guests $series"
+}
+
+# running SERIES: 0 while its guest runs; one over its time is killed
+running()
+{
+	local series=$1
+
+	kill -0 "${qemu_pid[$series]}" 2>/dev/null || return 1
+	if [ $(($(now_ms) - t0_ms[$series])) -ge $((boot_timeout * 1000)) ]; then
+		timed_out[$series]=1
+		kill -KILL "${qemu_pid[$series]}" 2>/dev/null || true
+		return 1
+	fi
+	return 0
+}
+
+# finish_guest SERIES: its results, from the console; 0 iff every check passed
+finish_guest()
+{
+	local series=$1 log=$out/$1.log raw=$out/$1.log.raw status=0 c s t d
+	local failed=0 done_line
+
+	wait "${qemu_pid[$series]}" || status=$?
+	guests=$(echo $guests | tr ' ' '\n' | grep -vx "$series" | tr '\n' ' ') || true
+	info[$series:total]=$(fmt_s $(($(now_ms) - t0_ms[$series])))
 	# the serial console as text: no CRs, no firmware's terminal escapes
 	sed 's/\r$//; s/\x1b\[[0-9;?]*[A-Za-z]//g' "$raw" >"$log"
 	rm -f "$raw"
@@ -309,7 +332,7 @@ boot()
 		*) failed=1 ;;
 		esac
 	done
-	if [ "$timed_out" = 1 ]; then
+	if [ "${timed_out[$series]}" = 1 ]; then
 		info[$series:verdict]="TIMEOUT"
 		failed=1
 	elif [ -z "${info[$series:boot]}" ]; then
@@ -350,12 +373,31 @@ mkdir -p "$cache"
 apt_lists_empty && apt_update
 
 build_initramfs
-rc=0
 for k in $kernels; do
 	fetch_kernel "$k"
+	info[$k:image]=$kernel_image
 	info[$k:note]="$kernel_pkg, $kernel_note"
-	echo "vmtest: $k: $(basename "$kernel_image" .vmlinuz) ($kernel_note), booting"
-	boot "$k" || rc=1
+done
+
+# The guests, HK_VMTEST_JOBS (2) at once, in the order given: each is
+# timed by its own kernel, and two TCG guests keep 2 host CPUs busy where
+# one leaves a CPU idle through its single-threaded stretches (a verifier
+# run, a boot).
+rc=0
+pending=$kernels
+while [ -n "$pending" ] || [ -n "${guests// /}" ]; do
+	for k in $guests; do
+		running "$k" || finish_guest "$k" || rc=1
+	done
+	set -- $guests
+	while [ -n "$pending" ] && [ $# -lt "$jobs" ]; do
+		set -- $pending
+		start_guest "$1"
+		shift
+		pending=$*
+		set -- $guests
+	done
+	[ -z "${guests// /}" ] || sleep 0.2
 done
 
 # one column per kernel: row LABEL ARRAY KEY (ARRAY[series:KEY]) DEFAULT

@@ -166,6 +166,7 @@ class Suite:
         self.retries = []           # (test, foreign load %, first failure line)
         self.noise = []             # (test, attempt, foreign load %)
         self.calm_waited = 0.0      # seconds spent waiting for a calm machine
+        self.durations = []         # (seconds, test): every attempt's wall time
         self.notes = []             # (test, text): worth a look, not failures
         self.all_tools = []
         self.t0 = mono()
@@ -193,7 +194,10 @@ class Suite:
         for attempt in range(1, attempts + 1):
             if retry:
                 self.wait_for_calm(name)
+            t0 = mono()
             ctx, fail, foreign = self._attempt(name, fn, timeout_s)
+            with self.lock:
+                self.durations.append((mono() - t0, name))
             self.all_tools.extend(ctx.tools)
             if retry:
                 with self.lock:

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# all.sh - what `make test` runs after installing the packages: every suite,
+# in an order that keeps the machine quiet for the ones that measure time,
+# then how long each took.
+#
+#   tests/all.sh [MAKE]
+#
+# The host's end-to-end suites (e2e, e2e-attack, e2e-iter) measure CPU shares
+# and latencies on a 2-CPU machine: nothing else runs beside them. The guests
+# of vmtest measure inside their own kernel, and the suites that only compute
+# (unit, sanitize, fuzz-smoke, prog-test, install-test) measure nothing: those
+# two groups overlap. vmtest's output is kept in build/vmtest.out and shown
+# when it ends. A failed suite ends the run at once (a vmtest still booting is
+# killed by PID) and the times so far are printed; exit status is that suite's.
+set -u
+cd "$(dirname "$0")/.."
+
+make=${1:-make}
+out=build
+times=$out/suite-times
+t_all=$(date +%s%N)
+vm_pid=
+
+: >"$times" 2>/dev/null || { mkdir -p "$out" && : >"$times"; }
+
+ms_since()
+{
+	echo $((($(date +%s%N) - $1) / 1000000))
+}
+
+report()
+{
+	local name ms rc
+
+	echo
+	echo "suite          seconds  result"
+	while read -r name ms rc; do
+		printf '%-14s %7d.%d  %s\n' "$name" $((ms / 1000)) $((ms % 1000 / 100)) \
+			"$([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)")"
+	done <"$times"
+	ms=$(ms_since "$t_all")
+	printf '%-14s %7d.%d\n' "make test" $((ms / 1000)) $((ms % 1000 / 100))
+}
+
+stop_vmtest()
+{
+	[ -n "$vm_pid" ] || return 0
+	# its own process group: qemu and the guest helpers with it
+	kill -TERM -- "-$vm_pid" 2>/dev/null
+	wait "$vm_pid" 2>/dev/null
+	vm_pid=
+}
+
+fail()
+{
+	stop_vmtest
+	report
+	exit "$1"
+}
+
+trap 'fail 130' INT TERM
+
+# suite NAME CMD...: run it in the foreground, record its time
+suite()
+{
+	local name=$1 t0 rc
+	shift
+	t0=$(date +%s%N)
+	"$@"
+	rc=$?
+	echo "$name $(ms_since "$t0") $rc" >>"$times"
+	[ "$rc" = 0 ] || fail "$rc"
+}
+
+$make --no-print-directory STATIC=1 hotspot-k build/prog-test build/hkload \
+	build/profload build/uringidle build/hkvm || exit
+
+# vmtest in the background, in a process group of its own (set -m)
+vm_t0=$(date +%s%N)
+set -m
+$make --no-print-directory STATIC=1 vmtest >"$out/vmtest.out" 2>&1 &
+vm_pid=$!
+set +m
+echo "vmtest: booting the guests in the background (log: $out/vmtest.out)"
+
+suite unit $make --no-print-directory STATIC=1 unit
+suite sanitize $make --no-print-directory sanitize
+suite fuzz-smoke $make --no-print-directory fuzz-smoke
+suite prog-test $make --no-print-directory STATIC=1 prog-test
+suite install-test $make --no-print-directory STATIC=1 install-test
+
+wait "$vm_pid"
+rc=$?
+vm_pid=
+cat "$out/vmtest.out"
+echo "vmtest $(ms_since "$vm_t0") $rc" >>"$times"
+[ "$rc" = 0 ] || fail "$rc"
+
+suite e2e $make --no-print-directory STATIC=1 e2e
+suite e2e-attack $make --no-print-directory STATIC=1 e2e-attack
+suite e2e-iter $make --no-print-directory STATIC=1 e2e-iter
+
+report
+echo "all test suites passed"
