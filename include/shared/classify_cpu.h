@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * classify_cpu.h - the CPU in one window: the shares of it a process's
- * threads ran and waited, the CPUs it may use (affinity, quota) and what its
+ * threads ran and waited (and, from the same sums, slept in I/O wait:
+ * classify_io.h), the CPUs it may use (affinity, quota) and what its
  * quota held back, and the rules on them: busy, saturated, hungry
  * (CPU-bound), Starved, Throttled. Shares are of the CPUs it may use, not of
  * the host's: a JVM with 300 threads on 30 of 128 CPUs is busy.
@@ -11,7 +12,6 @@
 
 #include "hotspot.h"
 #include "classify_math.h"
-#include "classify_io.h"
 
 /*
  * Busy on a CPU: what it got, of the CPUs it may use (its affinity, its
@@ -130,7 +130,7 @@ static inline void hk_cpu_lost_share(const struct hk_sample *s, __u64 window_ns,
 	ev->cpu_lost_pct_x100 = (__u32)hk_min_u64(lost, left);
 }
 
-/* CPU and wait shares of the window, each thread at most a whole window. */
+/* CPU, wait and I/O shares of the window, each thread at most a whole window. */
 static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 				 const struct hk_sample *s, __u64 window_ns,
 				 struct hk_evidence *ev)
@@ -146,8 +146,7 @@ static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 							    window_ns), max_x100);
 	ev->thread_tid = s->thread_tid;
 	ev->thread_cpu = s->thread_cpu;
-	ev->thread_cpu_pct_x100 = (__u32)hk_min_u64(hk_share_x100(s->thread_run_delta_ns,
-								  window_ns), 10000);
+	ev->thread_cpu_pct_x100 = hk_thread_share_x100(s->thread_run_delta_ns, window_ns);
 	ev->thread_queued_pct_x100 =
 		(__u32)hk_min_u64(hk_share_x100(s->thread_queued_delta_ns, window_ns),
 				  10000 - ev->thread_cpu_pct_x100);
@@ -156,10 +155,8 @@ static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 	ev->wait_policy = s->wait_policy;
 	ev->wait_group_weight = s->wait_group_weight;
 	ev->wait_group_idle = s->wait_group_idle;
-	ev->thread_wait_pct_x100 =
-		(__u32)hk_min_u64(hk_share_x100(s->thread_wait_delta_ns +
-						p->carry_thread_wait_ns, window_ns),
-				  10000);
+	ev->thread_wait_pct_x100 = hk_thread_share_x100(s->thread_wait_delta_ns +
+							p->carry_thread_wait_ns, window_ns);
 	p->carry_wait_ns = 0;
 	p->carry_thread_wait_ns = 0;
 	hk_cpu_lost_share(s, window_ns, ev);
@@ -167,10 +164,8 @@ static inline void hk_cpu_shares(const struct hk_config *c, struct hk_proc *p,
 	ev->io_pct_x100 = (__u32)hk_min_u64(hk_share_x100(s->io_delta_ns + p->carry_io_ns,
 							  window_ns), max_x100);
 	ev->io_tid = s->io_tid;
-	ev->thread_io_pct_x100 =
-		(__u32)hk_min_u64(hk_share_x100(s->thread_io_delta_ns +
-						p->carry_thread_io_ns, window_ns),
-				  10000);
+	ev->thread_io_pct_x100 = hk_thread_share_x100(s->thread_io_delta_ns +
+						      p->carry_thread_io_ns, window_ns);
 	p->carry_io_ns = 0;
 	p->carry_thread_io_ns = 0;
 	ev->io_bytes_per_s = hk_per_s(s->io_delta_bytes + p->carry_io_bytes, window_ns);

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * classify_io.h - I/O in one window: the shares of it that a process's
- * threads slept in I/O wait, what corroborates that wait (bytes moved,
- * threads stuck), and the rule that calls it IO-blocked.
+ * classify_io.h - the rule that calls a window IO-blocked: its threads
+ * slept in I/O wait, and bytes moved or a thread stuck corroborate it.
+ * Those shares are taken with the CPU's, from the same per-thread sums, in
+ * hk_cpu_shares (classify_cpu.h): a function of their own here changed the
+ * BPF object's code.
  */
 #ifndef HK_SHARED_CLASSIFY_IO_H
 #define HK_SHARED_CLASSIFY_IO_H
 
 #include "hotspot.h"
-#include "classify_math.h"
 
 /*
  * Blocked on I/O: its threads slept in I/O wait (a disk, a network file

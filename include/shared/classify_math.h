@@ -55,4 +55,11 @@ static inline __u64 hk_min_u64(__u64 a, __u64 b)
 	return a < b ? a : b;
 }
 
+/* One thread's share of a window: at most the whole window (a thread
+ * cannot run, wait or block for longer than it lasted). */
+static inline __u32 hk_thread_share_x100(__u64 part_ns, __u64 window_ns)
+{
+	return (__u32)hk_min_u64(hk_share_x100(part_ns, window_ns), 10000);
+}
+
 #endif /* HK_SHARED_CLASSIFY_MATH_H */
