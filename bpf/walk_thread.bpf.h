@@ -10,6 +10,7 @@
 #define HK_BPF_WALK_THREAD_H
 
 #include "core_fixes.bpf.h"
+#include "window.bpf.h"
 #include "walk_state.bpf.h"
 
 /*
