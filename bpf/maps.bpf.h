@@ -7,6 +7,8 @@
 #ifndef HK_BPF_MAPS_H
 #define HK_BPF_MAPS_H
 
+#include "shared/hotspot.h"
+
 /* Thresholds in force (one entry, written by userspace). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -30,6 +30,7 @@
 #define HK_BPF_SCHED_PRIO_H
 
 #include <bpf/bpf_core_read.h>
+#include "window.bpf.h"		/* hk_walk_no, and classify.h's hk_cgroup_weight */
 
 #define HK_NICE_0_PRIO 120		/* MAX_RT_PRIO + NICE_WIDTH / 2 */
 

@@ -9,6 +9,8 @@
 #define HK_BPF_WINDOW_H
 
 #include "shared/classify.h"
+#include "maps.bpf.h"
+#include "loop.bpf.h"
 
 #ifndef EEXIST
 #define EEXIST 17

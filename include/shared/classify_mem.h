@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * classify_mem.h - memory in one window: RSS and its growth, the limit
+ * that binds (a memory cgroup's, else RAM) and its memory.high, and the
+ * rules on them: OOM risk (on the trend, classify_trend.h) and held at
+ * memory.high. Growth is anon + shmem only: the kernel can drop file pages.
+ */
+#ifndef HK_SHARED_CLASSIFY_MEM_H
+#define HK_SHARED_CLASSIFY_MEM_H
+
+#include "hotspot.h"
+#include "classify_math.h"
+
+/*
+ * OOM risk is decided on the present: RSS (anon + shmem) grew in this very
+ * window, steadily over a trend that covers min_trend at least, give or
+ * take a quarter of an interval (a warm-up or a process born big is not a
+ * leak), and at this slope it reaches its limit within the horizon. Size alone is not a risk: a database warming
+ * its buffer pool grows for long, but its ETA is days.
+ */
+static inline int hk_oom_risk(const struct hk_config *c,
+			      const struct hk_evidence *ev)
+{
+	/* walks are not exactly periodic: two 5 s windows may cover 9.997 s */
+	__u64 slack_ms = c->interval_ns / 4 / HK_NSEC_PER_MSEC;
+
+	return ev->rss_growth_bytes_per_s > 0 &&
+	       ev->trend_samples >= HK_TREND_MIN_SAMPLES &&
+	       ev->rss_trend_ms + slack_ms >= c->oom_min_trend_ns / HK_NSEC_PER_MSEC &&
+	       ev->trend_grow_pct_x100 >= c->oom_steady_pct_x100 &&
+	       ev->rss_slope_bytes_per_s > 0 &&
+	       ev->rss_net_growth_bytes >= (__s64)c->oom_min_growth_bytes &&
+	       ev->eta_s <= c->oom_eta_horizon_s;
+}
+
+/*
+ * Held at memory.high: a memory.high binds above it, its cgroup is at it
+ * (usage, page cache included, is what the kernel compares), and what it
+ * holds is not mostly page cache (reclaim frees that without a throttling
+ * sleep: a cgroup that a reader filled with cache counts "high" as often,
+ * or more). And this process is the one held: in this window the kernel
+ * reclaimed that cgroup for being over high at a rate while this process
+ * allocated (it faulted pages in, or its anon RSS grew: a transparent
+ * huge page is one fault for 2 MiB), or it is asleep in a memory stall
+ * now (a penalty sleep of up to 2 s spans whole windows, in which it
+ * neither faults nor counts). A process asleep in that cgroup is not.
+ */
+static inline int hk_mem_throttled(const struct hk_config *c,
+				   const struct hk_evidence *ev)
+{
+	__u64 high = ev->mem_high_bytes, usage = ev->mem_high_usage_bytes;
+	__u64 non_cache = hk_sub_clamp(usage, ev->mem_high_file_bytes);
+	int allocates = ev->minor_faults_per_s + ev->major_faults_per_s >=
+			c->mem_high_faults_per_s || ev->rss_growth_bytes_per_s > 0;
+
+	/* bytes below 2^57: times 100 fits 64 bits */
+	return c->mem_high_events_per_s && high &&
+	       usage * 100 >= high / 100 * c->mem_high_usage_pct_x100 &&
+	       non_cache * 100 >= high / 100 * c->mem_high_non_cache_pct_x100 &&
+	       ((ev->mem_high_events_per_s >= c->mem_high_events_per_s && allocates) ||
+		ev->mem_stalled);
+}
+
+/* The memory limit that binds: the sample's memory cgroup, else RAM. */
+static inline void hk_limit(const struct hk_config *c, const struct hk_sample *s,
+			    struct hk_evidence *ev)
+{
+	ev->limit_partial = s->limit_partial;
+	if (s->limit_bytes) {
+		ev->limit_kind = s->limit_kind;
+		ev->limit_bytes = s->limit_bytes;
+		ev->headroom_bytes = s->headroom_bytes;
+	} else {
+		ev->limit_kind = HK_LIMIT_RAM;
+		ev->limit_bytes = c->total_ram_bytes;
+		ev->headroom_bytes = hk_sub_clamp(c->total_ram_bytes, ev->rss_anon_bytes);
+	}
+}
+
+/*
+ * The memory.high that binds and how often the kernel reclaimed its cgroup
+ * for it in this window. The baseline is the count of the cgroup the last
+ * sample named: when another cgroup binds now (the process moved, a limit
+ * changed), the two counts are of different cgroups, and the rate waits a
+ * window. The count is the cgroup's, not the process's: a process born in
+ * the window takes it at its first sample, as a baseline.
+ */
+static inline void hk_mem_high(const struct hk_proc *p, const struct hk_sample *s,
+			       __u64 window_ns, struct hk_evidence *ev)
+{
+	__u64 events = 0;
+
+	if (s->mem_high_cgroup_id && s->mem_high_cgroup_id == p->ev.mem_high_cgroup_id)
+		events = hk_sub_clamp(s->mem_high_events, p->mem_high_events);
+	ev->mem_high_events_per_s = hk_per_s(events, window_ns);
+	ev->mem_high_bytes = s->mem_high_bytes;
+	ev->mem_high_usage_bytes = s->mem_high_usage_bytes;
+	ev->mem_high_file_bytes = s->mem_high_file_bytes;
+	ev->mem_high_cgroup_id = s->mem_high_cgroup_id;
+	ev->mem_stalled = s->mem_stalled;
+}
+
+/*
+ * RSS now, its growth in this window and over the trend. Growth is anon +
+ * shmem only: file pages can be dropped by the kernel, so a process
+ * streaming through a mapped file is not leaking. Faults are explained by
+ * the growth of all RSS: a fault that maps a new page of any kind is
+ * growth, not thrashing.
+ */
+static inline void hk_rss(const struct hk_config *c, const struct hk_proc *p,
+			  const struct hk_sample *s, __u64 window_ns,
+			  struct hk_evidence *ev)
+{
+	__u64 page = c->page_size_bytes, new_pages_per_s;
+	__s64 anon_delta = (__s64)s->anon_pages - (__s64)p->anon_pages;
+	__s64 rss_delta = (__s64)s->rss_pages - (__s64)p->rss_pages;
+
+	ev->rss_bytes = s->rss_pages * page;
+	ev->rss_anon_bytes = s->anon_pages * page;
+	ev->rss_growth_bytes_per_s = hk_sdiv(anon_delta * (__s64)page * 1000,
+					     window_ns / HK_NSEC_PER_MSEC);
+	new_pages_per_s = rss_delta > 0 ? hk_per_s((__u64)rss_delta, window_ns) : 0;
+	ev->unexplained_faults_per_s = hk_sub_clamp(ev->minor_faults_per_s,
+						    new_pages_per_s);
+}
+
+#endif /* HK_SHARED_CLASSIFY_MEM_H */

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * classify_trend.h - the RSS trend of one process: a ring of samples taken
+ * on a time stride, a least-squares fit of them up to the present, and the
+ * time left until its memory limit at that slope. The loops start at a
+ * constant and branch on their index only, so that the verifier walks each
+ * once (6.1 gives up on a variable start).
+ */
+#ifndef HK_SHARED_CLASSIFY_TREND_H
+#define HK_SHARED_CLASSIFY_TREND_H
+
+#include "hotspot.h"
+
+/* Record an RSS sample in the trend ring (power-of-two capacity). */
+static inline void hk_trend_push(struct hk_proc *p, __u64 now_ms, __u64 pages)
+{
+	__u32 slot = p->trend_head & (HK_TREND_SLOTS - 1);
+
+	p->trend_ms[slot] = now_ms;
+	p->trend_pages[slot] = pages;
+	p->trend_head = (slot + 1) & (HK_TREND_SLOTS - 1);
+	if (p->trend_nr < HK_TREND_SLOTS)
+		p->trend_nr++;
+}
+
+static inline __u64 hk_trend_newest_ms(const struct hk_proc *p)
+{
+	if (!p->trend_nr)
+		return 0;
+	return p->trend_ms[(p->trend_head + HK_TREND_SLOTS - 1) & (HK_TREND_SLOTS - 1)];
+}
+
+/*
+ * The trend's points, oldest first, are the ring's samples inside the span
+ * (indexes first..HK_TREND_SLOTS-1, ring order) and then the present, the
+ * current window's own RSS (index HK_TREND_SLOTS), unless the ring's newest
+ * sample is the present already. A verdict taken on the ring alone would
+ * lag the process by up to a sampling stride. Samples are in time order,
+ * so those inside the span are the ring's newest ones.
+ */
+static inline __u32 hk_trend_first(const struct hk_proc *p, __u64 now_ms,
+				   __u64 span_ms)
+{
+	__u32 nr = p->trend_nr < HK_TREND_SLOTS ? p->trend_nr : HK_TREND_SLOTS;
+	__u32 i;
+
+	/*
+	 * A constant start: 6.1's verifier loses the bounds of an index
+	 * that starts at HK_TREND_SLOTS - nr and walks such a loop until
+	 * "the sequence of 8193 jumps is too complex" (tools/vmtest).
+	 */
+	for (i = 0; i < HK_TREND_SLOTS; i++) {
+		if (i + nr < HK_TREND_SLOTS)
+			continue;	/* no sample there yet */
+		if (p->trend_ms[(p->trend_head + i) & (HK_TREND_SLOTS - 1)] + span_ms >= now_ms)
+			return i;
+	}
+	return HK_TREND_SLOTS;
+}
+
+static inline void hk_trend_at(const struct hk_proc *p, __u32 i, __u64 now_ms,
+			       __u64 now_pages, __u64 *ms, __u64 *pages)
+{
+	__u32 slot = (p->trend_head + i) & (HK_TREND_SLOTS - 1);
+
+	*ms = i < HK_TREND_SLOTS ? p->trend_ms[slot] : now_ms;
+	*pages = i < HK_TREND_SLOTS ? p->trend_pages[slot] : now_pages;
+}
+
+/*
+ * Least-squares slope of RSS over the trend's points, the time they cover,
+ * and the share of that time in which RSS grew. x is ms since the oldest
+ * point, y pages since it: with a span of at most an hour and y below 2^32
+ * pages, n * sum(x*y) stays below 2^63. An interval counts as growing only
+ * when it grew by at least a quarter of its fair share of the net growth
+ * (its share of the time): a one-off jump followed by a creeping plateau
+ * is not steady growth. Time-weighted, so that the short interval up to
+ * the present weighs what it lasted. The loops branch on their index
+ * only, so that the verifier walks each once.
+ */
+static inline void hk_trend_fit(const struct hk_proc *p, __u64 now_ms,
+				__u64 now_pages, __u64 span_ms, __u32 page_size,
+				struct hk_evidence *ev)
+{
+	__u64 x0, y0, ms, pages, prev_ms, prev_pages, total_ms, grow_ms = 0;
+	__u64 den, q, r, pps, dt, dy;
+	__s64 sx = 0, sy = 0, sxy = 0, sxx = 0, y, x, num;
+	__u32 first = hk_trend_first(p, now_ms, span_ms), last = HK_TREND_SLOTS, n, i;
+
+	if (p->trend_nr && hk_trend_newest_ms(p) == now_ms)
+		last = HK_TREND_SLOTS - 1;	/* the present is in the ring */
+	if (first > last)
+		first = last;
+	n = last - first + 1;
+	hk_trend_at(p, first, now_ms, now_pages, &x0, &y0);
+	hk_trend_at(p, last, now_ms, now_pages, &ms, &pages);
+	total_ms = ms - x0;
+	y = (__s64)pages - (__s64)y0;	/* the net growth */
+
+	prev_ms = x0;
+	prev_pages = y0;
+	for (i = 0; i <= HK_TREND_SLOTS; i++) {
+		if (i < first || i > last)
+			continue;	/* constant start, as in hk_trend_first */
+		hk_trend_at(p, i, now_ms, now_pages, &ms, &pages);
+		x = (__s64)(ms - x0);
+		sx += x;
+		sy += (__s64)pages - (__s64)y0;
+		sxy += x * ((__s64)pages - (__s64)y0);
+		sxx += x * x;
+		/* which intervals carry their share of the net growth? */
+		dt = ms - prev_ms;
+		dy = pages > prev_pages ? pages - prev_pages : 0;
+		if (y > 0 && dy && dy * 4 * total_ms >= (__u64)y * dt)
+			grow_ms += dt;
+		prev_ms = ms;
+		prev_pages = pages;
+	}
+
+	ev->trend_samples = n;
+	ev->trend_grow_pct_x100 = total_ms ? (__u32)(grow_ms * 10000 / total_ms) : 0;
+	ev->rss_trend_ms = total_ms;
+	ev->rss_net_growth_bytes = y * (__s64)page_size;
+	ev->rss_slope_bytes_per_s = 0;
+	if (n < 2)
+		return;
+	num = (__s64)n * sxy - sx * sy;
+	den = (__u64)((__s64)n * sxx - sx * sx);
+	if (!den)
+		return;
+	/* pages per ms -> pages per s without overflowing the remainder */
+	q = (num < 0 ? (__u64)(-num) : (__u64)num) / den;
+	r = (num < 0 ? (__u64)(-num) : (__u64)num) % den;
+	pps = q * 1000 + r * 1000 / den;
+	ev->rss_slope_bytes_per_s = (__s64)(pps * page_size);
+	if (num < 0)
+		ev->rss_slope_bytes_per_s = -ev->rss_slope_bytes_per_s;
+}
+
+/* Seconds until the headroom is used up at this slope. */
+static inline __u64 hk_eta_s(__u64 headroom_bytes, __s64 slope_bytes_per_s)
+{
+	if (slope_bytes_per_s <= 0)
+		return (__u64)HK_ETA_NONE;
+	return headroom_bytes / (__u64)slope_bytes_per_s;
+}
+
+/* Sample the trend on a time stride, then fit it up to the present. */
+static inline void hk_trend(const struct hk_config *c, struct hk_proc *p,
+			    const struct hk_sample *s, struct hk_evidence *ev)
+{
+	__u64 now_ms = s->now_ns / HK_NSEC_PER_MSEC;
+
+	if (!p->trend_nr ||
+	    now_ms >= hk_trend_newest_ms(p) + c->trend_stride_ns / HK_NSEC_PER_MSEC)
+		hk_trend_push(p, now_ms, s->anon_pages);
+	hk_trend_fit(p, now_ms, s->anon_pages, c->oom_trend_span_ns / HK_NSEC_PER_MSEC,
+		     c->page_size_bytes, ev);
+}
+
+#endif /* HK_SHARED_CLASSIFY_TREND_H */
