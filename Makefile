@@ -174,20 +174,17 @@ e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
 # program (HOTSPOT_K_AS_5_15). What runs the same code whatever walks (the
 # command line, output, filters' userspace, status, pins, a freeze, the
 # profiler, the delay-accounting switch) e2e runs once.
-# the walk and its teardown: one process, a crowd, a thread pool
-E2E_ITER_ONLY := cli_sigint_teardown,cpu_bound,self_contention,oversubscribed
-# the hook's 4-argument program names the aggressor; without a hook
-E2E_ITER_ONLY := $(E2E_ITER_ONLY),starved_noisy_neighbor,no_hook
-# memory: the trend, the memcg walk (bounded loops), a leader gone, parking
-E2E_ITER_ONLY := $(E2E_ITER_ONLY),mem_thrashing,oom_risk,oom_memcg_bursts,oom_main_exited,interleaved
-# the quota walk up the task group (bounded loops)
-E2E_ITER_ONLY := $(E2E_ITER_ONLY),throttled_v1
-# per-thread I/O wait, summed over a pool by TID
-E2E_ITER_ONLY := $(E2E_ITER_ONLY),io_blocked,io_pool
-# a filter asked per process at its first thread; the config rewritten
-E2E_ITER_ONLY := $(E2E_ITER_ONLY),filter_cgroup,reload
-# what a walk that yields in chunks must not lose
-E2E_ITER_ONLY := $(E2E_ITER_ONLY),wrap_cpu_bound,wrap_starved,walk_in_progress,negative_controls
+# the walk and the iter link's teardown; the 4-argument hook names the aggressor
+E2E_ITER_ONLY := cli_sigint_teardown,cpu_bound,starved_noisy_neighbor
+# threads met by TID: two processes' TIDs interleaved, a leader gone, a
+# pool's threads summed, TIDs that wrapped, a walk cut in chunks, threads
+# that come and go (the negative controls)
+E2E_ITER_ONLY := $(E2E_ITER_ONLY),interleaved,oom_main_exited,io_pool,wrap_starved
+E2E_ITER_ONLY := $(E2E_ITER_ONLY),walk_in_progress,negative_controls
+# bounded loops: the memory cgroups' walk, the task groups' quota walk
+E2E_ITER_ONLY := $(E2E_ITER_ONLY),oom_memcg_bursts,throttled_v1
+# a filter asked per process at its first thread met
+E2E_ITER_ONLY := $(E2E_ITER_ONLY),filter_cgroup
 e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
 	$(Q)HOTSPOT_K_AS_5_15=1 python3 tests/e2e/run.py --tool ./hotspot-k \
 		--hkload $(OUTPUT)/hkload --tool-args "--driver iter" --only "$(E2E_ITER_ONLY)"

@@ -187,12 +187,15 @@ class Suite:
         self.record(name, True, "detected after %.2f s / %d windows" % (seconds, windows))
 
     # -- running --------------------------------------------------------
-    def run_test(self, name, fn, timeout_s, retry=False):
-        if self.only and not any(o in name for o in self.only):
+    def selected(self, name):
+        return not self.only or any(o in name for o in self.only)
+
+    def run_test(self, name, fn, timeout_s, retry=False, calm=True):
+        if not self.selected(name):
             return
         attempts = 2 if retry else 1
         for attempt in range(1, attempts + 1):
-            if retry:
+            if retry and (calm or attempt > 1):
                 self.wait_for_calm(name)
             t0 = mono()
             ctx, fail, foreign = self._attempt(name, fn, timeout_s)
@@ -219,6 +222,24 @@ class Suite:
             self._publish(ctx)
             self.record(name, False, fail + note)
             return
+
+    def run_together(self, tests):
+        """Scenarios that may share the machine (run.TOGETHER), each in a
+        thread of its own after one wait for calm: they take as long as the
+        longest. Each keeps its hard timeout, its cleanup and its rerun (the
+        others' processes count as other work)."""
+        tests = [t for t in tests if self.selected(t[0])]
+        if not tests:
+            return
+        self.wait_for_calm(tests[0][0])
+        threads = [threading.Thread(target=self.run_test, name="group-%s" % name,
+                                    args=(name, fn, timeout_s),
+                                    kwargs={"retry": bool(retry and retry[0]), "calm": False})
+                   for name, fn, timeout_s, *retry in tests]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
 
     def wait_for_calm(self, name):
         """Before a scenario: let other users' bursts pass (bounded per suite).
