@@ -11,6 +11,7 @@ DISTURBED_PCT = 25.0           # other work above this share of a CPU: rerun onc
 MAX_RETRIES = 3                # at most this many reruns per suite,
 RETRY_BEFORE_S = 200           # and none this late: the watchdog must not fire
 CALM_BUDGET_S = 45             # waiting for others' bursts to pass, per suite
+CALM_TRUST_S = 5               # a test that ended calm vouches this long for the next
 TEARDOWN_GRACE_S = 1.5         # BPF objects must be gone within this after exit
 LABELS = {"ok", "oom_risk", "mem_thrashing", "throttled", "starved", "io_blocked",
           "noisy_neighbor", "cpu_bound", "exited"}
