@@ -19,23 +19,14 @@
 #   V=1             show the commands
 
 OUTPUT    ?= build
-CLANG     ?= clang
-BPFTOOL   ?= bpftool
-CC        ?= cc
-ARCH      := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
-		-e 's/ppc64le/powerpc/' -e 's/s390x/s390/' -e 's/riscv64/riscv/')
-VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 VMLINUX_H ?= $(OUTPUT)/vmlinux.h
 VERSION   := 0.1.0
 
+# clang, bpftool, CC, CFLAGS, BPF_CFLAGS, libbpf's flags, V=1: shared with
+# tools/bench/Makefile
+include tools/toolchain.mk
 INCLUDES  := -I$(OUTPUT) -Iinclude -Iuser
-CFLAGS    ?= -g -O2
-CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
-	     -DHK_VERSION='"$(VERSION)"'
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall \
-	      -Wno-unused-function -Wno-compare-distinct-pointer-types
-LIBBPF_CFLAGS := $(shell pkg-config --cflags libbpf 2>/dev/null)
-LIBBPF_LIBS   := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf) -lelf -lz
+CFLAGS    += -DHK_VERSION='"$(VERSION)"'
 
 # STATIC=1: one file to copy to a fleet, whatever libraries the hosts have.
 # Debian's libbpf-dev, libelf-dev and zlib1g-dev ship the archives.
@@ -51,14 +42,6 @@ LINK_KIND     := dynamic
 endif
 # switching STATIC relinks: the stamp names the kind of the last link
 LINK_STAMP    := $(OUTPUT)/link.$(LINK_KIND)
-
-ifeq ($(V),1)
-Q =
-msg =
-else
-Q = @
-msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
-endif
 
 SHARED_H  := $(wildcard include/shared/*.h)
 USER_LIB  := $(wildcard user/*.c)

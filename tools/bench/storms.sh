@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # storms.sh - the context-switch storms of figure 1, sourced by run.sh (it
-# uses run.sh's process helpers: run_bg, run_fg, stop, alive, wait_line).
+# uses lib.sh's process helpers: run_bg, run_fg, stop, alive, wait_line).
 #
 #   hackbench  hackbench -p -g 2 -l 4000: 80 processes over pipes, mostly
 #              voluntary switches

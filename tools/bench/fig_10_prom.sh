@@ -1,40 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
-# prom.sh - figure 10, what --prometheus FILE costs an idle hotspot-k:
+# fig_10_prom.sh - figure 10, what --prometheus FILE costs an idle hotspot-k:
 # instances with the defaults (5 s windows), with --prometheus and without,
 # side by side for PROM_S seconds, each pair once under strace -f from its
 # exec (system calls) and once not traced (switches, CPU: strace's stops are
-# switches too); sourced by run.sh (it uses run.sh's helpers: run_bg, stop,
-# nap, alive, link_prog, hk_start, cpu_ticks, section, say, summary, fmt,
-# calc, verdict, log, fail).
+# switches too); not in "all" (~1.2 min). Sourced by run.sh (it uses
+# lib.sh's helpers, strace_start and syscalls_in among them).
 
 PROM_S=${BENCH_PROM_S:-60}
-
-# strace_start TAG ARGS...: hotspot-k ARGS under strace -f -ttt from its
-# exec (attaching later interrupts its epoll_wait), in $WORK/strace-TAG.txt;
-# strace's PID in TR_STRACE, hotspot-k's in TR_PID (empty on failure)
-strace_start()
-{
-	local tag=$1 i pid=
-
-	shift
-	run_bg "$WORK/hk-$tag.log" strace -f -ttt -o "$WORK/strace-$tag.txt" "$HK" "$@"
-	TR_STRACE=$BG_PID
-	for ((i = 0; i < 500; i++)); do
-		pid=$(cat /proc/"$TR_STRACE"/task/*/children 2>/dev/null | awk '{ print $1 }')
-		[ -n "$pid" ] && link_prog "$pid" sched_switch >/dev/null && break
-		alive "$TR_STRACE" || break
-		sleep 0.02
-	done
-	if [ -z "$pid" ] || ! link_prog "$pid" sched_switch >/dev/null; then
-		stop "$TR_STRACE"
-		TR_PID=
-		return 1
-	fi
-	# not our child (strace's), but ours to kill
-	PIDS="$PIDS $pid"
-	TR_PID=$pid
-}
 
 # switches PID: "voluntary involuntary" context switches, all its threads
 switches()
@@ -59,15 +32,6 @@ tadd()
 nap_until()
 {
 	nap "$(awk -v t="$1" -v now="$(date +%s.%N)" 'BEGIN { x = t - now; print ((x > 0) ? x : 0) }')"
-}
-
-# syscalls_in FILE T0 T1: "name count" of the system calls strace saw
-# entered in [T0, T1), most frequent first
-syscalls_in()
-{
-	awk -v a="$2" -v b="$3" '$2 + 0 >= a && $2 + 0 < b && $3 !~ /^</ && $3 ~ /\(/ {
-			sub(/\(.*/, "", $3); n[$3]++ }
-		END { for (k in n) printf "%s %d\n", k, n[k] }' "$1" | sort -k2,2nr -k1,1
 }
 
 # prom_start TAG: one of the four instances (prom, plain: under strace;

@@ -1,14 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
-# io.sh - figure 12, what the io_blocked diagnosis costs the walk: two
+# fig_12_io.sh - figure 12, what the io_blocked diagnosis costs the walk: two
 # hotspot-k -i 1s over one population at the same time, one with the
 # defaults (io_blocked on: each visited thread's delay accounting is read,
 # each quiet thread's in_iowait bit too) and one with [io_blocked]
 # min_blocked = 0% (off: neither); the walk's CPU per thread from each one's
 # hk_stats over the same IO_S seconds, IO_ROUNDS rounds with the start order
-# swapped every round. Sourced by run.sh (it uses run.sh's helpers: run_bg,
-# stop, nap, hk_start, next_window, section, say, summary, med, minmax, fmt,
-# calc, kv, log, fail, over_budget, wait_line).
+# swapped every round; not in "all" (~2 min). Sourced by run.sh (it uses
+# lib.sh's helpers).
 #
 # The population: IO_PROCS processes of 10 threads (bn-spawn), one process
 # in 10 waking every 100 ms so that some threads are visited each window,
@@ -92,10 +91,7 @@ fig_io()
 # io_col V EXPR: EXPR (awk, over the Δ fields) per round of variant V
 io_col()
 {
-	awk -v v="$1" '
-		{ delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
-		f["v"] != v || ("skipped" in f) || f["threads_walked"] <= 0 { next }
-		{ print ('"$2"') }' "$WORK/io.tsv"
+	round_col "$WORK/io.tsv" "$1" 'f["threads_walked"] > 0' "$2"
 }
 
 io_report()
@@ -118,19 +114,11 @@ io_report()
 		"2 ") drv=timer ;;
 		"3 ") drv=iter ;;
 		esac
-		say "| $label | $(fmt %.0f "$pt") ns ($(io_col "$v" "$pt_expr" | minmax | awk -F– '{ printf "%.0f–%.0f", $1, $2 }')) | $(fmt %.0f "$vis") | $drv |"
+		say "| $label | $(fmt %.0f "$pt") ns ($(io_col "$v" "$pt_expr" | spread %.0f)) | $(fmt %.0f "$vis") | $drv |"
 	done
 	# on ÷ off within each round: both walked the same threads at the same time
-	ratio=$(awk '
-		{ delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
-		("skipped" in f) || f["threads_walked"] <= 0 { next }
-		{ x[f["round"] " " f["v"]] = f["walk_cpu_ns_total"] / f["threads_walked"] }
-		END { for (k in x) { split(k, p, " "); if (p[2] == "on" && (p[1] " off") in x && x[p[1] " off"] > 0) print x[k] / x[p[1] " off"] } }' "$WORK/io.tsv" | med)
+	ratio=$(round_ratios "$WORK/io.tsv" on off 'f["threads_walked"] > 0' "$pt_expr" | med)
 	say ""
-	say "On ÷ off, per round (both instances over the same threads at the same time, start order swapped each round): $(fmt %.3f "$ratio") median ($(awk '
-		{ delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
-		("skipped" in f) || f["threads_walked"] <= 0 { next }
-		{ x[f["round"] " " f["v"]] = f["walk_cpu_ns_total"] / f["threads_walked"] }
-		END { for (k in x) { split(k, p, " "); if (p[2] == "on" && (p[1] " off") in x && x[p[1] " off"] > 0) printf "%.3f ", x[k] / x[p[1] " off"] } }' "$WORK/io.tsv")). Method: $IO_PROCS processes x 10 threads paused (bn-spawn), one in 10 waking every 100 ms, plus \`hkload dio\` (1 MiB O_DIRECT reads); hk_stats' walk_cpu_ns_total over threads_walked from each instance's second window on, over ${IO_S} s."
+	say "On ÷ off, per round (both instances over the same threads at the same time, start order swapped each round): $(fmt %.3f "$ratio") median ($(round_ratios "$WORK/io.tsv" on off 'f["threads_walked"] > 0' "$pt_expr" "%.3f ")). Method: $IO_PROCS processes x 10 threads paused (bn-spawn), one in 10 waking every 100 ms, plus \`hkload dio\` (1 MiB O_DIRECT reads); hk_stats' walk_cpu_ns_total over threads_walked from each instance's second window on, over ${IO_S} s."
 	summary 12-io "$(fmt %.3f "$ratio") x walk CPU per thread with io_blocked on" "report"
 }

@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
-# filter.sh - figure 9, the in-kernel walk with a filter that keeps 1 % of
-# the processes next to the same walk with none; sourced by run.sh (it uses
-# run.sh's helpers: run_bg, stop, nap, hk_start, next_window, section, say,
-# summary, med, minmax, fmt, calc, kv, log, fail).
+# fig_9_filter.sh - figure 9, the in-kernel walk with a filter that keeps
+# 1 % of the processes next to the same walk with none; not in "all"
+# (~2 min). Sourced by run.sh (it uses lib.sh's helpers).
 #
 # One population for the whole figure: FILTER_PROCS idle processes (bn-spawn),
 # 1 % of them named FILTER_NAME (prctl), one in 10 waking every 100 ms (two
@@ -19,19 +18,6 @@ FILTER_S=${BENCH_FILTER_S:-15}
 FILTER_NAME=hkb-keep
 FILTER_WAKE_EVERY=10	# one process in 10 wakes ...
 FILTER_WAKE_MS=100	# ... every 100 ms
-
-# map_of PID NAME: id of the BPF map NAME among that process's fds
-map_of()
-{
-	local f id
-
-	for f in /proc/"$1"/fdinfo/*; do
-		id=$(awk '/^map_id:/ { print $2 }' "$f" 2>/dev/null)
-		[ -n "$id" ] || continue
-		bpftool map show id "$id" 2>/dev/null | grep -q " name $2 " && { echo "$id"; return 0; }
-	done
-	return 1
-}
 
 # map_entries ID: how many entries the map holds (bpftool map dump, counted)
 map_entries()
@@ -103,20 +89,13 @@ fig_filter()
 # filter_col V EXPR: EXPR (awk, over the Δ fields) per round of variant V
 filter_col()
 {
-	awk -v v="$1" '
-		{ delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
-		f["v"] != v || ("skipped" in f) || f["windows"] <= 0 { next }
-		{ print ('"$2"') }' "$WORK/filter.tsv"
+	round_col "$WORK/filter.tsv" "$1" 'f["windows"] > 0' "$2"
 }
 
 # filter_ratio EXPR: keep ÷ none of EXPR within each round
 filter_ratio()
 {
-	awk '
-		{ delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
-		("skipped" in f) || f["windows"] <= 0 { next }
-		{ x[f["round"] " " f["v"]] = ('"$1"') }
-		END { for (k in x) { split(k, p, " "); if (p[2] == "keep" && (p[1] " none") in x && x[p[1] " none"] > 0) print x[k] / x[p[1] " none"] } }' "$WORK/filter.tsv"
+	round_ratios "$WORK/filter.tsv" keep none 'f["windows"] > 0' "$1"
 }
 
 filter_report()
@@ -147,11 +126,11 @@ filter_report()
 		"3 ") drv="iter (above 2000 threads)" ;;
 		esac
 		[ "$v" = keep ] && { keep_pw=$pw; keep_en=$en; }
-		say "| $label | $(fmt %.3f "$(calc "$w / 1e6")") ms ($(filter_col "$v" 'f["walk_cpu_ns_total"] / f["windows"] / 1e6' | minmax | awk -F– '{ printf "%.3f–%.3f", $1, $2 }')) | $(fmt %.0f "$pt") ns | $(fmt %.0f "$rt") | $(fmt %.1f "$pw") ($(fmt %.1f "$pq")) | $(fmt %.1f "$tv") | $(fmt %.0f "$en") | $drv |"
+		say "| $label | $(fmt %.3f "$(calc "$w / 1e6")") ms ($(filter_col "$v" 'f["walk_cpu_ns_total"] / f["windows"] / 1e6' | spread %.3f)) | $(fmt %.0f "$pt") ns | $(fmt %.0f "$rt") | $(fmt %.1f "$pw") ($(fmt %.1f "$pq")) | $(fmt %.1f "$tv") | $(fmt %.0f "$en") | $drv |"
 	done
 	rw=$(filter_ratio 'f["walk_cpu_ns_total"] / f["windows"]' | med)
 	rt=$(filter_ratio 'f["walk_cpu_ns_total"] / f["threads_walked"]' | med)
-	say "| \`--comm\` ÷ no filter (median of the per-round ratios, spread) | $(fmt %.2f "$rw")× ($(filter_ratio 'f["walk_cpu_ns_total"] / f["windows"]' | minmax | awk -F– '{ printf "%.2f–%.2f", $1, $2 }')) | $(fmt %.2f "$rt")× | | | | | |"
+	say "| \`--comm\` ÷ no filter (median of the per-round ratios, spread) | $(fmt %.2f "$rw")× ($(filter_ratio 'f["walk_cpu_ns_total"] / f["windows"]' | spread %.2f)) | $(fmt %.2f "$rt")× | | | | | |"
 	say ""
 	# only the kept processes get per-process work: processes walked per
 	# window and hk_procs entries are the named ones (+ 0.5 for a window

@@ -1,14 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
-# profile.sh - figure 11, what the profiler costs: the scheduler's hot path
-# with nothing flagged (hotspot-k --profile vs without, side by side), the
-# profiler's own programs while one process is profiled (hk_prof_switch per
-# sched_switch for the processes that are not profiled and for the one that
-# is, hk_prof_sample per sample), and the profiled process's slowdown;
-# sourced by run.sh (it uses run.sh's helpers: run_bg, stop, nap, wait_line,
-# link_prog, prog_stat, hk_start, sysctl_set, sysctl_restore, rotate,
-# section, say, summary, med, minmax, fmt, calc, kv, verdict, log, fail;
-# storms.sh's storm_label and filter.sh's map_of).
+# fig_11_profile.sh - figure 11, what the profiler costs: the scheduler's
+# hot path with nothing flagged (hotspot-k --profile vs without, side by
+# side), the profiler's own programs while one process is profiled
+# (hk_prof_switch per sched_switch for the processes that are not profiled
+# and for the one that is, hk_prof_sample per sample), and the profiled
+# process's slowdown; not in "all" (~3 min). Sourced by run.sh (it uses
+# lib.sh's helpers and storms.sh's storm_label).
 #
 # The storms are bn-pingpong's (storms.sh's pipe, yield and idle, but read
 # while the ping-pong still runs: a profile of it ends when it exits, and
@@ -24,28 +22,6 @@ PROFILE_READ=1.2	# s between the two reads, inside a measured part
 PROFILE_SPAN=5		# this long at most (it is stopped after the reads)
 PROFILE_TPUT_WARM=2	# s of ping-pong before its 1 s measured part
 
-# prof_ids PID: the id of every BPF program among that process's fds (program
-# fds and links)
-prof_ids()
-{
-	local f
-
-	for f in /proc/"$1"/fdinfo/*; do
-		awk '/^prog_id:/ { print $2 }' "$f" 2>/dev/null
-	done | sort -un
-}
-
-# prof_id PID NAME: id of that process's program NAME
-prof_id()
-{
-	local id
-
-	for id in $(prof_ids "$1"); do
-		bpftool prog show id "$id" 2>/dev/null | grep -q " name $2 " && { echo "$id"; return 0; }
-	done
-	return 1
-}
-
 # prof_count PIDS...: how many hk_prof_* programs each process holds, then
 # how many the machine has loaded (anyone's): one line, one bpftool call
 prof_count()
@@ -54,7 +30,7 @@ prof_count()
 
 	all=$(bpftool prog show 2>/dev/null | awk '$3 == "name" && $4 ~ /^hk_prof_/ { sub(/:$/, "", $1); print $1 }')
 	for pid in "$@"; do
-		echo -n "$(prof_ids "$pid" | grep -cxF -f <(echo "${all:-none}")) "
+		echo -n "$(prog_ids "$pid" | grep -cxF -f <(echo "${all:-none}")) "
 	done
 	grep -c . <<<"$all"
 }
@@ -113,8 +89,8 @@ prof_start()
 	fi
 	# from the exec to "profiling": load, attach, set the target
 	echo "$2 $(calc "$EPOCHREALTIME - $t0")" >>"$WORK/prof-start.tsv"
-	PF_SAMPLE=$(prof_id "$PF_PID" hk_prof_sample)
-	PF_SWITCH=$(prof_id "$PF_PID" hk_prof_switch)
+	PF_SAMPLE=$(prog_of "$PF_PID" hk_prof_sample)
+	PF_SWITCH=$(prog_of "$PF_PID" hk_prof_switch)
 	PF_BSS=$(map_of "$PF_PID" profile_.bss)
 	[ -n "$PF_SAMPLE" ] && [ -n "$PF_SWITCH" ] && [ -n "$PF_BSS" ] && return 0
 	echo "bench: hotspot-k profile $1: programs ${PF_SAMPLE:-?} ${PF_SWITCH:-?}, .bss ${PF_BSS:-?} not found (alive: $(alive "$PF_PID" && echo yes || echo no)): $(tail -2 "$out")" >&2
