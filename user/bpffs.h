@@ -12,6 +12,9 @@
 #include <stddef.h>
 
 #define HK_BPFFS_DIR "/sys/fs/bpf"
+/* Where --pin leaves the running diagnosis, and where follow, unpin and
+ * status look for it. */
+#define HK_PIN_DIR HK_BPFFS_DIR "/hotspot-k"
 
 /*
  * Make sure dir is a BPF filesystem: 0 when it was (*mounted 0) or has

@@ -5,13 +5,8 @@
 #ifndef HK_USER_CLI_H
 #define HK_USER_CLI_H
 
+#include "cmd.h"
 #include "loader.h"
-
-enum {
-	EXIT_OK = 0,
-	EXIT_RUNTIME = 1,
-	EXIT_USAGE = 2,
-};
 
 /* Everything the command line says. */
 struct hk_cli {

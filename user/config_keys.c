@@ -280,20 +280,6 @@ void hk_key__set(const struct hk_key *k, struct hk_config *c, __u64 v)
 		memcpy(p, &v, sizeof(v));
 }
 
-void hk_config__defaults(struct hk_config *c)
-{
-	size_t i;
-
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < hk_nr_keys; i++) {
-		if (!hk_units__is_text(hk_keys[i].kind))
-			hk_key__set(&hk_keys[i], c, hk_keys[i].def);
-		/* the table's own text: a unit test parses every default */
-		else if (hk_keys[i].def_text)
-			hk_filter__parse(&hk_keys[i], c, hk_keys[i].def_text, NULL, 0);
-	}
-}
-
 void hk_key__print_range(const struct hk_key *k, char *buf, size_t len)
 {
 	char lo[32], hi[32];

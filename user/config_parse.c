@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * config_parse.c - the config file's text: `key = value` lines in
- * [sections], read all or nothing.
+ * [sections], read all or nothing, on top of the defaults the key table
+ * gives (hk_config__defaults: here, the table itself only lists them).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -192,6 +193,20 @@ static int parse_text(struct hk_config *c, const char *text, const char *name,
 	}
 	free(copy);
 	return ret;
+}
+
+void hk_config__defaults(struct hk_config *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < hk_nr_keys; i++) {
+		if (!hk_units__is_text(hk_keys[i].kind))
+			hk_key__set(&hk_keys[i], c, hk_keys[i].def);
+		/* the table's own text: a unit test parses every default */
+		else if (hk_keys[i].def_text)
+			hk_filter__parse(&hk_keys[i], c, hk_keys[i].def_text, NULL, 0);
+	}
 }
 
 int hk_config__parse_string(struct hk_config *c, const char *text,

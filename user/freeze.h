@@ -10,7 +10,9 @@
  *                    cgroup's processes checked, recorded, frozen
  *   freeze_owners.c  whose processes a cgroup holds (the uid rule)
  *   freeze_cgroup.c  the kernel's side: which freezer, its files, its state
+ *                    (freeze_cgroup.h)
  *   freeze_state.c   the record of a freeze in /run/hotspot-k
+ *                    (freeze_state.h)
  *   freeze_held.c    the freezes a running tool must end: --freeze-max,
  *                    those a crashed tool left, its own exit
  *   freeze_format.c  the lines that say what was done, human or JSON
@@ -25,15 +27,11 @@
 #include <stdio.h>
 #include "config.h"
 #include "format.h"
+#include "freeze_cgroup.h"
+#include "freeze_state.h"
 #include "rundir.h"
 #include "shared/hotspot.h"
 
-/* A cgroup path, within its hierarchy or under /sys/fs/cgroup. */
-#define HK_FREEZE_PATH_MAX	4096
-/* A cgroup's whole directory: the mount point and the path. */
-#define HK_FREEZE_DIR_MAX	(HK_FREEZE_PATH_MAX + 64)
-/* A reason: a sentence that may quote two paths. */
-#define HK_FREEZE_WHY_MAX	(2 * HK_FREEZE_PATH_MAX + 256)
 /*
  * The longest line about a freeze: the cgroup twice (the thaw command) and
  * a reason, every byte of them escaped (\u0001 in JSON, \x01 on a terminal).
@@ -46,27 +44,6 @@
 /* Processes and levels the uid rule reads in one cgroup's subtree. */
 #define HK_FREEZE_MEMBERS_MAX	4096
 #define HK_FREEZE_DEPTH_MAX	64
-
-/* Where freezing is done on this host. */
-enum hk_freeze_hier {
-	HK_FREEZE_HIER_NONE = 0,	/* no freezer: neither of the below */
-	HK_FREEZE_HIER_V1 = 1,		/* the v1 freezer's hierarchy: freezer.state */
-	HK_FREEZE_HIER_V2 = 2,		/* the unified hierarchy: cgroup.freeze */
-};
-
-struct hk_freeze_fs {
-	enum hk_freeze_hier hier;
-	const char *root;		/* its mount point */
-};
-
-/* One cgroup, opened: what it is checked to be is what is written. */
-struct hk_freeze_cg {
-	int fd;				/* its directory; -1: not open */
-	enum hk_freeze_hier hier;	/* which file freezes it */
-	__u64 id;			/* its inode: the cgroup's kernfs id */
-	char dir[HK_FREEZE_DIR_MAX];	/* its directory, resolved */
-	char rel[HK_FREEZE_PATH_MAX];	/* its path within its hierarchy */
-};
 
 enum hk_freeze_outcome {
 	HK_FREEZE_FROZEN = 0,		/* the kernel says frozen */
@@ -85,25 +62,6 @@ struct hk_freeze_result {
 	__u64 max_s;			/* FROZEN, PENDING: thawed after this */
 	char cgroup[HK_FREEZE_PATH_MAX];	/* within the hierarchy; "": unknown */
 	char why[HK_FREEZE_WHY_MAX];	/* REFUSED, FAILED, PENDING, ALREADY */
-};
-
-/*
- * The record of one freeze, as /run/hotspot-k/freeze.v1.ID keeps it: what
- * a tool needs to thaw it, or to tell whose it is, after a crash.
- */
-struct hk_freeze_rec {
-	enum hk_freeze_hier hier;
-	__u64 id;			/* the cgroup's inode, checked before a thaw */
-	char dir[HK_FREEZE_DIR_MAX];	/* its directory */
-	char cgroup[HK_FREEZE_PATH_MAX];	/* its path within its hierarchy */
-	__u32 pid, uid;			/* the process that leaked, its real uid */
-	char comm[HK_COMM_LEN];		/* NUL-terminated (15 bytes at most) */
-	__u64 since_boot_ms;		/* frozen at, CLOCK_BOOTTIME */
-	__u64 until_boot_ms;		/* thawed at */
-	__s64 since_unix_s;		/* the same, on the wall clock, for people */
-	__s64 until_unix_s;
-	__u32 by_pid;			/* the hotspot-k that holds it */
-	__u64 by_start;			/* ... its start, /proc/PID/stat field 22 */
 };
 
 /* The settings the printer acts on (a reload replaces them). */
@@ -192,89 +150,6 @@ int hk_freeze_owners__uids(const char *proc, __u32 pid, __u32 uids[4]);
  */
 int hk_freeze_owners__check(int fd, const char *rel, const char *proc, __u32 uid, char *why,
 			    size_t why_len);
-
-/* --- freeze_cgroup.c -------------------------------------------------- */
-
-/*
- * The host's freezer: the unified hierarchy when /sys/fs/cgroup is
- * cgroup2, else the v1 freezer at /sys/fs/cgroup/freezer, else a hybrid
- * host's unified tree at /sys/fs/cgroup/unified. fs->hier NONE: none.
- */
-void hk_freeze__find_fs(struct hk_freeze_fs *fs);
-
-/*
- * pid's cgroup in fs's hierarchy (malloc'd: free it); NULL when the
- * process is gone.
- */
-char *hk_freeze__cgroup_of(const struct hk_freeze_fs *fs, __u32 pid);
-
-/*
- * Open arg as a cgroup into cg: a path within fs's hierarchy ("/hk/leak"),
- * or when whole_ok a whole directory under /sys/fs/cgroup. No '.' or '..'
- * component; the directory, resolved (realpath), must be under the
- * hierarchy's mount and on a cgroup filesystem, and have a freezer's
- * files. 0, or -1 with why (not there, outside cgroupfs, the root, no
- * freezer). A path read from /proc is never whole: a cgroup named
- * /sys/fs/cgroup/x must not stand for another.
- */
-int hk_freeze__open(const struct hk_freeze_fs *fs, const char *arg, bool whole_ok,
-		    struct hk_freeze_cg *cg, char *why, size_t why_len);
-
-/* Open a record's cgroup, checked as above and to be the one recorded
- * (its id): 0; -ENOENT it is gone (or another has its name); -1 why. */
-int hk_freeze__open_rec(const struct hk_freeze_rec *rec, struct hk_freeze_cg *cg, char *why,
-			size_t why_len);
-
-void hk_freeze__close(struct hk_freeze_cg *cg);
-
-/*
- * Freeze (frozen true) or thaw cg and wait up to wait_ms for the kernel
- * to say it is done: 1 done (*settle_ms: how long it took), 0 not yet
- * (why: the state it is in), -1 failed (why). The control file is
- * written as an existing regular file, never created, never through a
- * symlink (hk_safefile__write_ctl).
- */
-int hk_freeze__set(const struct hk_freeze_cg *cg, bool frozen, int wait_ms, __u64 *settle_ms,
-		   char *why, size_t why_len);
-
-/* 1 frozen (or freezing, v1), 0 thawed, -1 unreadable (why). */
-int hk_freeze__is_frozen(const struct hk_freeze_cg *cg, char *why, size_t why_len);
-
-/* --- freeze_state.c --------------------------------------------------- */
-
-/* "freeze.v1.4242": the record's file name in the run directory. */
-void hk_freeze_state__name(char *buf, size_t len, enum hk_freeze_hier hier, __u64 id);
-
-/* r as its file holds it: the length, or -1 when buf is too small. */
-int hk_freeze_state__format(char *buf, size_t len, const struct hk_freeze_rec *r);
-
-/* The text of a record file into r: 0, or -1 with why. */
-int hk_freeze_state__parse(struct hk_freeze_rec *r, const char *text, char *why,
-			   size_t why_len);
-
-/* Write r's file in d (atomically): 0, or -errno. */
-int hk_freeze_state__put(const struct hk_safedir *d, const struct hk_freeze_rec *r);
-
-/* Read the record of (hier, id) from d: 0; -ENOENT none; -1 unparsable
- * (why); another -errno. */
-int hk_freeze_state__get(const struct hk_safedir *d, enum hk_freeze_hier hier, __u64 id,
-			 struct hk_freeze_rec *r, char *why, size_t why_len);
-
-/* Remove the record of (hier, id): 0 (also when there was none), -errno. */
-int hk_freeze_state__drop(const struct hk_safedir *d, enum hk_freeze_hier hier, __u64 id);
-
-/*
- * Every record in the run directory path (malloc'd array in *recs: free
- * it), without making the directory: 0 with *n (0 when it is absent);
- * -1 with why (it is not root's 0700, unreadable). A file that does not
- * parse is skipped and counted in *bad, its name in bad_name.
- */
-int hk_freeze_state__list(const char *path, struct hk_safedir *d, struct hk_freeze_rec **recs,
-			  unsigned int *n, unsigned int *bad, char *bad_name, size_t bad_len,
-			  char *why, size_t why_len);
-
-/* Whether the tool that holds r still runs (its pid and start match). */
-bool hk_freeze_state__holder_runs(const struct hk_freeze_rec *r);
 
 /* --- freeze_held.c ---------------------------------------------------- */
 

@@ -25,7 +25,9 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
-#include "freeze.h"
+#include "clock.h"
+#include "freeze_cgroup.h"
+#include "freeze_state.h"
 #include "msg.h"
 #include "safefile.h"
 #include "sysinfo.h"
@@ -301,14 +303,6 @@ int hk_freeze__is_frozen(const struct hk_freeze_cg *cg, char *why, size_t why_le
 	if (state(cg, &frozen, &any, why, why_len))
 		return -1;
 	return any;
-}
-
-static __u64 mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000 + (__u64)ts.tv_nsec / 1000000;
 }
 
 int hk_freeze__set(const struct hk_freeze_cg *cg, bool frozen, int wait_ms, __u64 *settle_ms,

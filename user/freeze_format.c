@@ -15,6 +15,7 @@
  */
 #include <string.h>
 #include <time.h>
+#include "clock.h"
 #include "escape.h"
 #include "freeze.h"
 #include "humanize.h"
@@ -197,10 +198,7 @@ int hk_freeze__format(char *buf, size_t len, const struct hk_event *e,
 
 void hk_freeze__now(struct hk_freeze_now *now)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now->mono_ns = (__u64)ts.tv_sec * HK_NSEC_PER_SEC + (__u64)ts.tv_nsec;
+	now->mono_ns = mono_ns();
 	now->boot_ms = hk_freeze__boot_ms();
 }
 

@@ -35,7 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "freeze.h"
+#include "freeze_state.h"
 #include "msg.h"
 #include "outbuf.h"
 #include "pidref.h"

@@ -17,17 +17,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "escape.h"
+#include "cmd.h"
 #include "freeze.h"
 #include "msg.h"
 #include "outbuf.h"
 
 #define PROG "hotspot-k thaw"
-
-enum {
-	EXIT_OK = 0,
-	EXIT_RUNTIME = 1,
-	EXIT_USAGE = 2,
-};
 
 static const char usage_text[] =
 "Usage: hotspot-k thaw CGROUP\n"

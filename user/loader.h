@@ -47,9 +47,6 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 int hk_loader__reconfigure(struct hk_loader *l, const struct hk_config *want,
 			   char *err, size_t err_len);
 
-/* Where --pin leaves the running diagnosis. */
-#define HK_PIN_DIR "/sys/fs/bpf/hotspot-k"
-
 /*
  * Pin every map and the hook links under dir, so that the diagnosis goes
  * on after this process exits (the timer lives as long as its map; no

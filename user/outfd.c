@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include "clock.h"
 #include "outfd.h"
 
 #define OUTFD_IOV_MAX 4
@@ -68,14 +69,6 @@ void hk_outfd__close(struct hk_outfd *o)
 	o->rest_len = o->rest_cap = 0;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* One try, never blocking: bytes written, or -1 with errno (EAGAIN). */
 static ssize_t try_write(const struct hk_outfd *o, const struct iovec *iov, int cnt)
 {
@@ -121,7 +114,7 @@ static int skip(const struct iovec *iov, int cnt, size_t off, struct iovec *v)
 static int write_out(const struct hk_outfd *o, const struct iovec *iov, int cnt,
 		     size_t total, int wait_ms, size_t *done)
 {
-	long long deadline = now_ms() + wait_ms, left;
+	long long deadline = mono_ms() + wait_ms, left;
 	struct iovec v[OUTFD_IOV_MAX];
 	struct pollfd p = { .fd = o->fd, .events = POLLOUT };
 	ssize_t n;
@@ -139,7 +132,7 @@ static int write_out(const struct hk_outfd *o, const struct iovec *iov, int cnt,
 			continue;
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			return -errno;
-		left = deadline - now_ms();
+		left = deadline - mono_ms();
 		if (left <= 0)
 			return -EAGAIN;
 		poll(&p, 1, (int)left);

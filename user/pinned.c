@@ -18,6 +18,7 @@
 #include <sys/signalfd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bpffs.h"
 #include "delayacct.h"
 #include "format.h"
 #include "loader.h"

@@ -1,15 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * profile_write.h - a profile's counts out of the BPF maps, named, and
- * written as folded stacks and an SVG flame graph.
+ * written as folded stacks and an SVG flame graph. What a profile's end
+ * reports (struct hk_profile_result) is here, below the profiler that
+ * hands it on (profiler.h).
  */
 #ifndef HK_USER_PROFILE_WRITE_H
 #define HK_USER_PROFILE_WRITE_H
 
 #include <stddef.h>
 #include <time.h>
-#include "profiler.h"
+#include <linux/types.h>
 #include "profile_stacks.h"
+
+#define HK_PROFILE_PATH_MAX 4096
+
+/* A profile that ended (its time was up, its process exited, or the tool
+ * stops): what was written where, or why nothing was. */
+struct hk_profile_result {
+	__u32 pid;
+	char comm[16];
+	const char *label;		/* why it was profiled ("cpu_bound", "manual") */
+	char prefix[HK_PROFILE_PATH_MAX];	/* DIR/hotspot-k.PID.LABEL.TIME */
+	int written;			/* .folded and .svg exist */
+	int exited;			/* the process ended before its time */
+	__u64 duration_ns;		/* how long it ran */
+	__u64 on_cpu_samples;
+	__u64 off_cpu_ns;
+	__u64 stacks;			/* distinct stacks in the files */
+	__u64 lost;			/* samples or stacks the maps had no room for */
+	char err[256];			/* not written: why */
+	char cut[640];			/* caps that bit ("perf map cut at 64 MiB
+					 * of 64 GiB"), "" none */
+};
 
 struct hk_pidref;
 

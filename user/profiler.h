@@ -16,9 +16,8 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+#include "profile_write.h"
 #include "shared/profile.h"
-
-#define HK_PROFILE_PATH_MAX 4096
 
 /*
  * Profiles of one uid (its real uid, which a process cannot shed the way
@@ -31,25 +30,6 @@
  * this much past the parent's, and it is killed past this time. */
 #define HK_PROF_WRITER_AS_BYTES (1024ULL * 1024 * 1024)
 #define HK_PROF_WRITER_BUDGET_S 30
-
-/* A profile that ended (its time was up, its process exited, or the tool
- * stops): what was written where, or why nothing was. */
-struct hk_profile_result {
-	__u32 pid;
-	char comm[16];
-	const char *label;		/* why it was profiled ("cpu_bound", "manual") */
-	char prefix[HK_PROFILE_PATH_MAX];	/* DIR/hotspot-k.PID.LABEL.TIME */
-	int written;			/* .folded and .svg exist */
-	int exited;			/* the process ended before its time */
-	__u64 duration_ns;		/* how long it ran */
-	__u64 on_cpu_samples;
-	__u64 off_cpu_ns;
-	__u64 stacks;			/* distinct stacks in the files */
-	__u64 lost;			/* samples or stacks the maps had no room for */
-	char err[256];			/* not written: why */
-	char cut[640];			/* caps that bit ("perf map cut at 64 MiB
-					 * of 64 GiB"), "" none */
-};
 
 typedef void (*hk_profile_done_fn)(void *ctx, const struct hk_profile_result *r);
 

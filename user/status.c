@@ -13,17 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bpffs.h"
+#include "cmd.h"
 #include "format.h"
 #include "freeze.h"
 #include "msg.h"
 #include "status.h"
 #include "status_find.h"
-
-enum {
-	EXIT_OK = 0,
-	EXIT_RUNTIME = 1,
-	EXIT_USAGE = 2,
-};
 
 #define PROG "hotspot-k status"
 
@@ -167,11 +163,11 @@ static void notes(const struct hk_status_maps *m)
 
 	if (m->stale_pin)
 		fprintf(stderr, PROG ": the hk_procs pinned in %s is used by no program: "
-			"left by a hotspot-k that is gone\n", HK_STATUS_PIN_DIR);
+			"left by a hotspot-k that is gone\n", HK_PIN_DIR);
 	if (m->alive_unknown)
 		fprintf(stderr, PROG ": cannot list BPF programs to tell whether the "
 			"hotspot-k pinned in %s still runs: its maps as they are\n",
-			HK_STATUS_PIN_DIR);
+			HK_PIN_DIR);
 	if (m->nr_instances < 2)
 		return;
 	age(when, sizeof(when), m->load_time_ns);

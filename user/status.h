@@ -2,7 +2,7 @@
 /*
  * status.h - `hotspot-k status`: what a running hotspot-k holds in its maps,
  * from another terminal. status.c is the command, status_find.c finds and
- * reads the maps; the rest (status_view.c, status_evidence.c,
+ * reads the maps; the rest (status_write.c, status_view.c, status_evidence.c,
  * status_text.c, status_json.c) turns a snapshot into text or JSON and
  * touches no BPF, so that the unit tests feed it made-up entries.
  */
@@ -12,8 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "shared/hotspot.h"
-#include "workload.h"
+#include "status_find.h"
 
 /* -n: how many processes each top list shows, by default and at most. */
 #define HK_STATUS_TOP_DEFAULT	10
@@ -21,20 +20,6 @@
 /* --watch: seconds between two redraws, by default and at most. */
 #define HK_STATUS_WATCH_DEFAULT_S	2
 #define HK_STATUS_WATCH_MAX_S		3600
-
-/* What one running instance's maps held, read at one moment. */
-struct hk_status_snap {
-	const __u32 *pids;		/* hk_procs keys: TGIDs, in any order */
-	const struct hk_proc *procs;	/* ... and their values */
-	size_t n;
-	struct hk_config cfg;
-	struct hk_stats stats;
-	__u32 max_procs;		/* hk_procs capacity; 0: unknown */
-	bool pinned;			/* an instance --pin left in the kernel */
-	/* who a process shown is (unit, container, pod): read for the rows
-	 * shown only; NULL: nobody ("") */
-	void (*who)(struct hk_workload *w, __u32 pid, __u64 start_boottime_ns);
-};
 
 struct hk_status_opts {
 	bool all;			/* -a: the top lists too */

@@ -2,7 +2,7 @@
 /*
  * status_find.c - the maps of a running hotspot-k, from another process.
  *
- * Pinned mode leaves them in HK_STATUS_PIN_DIR; otherwise, as bpftool
+ * Pinned mode leaves them in HK_PIN_DIR; otherwise, as bpftool
  * does, the kernel's lists of maps and programs are walked by id: every
  * map named hk_procs, hk_config or hk_stats, then every program, whose
  * map ids tie the three of one instance together (two instances' maps are
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "bpffs.h"
 #include "msg.h"
 #include "status_bpf.h"
 #include "status_find.h"
@@ -295,9 +296,9 @@ static int cmp_newest(const void *a, const void *b)
 
 static int pin_get(const char *name)
 {
-	char path[sizeof(HK_STATUS_PIN_DIR) + BPF_OBJ_NAME_LEN + 1];
+	char path[sizeof(HK_PIN_DIR) + BPF_OBJ_NAME_LEN + 1];
 
-	snprintf(path, sizeof(path), "%s/%s", HK_STATUS_PIN_DIR, name);
+	snprintf(path, sizeof(path), "%s/%s", HK_PIN_DIR, name);
 	return hk_status_bpf__obj_get(path);
 }
 

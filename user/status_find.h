@@ -2,21 +2,34 @@
 /*
  * status_find.h - the maps of a running hotspot-k, found from another
  * process (its pins, or the kernel's list of programs and maps), opened
- * read-only, and read into a snapshot.
+ * read-only, and read into a snapshot: the snapshot's type is here, below
+ * the status command and its view, which only read it.
  */
 #ifndef HK_USER_STATUS_FIND_H
 #define HK_USER_STATUS_FIND_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "status.h"
-
-/* Where pinned mode leaves hk_procs, hk_config and hk_stats. */
-#define HK_STATUS_PIN_DIR "/sys/fs/bpf/hotspot-k"
+#include "shared/hotspot.h"
+#include "workload.h"
 
 /* The largest hk_procs a hotspot-k makes (the top of --max-procs, cli.c):
  * a reader allocates for as many entries, and refuses a map with more. */
 #define HK_STATUS_MAX_PROCS 4194304U
+
+/* What one running instance's maps held, read at one moment. */
+struct hk_status_snap {
+	const __u32 *pids;		/* hk_procs keys: TGIDs, in any order */
+	const struct hk_proc *procs;	/* ... and their values */
+	size_t n;
+	struct hk_config cfg;
+	struct hk_stats stats;
+	__u32 max_procs;		/* hk_procs capacity; 0: unknown */
+	bool pinned;			/* an instance --pin left in the kernel */
+	/* who a process shown is (unit, container, pod): read for the rows
+	 * shown only; NULL: nobody ("") */
+	void (*who)(struct hk_workload *w, __u32 pid, __u64 start_boottime_ns);
+};
 
 /* One instance's three maps. */
 struct hk_status_maps {
@@ -25,7 +38,7 @@ struct hk_status_maps {
 	int stats_fd;
 	__u32 procs_id;
 	__u32 max_procs;		/* hk_procs capacity */
-	bool pinned;			/* found at HK_STATUS_PIN_DIR */
+	bool pinned;			/* found at HK_PIN_DIR */
 	bool alive_unknown;		/* pinned, and programs could not be
 					 * listed to see it is in use */
 	bool stale_pin;			/* a pinned hk_procs no program uses:

@@ -238,16 +238,3 @@ bool hk_status_row__label_for_s(const struct hk_status_row *r,
 	*s = ns / HK_NSEC_PER_SEC + (ns % HK_NSEC_PER_SEC >= HK_NSEC_PER_SEC / 2);
 	return true;
 }
-
-int hk_status__write(FILE *f, const struct hk_status_snap *s,
-		     const struct hk_status_opts *o)
-{
-	struct hk_status_view v;
-	int err;
-
-	if (hk_status_view__build(&v, s, o->all ? o->top_n : 0))
-		return -1;
-	err = o->json ? hk_status__write_json(f, &v, o) : hk_status__write_text(f, &v, o);
-	hk_status_view__free(&v);
-	return err;
-}

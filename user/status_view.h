@@ -80,7 +80,8 @@ bool hk_status_row__label_for_s(const struct hk_status_row *r,
 void hk_status__evidence(struct hk_out *o, const struct hk_status_view *v,
 			 const struct hk_status_row *r, bool raw);
 
-/* The two outputs of hk_status__write (status_text.c, status_json.c). */
+/* The two outputs hk_status__write (status_write.c) chooses between:
+ * status_text.c, status_json.c. */
 int hk_status__write_text(FILE *f, const struct hk_status_view *v,
 			  const struct hk_status_opts *o);
 int hk_status__write_json(FILE *f, const struct hk_status_view *v,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "clock.h"
 #include "stopguard.h"
 
 enum { RUNNING, DONE, STUCK };
@@ -58,14 +59,6 @@ const char *hk_stopguard__name(int signo)
 	return buf;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void pass_on(int signo)
 {
 	unsigned char b = (unsigned char)signo;
@@ -100,7 +93,7 @@ static void *guard(void *unused)
 		if (!first) {
 			sig = sigwaitinfo(&set, &si);
 		} else {
-			left = deadline - now_ms();
+			left = deadline - mono_ms();
 			if (left <= 0) {
 				take_over(first);
 				return NULL;
@@ -116,10 +109,10 @@ static void *guard(void *unused)
 			continue;
 		if (!first) {
 			first = sig;
-			deadline = now_ms() + HK_STOPGUARD_GRACE_MS;
+			deadline = mono_ms() + HK_STOPGUARD_GRACE_MS;
 		} else {
 			/* a second one: now (Ctrl-C twice) */
-			deadline = now_ms();
+			deadline = mono_ms();
 		}
 	}
 	return NULL;

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * cmd.h - what every command of hotspot-k leaves with: the exit statuses,
+ * stated once so that run, status, thaw, profile, follow and unpin agree
+ * (the man page's EXIT STATUS).
+ */
+#ifndef HK_USER_CMD_H
+#define HK_USER_CMD_H
+
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+};
+
+#endif /* HK_USER_CMD_H */
