@@ -17,9 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "bpffs.h"
 #include "delayacct.h"
+#include "log.h"
 #include "rundir.h"
 #include "safefile.h"
+#include "status_bpf.h"
 #include "status_find.h"
 
 enum hk_delayacct_step hk_delayacct__at_start(const struct hk_delayacct_facts *f)
@@ -244,4 +247,122 @@ unsigned int hk_delayacct__instances(void)
 	nr = m.nr_instances ? m.nr_instances : 1;
 	hk_status__close(&m);
 	return nr;
+}
+
+/* --- the running instance's side (one per process) ------------------- */
+
+/* kernel.task_delayacct, for io_blocked: put back at exit (delayacct.h) */
+static struct hk_delayacct delayacct;
+/* loaded: hk_delayacct__instances() counts this instance too */
+static int loaded;
+
+/* What could not be done, said once the load went well: a tool that
+ * cannot load has a better first line to give. */
+static char delayacct_note[1024];
+static int delayacct_note_prio;
+
+void hk_delayacct__say(void)
+{
+	if (!delayacct_note[0])
+		return;
+	if (delayacct_note_prio == HK_LOG_WARNING)
+		hk_log__print(HK_LOG_WARNING, "io_blocked off: %s; a process blocked on I/O is "
+			      "not seen unless delay accounting is on (under the shipped unit: "
+			      "a sysctl.d file, hotspot-k(8) SERVICE)\n", delayacct_note);
+	else
+		hk_log__print(delayacct_note_prio, "%s\n", delayacct_note);
+	delayacct_note[0] = '\0';
+}
+
+/* Others than this instance running now (the count finds ours once loaded). */
+static unsigned int delayacct_others(void)
+{
+	unsigned int n = hk_delayacct__instances();
+
+	return loaded && n ? n - 1 : n;
+}
+
+/*
+ * io_blocked reads delay accounting: on while it is diagnosed; a record a
+ * dead instance left honoured either way. Called before the load, and by
+ * a reload that turns io_blocked on (after its config is in place); the
+ * duty is shown in cfg.
+ */
+void hk_delayacct__for(struct hk_config *cfg)
+{
+	int want = cfg->io_blocked_pct_x100 != 0;
+
+	if (hk_delayacct__start(&delayacct, want, delayacct_others(), delayacct_note,
+				sizeof(delayacct_note)))
+		delayacct_note_prio = HK_LOG_WARNING;
+	else
+		delayacct_note_prio = HK_LOG_NOTICE;
+	cfg->delayacct_duty = delayacct.turned_on;
+}
+
+/* Exiting: 0 back, unless another instance still runs (it takes over). */
+void hk_delayacct__put_back(void)
+{
+	char note[1024];
+	int e;
+
+	e = hk_delayacct__exit(&delayacct, 0, delayacct_others(), note, sizeof(note));
+	if (note[0])
+		hk_log__print(e < 0 ? HK_LOG_WARNING : HK_LOG_INFO, "%s\n", note);
+}
+
+void hk_delayacct__loaded(void)
+{
+	loaded = 1;
+}
+
+int hk_delayacct__duty(void)
+{
+	return delayacct.turned_on;
+}
+
+void hk_delayacct__leave_on(void)
+{
+	delayacct.turned_on = 0;
+}
+
+/* --- `hotspot-k unpin`'s side: the pinned instance's duty --------------- */
+
+int hk_delayacct__pinned_duty(void)
+{
+	struct hk_config cfg;
+	__u32 zero = 0;
+	int fd, duty = 0;
+
+	fd = hk_status_bpf__obj_get(HK_PIN_DIR "/hk_config");
+	if (fd < 0)
+		return 0;
+	if (!hk_status_bpf__lookup(fd, &zero, &cfg))
+		duty = cfg.delayacct_duty != 0;
+	close(fd);
+	return duty;
+}
+
+void hk_delayacct__unpin(int duty)
+{
+	struct hk_delayacct d = {};
+	unsigned int others = 1;
+	char note[1024];
+	int i, e;
+
+	if (!duty && !hk_delayacct__recorded(&d))
+		return;
+	for (i = 0; i < 20 && others; i++) {
+		others = hk_delayacct__instances();
+		if (others)
+			usleep(100 * 1000);
+	}
+	e = hk_delayacct__exit(&d, duty, others, note, sizeof(note));
+	if (e < 0)
+		fprintf(stderr, "hotspot-k unpin: %s\n", note);
+	else if (note[0])
+		printf("hotspot-k: %s\n", note);
+	else if (e > 0)
+		printf("hotspot-k: kernel.task_delayacct back to 0, as the pinned instance "
+		       "found it\n");
 }

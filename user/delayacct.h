@@ -14,6 +14,7 @@
 #define HK_USER_DELAYACCT_H
 
 #include <stddef.h>
+#include "shared/hotspot.h"
 
 #define HK_DELAYACCT_SYSCTL "/proc/sys/kernel/task_delayacct"
 /* The record, a file in HK_RUNDIR (rundir.h), and what it says. */
@@ -78,5 +79,38 @@ int hk_delayacct__recorded(const struct hk_delayacct *d);
  * (no CAP_SYS_ADMIN to list them).
  */
 unsigned int hk_delayacct__instances(void);
+
+/*
+ * The running instance's hand-over, one per process (its state is this
+ * file's). io_blocked reads delay accounting: on while it is diagnosed; a
+ * record a dead instance left honoured either way. hk_delayacct__for is
+ * called before the load, and by a reload that turns io_blocked on (after
+ * its config is in place); the duty is shown in cfg->delayacct_duty. What
+ * could not be done is said by hk_delayacct__say, once the load went well:
+ * a tool that cannot load has a better first line to give.
+ */
+void hk_delayacct__for(struct hk_config *cfg);
+void hk_delayacct__say(void);
+/* Loaded: hk_delayacct__instances() counts this instance too from now. */
+void hk_delayacct__loaded(void);
+/* Whether this instance holds the duty to put 0 back. */
+int hk_delayacct__duty(void);
+/* Pinned: the diagnosis outlives this process, and so does the switch, until
+ * unpin (the record in HK_RUNDIR and the pinned hk_config keep the duty). */
+void hk_delayacct__leave_on(void);
+/* Exiting: 0 back, unless another instance still runs (it takes over);
+ * said through hk_log. Call it once. */
+void hk_delayacct__put_back(void);
+
+/*
+ * `hotspot-k unpin`: whether the pinned instance holds the duty (its
+ * pinned hk_config says), read before its pins go; then
+ * hk_delayacct__unpin(duty): the pinned instance turned delay accounting
+ * on (or took it over: duty), or a record says a hotspot-k did: off again,
+ * once its programs are gone (they outlive their pins a moment), unless
+ * another instance runs. Said on stdout, a failure on stderr.
+ */
+int hk_delayacct__pinned_duty(void);
+void hk_delayacct__unpin(int duty);
 
 #endif /* HK_USER_DELAYACCT_H */

@@ -197,68 +197,14 @@ static int output_failed(const struct hk_printer *pr)
 	return EXIT_RUNTIME;
 }
 
-/* kernel.task_delayacct, for io_blocked: put back at exit (delayacct.h) */
-static struct hk_delayacct delayacct;
-/* loaded: hk_delayacct__instances() counts this instance too */
-static int loaded;
-
-/* What could not be done, said once the load went well: a tool that
- * cannot load has a better first line to give. */
-static char delayacct_note[1024];
-static int delayacct_note_prio;
-
-static void delayacct_say(void)
-{
-	if (!delayacct_note[0])
-		return;
-	if (delayacct_note_prio == HK_LOG_WARNING)
-		hk_log__print(HK_LOG_WARNING, "io_blocked off: %s; a process blocked on I/O is "
-			      "not seen unless delay accounting is on (under the shipped unit: "
-			      "a sysctl.d file, hotspot-k(8) SERVICE)\n", delayacct_note);
-	else
-		hk_log__print(delayacct_note_prio, "%s\n", delayacct_note);
-	delayacct_note[0] = '\0';
-}
-
-/* Others than this instance running now (the count finds ours once loaded). */
-static unsigned int delayacct_others(void)
-{
-	unsigned int n = hk_delayacct__instances();
-
-	return loaded && n ? n - 1 : n;
-}
-
-/*
- * io_blocked reads delay accounting: on while it is diagnosed; a record a
- * dead instance left honoured either way. Called before the load, and by
- * a reload that turns io_blocked on (after its config is in place); the
- * duty is shown in cfg.
- */
-static void delayacct_for(struct hk_config *cfg)
-{
-	int want = cfg->io_blocked_pct_x100 != 0;
-
-	if (hk_delayacct__start(&delayacct, want, delayacct_others(), delayacct_note,
-				sizeof(delayacct_note)))
-		delayacct_note_prio = HK_LOG_WARNING;
-	else
-		delayacct_note_prio = HK_LOG_NOTICE;
-	cfg->delayacct_duty = delayacct.turned_on;
-}
-
-/* Exiting: 0 back, unless another instance still runs (it takes over).
- * Once: from the loop's cleanup, or from a stuck one's (stopguard.h). */
+/* Exiting: kernel.task_delayacct put back (delayacct.h). Once: from the
+ * loop's cleanup, or from a stuck one's (stopguard.h). */
 static void delayacct_put_back(void)
 {
 	static int done;
-	char note[1024];
-	int e;
 
-	if (!hk_stopguard__once(&done))
-		return;
-	e = hk_delayacct__exit(&delayacct, 0, delayacct_others(), note, sizeof(note));
-	if (note[0])
-		hk_log__print(e < 0 ? HK_LOG_WARNING : HK_LOG_INFO, "%s\n", note);
+	if (hk_stopguard__once(&done))
+		hk_delayacct__put_back();
 }
 
 /* Where profiles go: "." unless --profile-dir says. */
@@ -322,15 +268,15 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 	if (cfg.profile_ns && !old.profile_ns && profile_dir_open(c, 1))
 		return;
 	/* a reload keeps the duty, whatever it asks for now */
-	cfg.delayacct_duty = delayacct.turned_on;
+	cfg.delayacct_duty = hk_delayacct__duty();
 	if (hk_loader__reconfigure(l, &cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}
 	/* io_blocked turned on: delay accounting too, and the duty shown */
 	if (cfg.io_blocked_pct_x100 && !old.io_blocked_pct_x100) {
-		delayacct_for(&cfg);
-		delayacct_say();
+		hk_delayacct__for(&cfg);
+		hk_delayacct__say();
 		if (cfg.delayacct_duty != old.delayacct_duty)
 			hk_loader__reconfigure(l, &cfg, err, sizeof(err));
 	}
@@ -655,13 +601,10 @@ int main(int argc, char **argv)
 		hk_log__print(HK_LOG_WARNING, "not in the host's PID namespace: the task "
 			      "iterator sees this namespace's processes only; run hotspot-k in "
 			      "the host's (docker run --pid=host, Kubernetes hostPID: true)\n");
-	if (hk_printer__init(&pr, stdout, c.json, c.utc,
-			     !c.json && hk_format__use_color(isatty(STDOUT_FILENO),
-							     getenv("NO_COLOR"), getenv("TERM")))) {
+	if (hk_printer__init_stdout(&pr, c.json, c.utc)) {
 		hk_log__print(HK_LOG_ERR, "out of memory\n");
 		return EXIT_RUNTIME;
 	}
-	pr.syslog_prefix = hk_printer__is_journal(STDOUT_FILENO, getenv("JOURNAL_STREAM"));
 	/* set up even when off: a reload may turn it on */
 	if (hk_freeze__init(&fz, &c.opts.cfg)) {
 		hk_log__print(HK_LOG_ERR, "out of memory\n");
@@ -722,7 +665,7 @@ int main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	printing = &pr;
-	delayacct_for(&c.opts.cfg);
+	hk_delayacct__for(&c.opts.cfg);
 	if (hk_loader__start(&l, &c.opts, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		delayacct_put_back();
@@ -732,9 +675,9 @@ int main(int argc, char **argv)
 		hk_freeze__free(&fz);
 		return EXIT_RUNTIME;
 	}
-	loaded = 1;
+	hk_delayacct__loaded();
 	running = l;
-	delayacct_say();
+	hk_delayacct__say();
 	if (c.pin) {
 		ret = hk_loader__pin(l, HK_PIN_DIR, err, sizeof(err));
 		/* pinned, the diagnosis outlives us: so does delay accounting,
@@ -742,7 +685,7 @@ int main(int argc, char **argv)
 		 * duty); not pinned, it goes back now */
 		if (ret)
 			delayacct_put_back();
-		delayacct.turned_on = 0;
+		hk_delayacct__leave_on();
 		if (ret)
 			hk_log__print(HK_LOG_ERR, "%s\n", err);
 		else

@@ -83,16 +83,13 @@ int hk_pinned__follow(int argc, char **argv)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if (hk_printer__init(&pr, stdout, json, utc,
-			     !json && hk_format__use_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"),
-							   getenv("TERM"))) ||
+	if (hk_printer__init_stdout(&pr, json, utc) ||
 	    /* a reader that stops reading must not hold it (outfd.h) */
 	    hk_printer__unblock(&pr)) {
 		close(lock);
 		close(fd);
 		return 1;
 	}
-	pr.syslog_prefix = hk_printer__is_journal(STDOUT_FILENO, getenv("JOURNAL_STREAM"));
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -142,52 +139,6 @@ out:
 	return ret;
 }
 
-/* Does the pinned instance hold the duty to turn delay accounting off? */
-static int pinned_duty(void)
-{
-	struct hk_config cfg;
-	__u32 zero = 0;
-	int fd, duty = 0;
-
-	fd = bpf_obj_get(HK_PIN_DIR "/hk_config");
-	if (fd < 0)
-		return 0;
-	if (!bpf_map_lookup_elem(fd, &zero, &cfg))
-		duty = cfg.delayacct_duty != 0;
-	close(fd);
-	return duty;
-}
-
-/*
- * The pinned instance turned delay accounting on (or took it over: duty),
- * or a record says a hotspot-k did (delayacct.h): off again, once its
- * programs are gone (they outlive their pins a moment), unless another
- * instance runs.
- */
-static void delayacct_put_back(int duty)
-{
-	struct hk_delayacct d = {};
-	unsigned int others = 1;
-	char note[1024];
-	int i, e;
-
-	if (!duty && !hk_delayacct__recorded(&d))
-		return;
-	for (i = 0; i < 20 && others; i++) {
-		others = hk_delayacct__instances();
-		if (others)
-			usleep(100 * 1000);
-	}
-	e = hk_delayacct__exit(&d, duty, others, note, sizeof(note));
-	if (e < 0)
-		fprintf(stderr, "hotspot-k unpin: %s\n", note);
-	else if (note[0])
-		printf("hotspot-k: %s\n", note);
-	else if (e > 0)
-		printf("hotspot-k: kernel.task_delayacct back to 0, as the pinned instance "
-		       "found it\n");
-}
-
 int hk_pinned__unpin(int argc, char **argv)
 {
 	int n, duty;
@@ -202,7 +153,7 @@ int hk_pinned__unpin(int argc, char **argv)
 		fprintf(stderr, "hotspot-k unpin: unexpected argument '%s'\n", argv[1]);
 		return 2;
 	}
-	duty = pinned_duty();
+	duty = hk_delayacct__pinned_duty();
 	n = hk_loader__unpin(HK_PIN_DIR);
 	if (n == -ENOENT) {
 		fprintf(stderr, "hotspot-k unpin: nothing pinned (%s)\n", HK_PIN_DIR);
@@ -214,6 +165,6 @@ int hk_pinned__unpin(int argc, char **argv)
 	}
 	printf("hotspot-k: %d pins removed from %s: the pinned instance is stopped\n", n,
 	       HK_PIN_DIR);
-	delayacct_put_back(duty);
+	hk_delayacct__unpin(duty);
 	return 0;
 }

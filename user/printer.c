@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include "cgroup_id.h"
 #include "clock.h"
@@ -42,6 +43,16 @@ int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int col
 	p->fmt.color = color;
 	p->line = malloc(HK_FORMAT_LINE_MAX);
 	return p->line ? 0 : -1;
+}
+
+int hk_printer__init_stdout(struct hk_printer *p, int json, int utc)
+{
+	if (hk_printer__init(p, stdout, json, utc,
+			     !json && hk_format__use_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"),
+							   getenv("TERM"))))
+		return -1;
+	p->syslog_prefix = hk_printer__is_journal(STDOUT_FILENO, getenv("JOURNAL_STREAM"));
+	return 0;
 }
 
 void hk_printer__free(struct hk_printer *p)

@@ -51,6 +51,10 @@ int hk_printer__write(struct hk_printer *p, int priority, const char *line, size
 
 /* 0, or -1 (out of memory). */
 int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int color);
+/* The same on stdout, as run and follow print: in colour on a terminal
+ * unless NO_COLOR or TERM=dumb says not, never in JSON; with syslog
+ * priority prefixes when stdout is the journal. 0, or -1 (ENOMEM). */
+int hk_printer__init_stdout(struct hk_printer *p, int json, int utc);
 
 /*
  * From now on, lines go out through out's fd without blocking for long

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * status_bpf.h - the few bpf(2) commands `hotspot-k status` issues, each
- * returning -errno on failure. Issued directly, not through libbpf: every
- * user/ file but the loader is linked into the unit tests and the fuzz
- * targets, which do not link libbpf.
+ * returning -errno on failure. Issued directly, not through libbpf: only
+ * the files the Makefile lists in SKEL_USERS (the skeletons' users: the
+ * loader, the profiler, the commands that hold them) link libbpf; every
+ * other user/ file, this one and status's included, is linked into the
+ * unit tests and the fuzz targets, which do not.
  */
 #ifndef HK_USER_STATUS_BPF_H
 #define HK_USER_STATUS_BPF_H
