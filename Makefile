@@ -63,7 +63,7 @@ endif
 SHARED_H  := $(wildcard include/shared/*.h)
 USER_LIB  := $(wildcard user/*.c)
 # the BPF skeletons' users and the profiler's: linked into hotspot-k only
-SKEL_USERS := user/hotspot-k.c user/loader.c user/pinned.c user/profiler.c \
+SKEL_USERS := user/hotspot-k.c user/run.c user/run_loop.c user/loader.c user/verifier_log.c user/driver.c user/pinned.c user/profiler.c \
 	      user/profile_object.c user/profile_stacks.c \
 	      user/profile_cmd.c user/act.c \
 	      user/profile_write.c

@@ -338,3 +338,9 @@ bad_filter:
 		flag, why);
 	return EXIT_USAGE;
 }
+
+/* Where profiles go: "." unless --profile-dir says. */
+const char *hk_cli__profile_dir(const struct hk_cli *c)
+{
+	return c->profile_dir ? c->profile_dir : ".";
+}

@@ -50,4 +50,7 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv);
  * config's (they replace its keys). */
 void hk_cli__apply_flags(const struct hk_cli *c, struct hk_config *cfg);
 
+/* Where profiles go: "." unless --profile-dir says. */
+const char *hk_cli__profile_dir(const struct hk_cli *c);
+
 #endif /* HK_USER_CLI_H */

@@ -13,4 +13,8 @@ enum {
 	EXIT_USAGE = 2,
 };
 
+/* `hotspot-k [OPTION...]`, the default command (run.c): argv as main got
+ * it; the exit status. */
+int hk_cmd_run(int argc, char **argv);
+
 #endif /* HK_USER_CMD_H */

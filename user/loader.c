@@ -17,9 +17,11 @@
 #include <bpf/libbpf.h>
 #include "clock.h"
 #include "config.h"
+#include "driver.h"
 #include "kfields.h"
 #include "loader.h"
 #include "sysinfo.h"
+#include "verifier_log.h"
 #include "hotspot.skel.h"
 
 struct hk_loader {
@@ -40,232 +42,6 @@ struct hk_loader {
 	volatile struct hk_stats *stats;	/* hk_stats, mapped; NULL: look up */
 	size_t stats_len;
 };
-
-/*
- * libbpf's own messages: all of them with -v; else the last few are kept,
- * for a failure the kernel has no log of (a CO-RE relocation, an ELF
- * problem). The verifier's log comes to prog_logs instead.
- */
-static int log_verbose;
-static char log_tail[4][256];
-static unsigned int log_lines;
-
-/* Where the kernel writes the verifier's log of a program that failed to
- * load, one buffer per program (libbpf asks for it only after a failure). */
-#define HK_VERIFIER_LOG_BYTES (1 << 20)
-#define HK_MAX_PROGS 16
-static char *prog_logs[HK_MAX_PROGS];
-
-static void free_prog_logs(void)
-{
-	int i;
-
-	for (i = 0; i < HK_MAX_PROGS; i++) {
-		free(prog_logs[i]);
-		prog_logs[i] = NULL;
-	}
-}
-
-/* the verifier's statistics close its log: they say nothing of why */
-static int log_line_is_noise(const char *p)
-{
-	static const char *const noise[] = {
-		"processed ", "verification time", "stack depth", "PROG LOAD LOG",
-		"Validating ", "mark_precise", "last_idx",
-	};
-	size_t i;
-
-	if (!*p)
-		return 1;
-	for (i = 0; i < sizeof(noise) / sizeof(noise[0]); i++)
-		if (strstr(p, noise[i]))
-			return 1;
-	return 0;
-}
-
-static void keep_line(const char *p)
-{
-	if (!log_line_is_noise(p))
-		snprintf(log_tail[log_lines++ % 4], sizeof(log_tail[0]), "%s", p);
-}
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char *text = NULL, *p, *save = NULL;
-
-	if (log_verbose)
-		return vfprintf(stderr, fmt, ap);
-	if (level == LIBBPF_DEBUG || vasprintf(&text, fmt, ap) < 0)
-		return 0;
-	for (p = strtok_r(text, "\n", &save); p; p = strtok_r(NULL, "\n", &save))
-		keep_line(p);
-	free(text);
-	return 0;
-}
-
-/* The last two lines worth reading, after ": ", joined by " | ". */
-static size_t append_tail(char *err, size_t err_len, size_t off)
-{
-	unsigned int n = log_lines < 2 ? log_lines : 2, i;
-
-	for (i = log_lines - n; i < log_lines && off < err_len; i++)
-		off += snprintf(err + off, err_len - off, "%s%s",
-				i == log_lines - n ? ": " : " | ", log_tail[i % 4]);
-	return off;
-}
-
-/*
- * Why hotspot_bpf__load() failed, from libbpf's log buffer options rather
- * than the words of its messages. A failed load closes every map and
- * program, so their fds say nothing; but each program has a log buffer of
- * its own (libbpf fills it only when the program fails to load, retrying
- * with the verifier's log on): the one with a log is the one refused. With
- * none, the load failed before any program: creating the maps.
- */
-static void load_failure(struct hk_loader *l, __u32 max_procs, char *err, size_t err_len,
-			 int e)
-{
-	struct bpf_object *obj = l->skel->obj;
-	struct bpf_program *prog;
-	const struct bpf_map *big = l->skel->maps.hk_procs;
-	char *p, *save = NULL;
-	size_t off, n;
-	int i = 0;
-
-	bpf_object__for_each_program(prog, obj) {
-		char *log = prog_logs[i++];
-
-		if (!log || !log[0])
-			continue;
-		off = snprintf(err, err_len, "loading BPF program %s failed: %s",
-			       bpf_program__name(prog), strerror(e));
-		log_lines = 0;
-		for (p = strtok_r(log, "\n", &save); p; p = strtok_r(NULL, "\n", &save))
-			keep_line(p);
-		off = append_tail(err, err_len, off);
-		if (off < err_len)
-			snprintf(err + off, err_len - off, " (full log with --verbose)");
-		return;
-	}
-	if (e == ENOMEM || e == E2BIG) {
-		n = (size_t)bpf_map__max_entries(big) * bpf_map__value_size(big);
-		snprintf(err, err_len, "cannot create the BPF maps (the largest, hk_procs, holds "
-			 "%u entries of %u bytes, %zu MiB): %s: too little memory for them, in "
-			 "the kernel or in this memory cgroup; try a smaller --max-procs (now %u)",
-			 bpf_map__max_entries(big), bpf_map__value_size(big), n >> 20,
-			 strerror(e), max_procs);
-		return;
-	}
-	if (e == EPERM) {
-		snprintf(err, err_len, "loading BPF failed: %s (needs CAP_BPF and CAP_PERFMON, "
-			 "or CAP_SYS_ADMIN)", strerror(e));
-		return;
-	}
-	off = snprintf(err, err_len, "loading the BPF object failed: %s", strerror(e));
-	append_tail(err, err_len, off);
-}
-
-static int kernel_has_func(const struct btf *vmlinux, const char *name)
-{
-	return vmlinux && btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
-}
-
-/* A BPF helper by its enum bpf_func_id name, e.g. BPF_FUNC_loop: what the
- * kernel has, backports included, rather than what its version suggests. */
-static int kernel_has_helper(const struct btf *vmlinux, const char *name)
-{
-	const struct btf_type *t;
-	const struct btf_enum *e;
-	int id, i;
-
-	id = btf__find_by_name_kind(vmlinux, "bpf_func_id", BTF_KIND_ENUM);
-	t = id > 0 ? btf__type_by_id(vmlinux, id) : NULL;
-	if (!t)
-		return 0;
-	e = btf_enum(t);
-	for (i = 0; i < btf_vlen(t); i++, e++) {
-		const char *n = btf__name_by_offset(vmlinux, e->name_off);
-
-		if (n && !strcmp(n, name))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * Arguments of the sched_switch tracepoint, the context included: 5 since
- * 5.18 (prev_state), 4 before. From btf_trace_sched_switch, a typedef of a
- * pointer to the tracepoint's function prototype.
- */
-static int sched_switch_args(const struct btf *vmlinux)
-{
-	const struct btf_type *t;
-	int id;
-
-	id = btf__find_by_name_kind(vmlinux, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
-	if (id <= 0)
-		return -1;
-	t = btf__type_by_id(vmlinux, id);
-	t = t ? btf__type_by_id(vmlinux, t->type) : NULL;
-	if (!t || !btf_is_ptr(t))
-		return -1;
-	t = btf__type_by_id(vmlinux, t->type);
-	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
-}
-
-/*
- * The driver for this kernel and this machine, or the one asked for if the
- * kernel has what it needs. Above HK_ITER_ABOVE_THREADS threads the chunked
- * iter driver is chosen even where a timer driver would work: a timer
- * driver's walk is one stretch on a CPU, which grows with the threads.
- */
-static int choose_driver(struct hk_loader *l, const struct btf *vmlinux,
-			 const struct hk_loader_opts *o, int as_old, char *err, size_t err_len)
-{
-	/* as 5.15 (HOTSPOT_K_AS_5_15): no open-coded iterator, so no timer
-	 * driver either, as on that kernel */
-	int open_coded = !as_old && kernel_has_func(vmlinux, "bpf_iter_task_new");
-	int wq = open_coded && kernel_has_func(vmlinux, "bpf_wq_start");
-	__u32 threads = hk_sys__nr_threads();
-
-	switch (o->driver) {
-	case HK_DRIVER_WQ:
-		if (!wq) {
-			snprintf(err, err_len, "--driver wq: the kernel has no bpf_wq (Linux >= 6.10)");
-			return -1;
-		}
-		l->why = "asked for";
-		break;
-	case HK_DRIVER_TIMER:
-		if (!open_coded) {
-			snprintf(err, err_len,
-				 "--driver timer: the kernel has no open-coded task iterator (Linux >= 6.7)");
-			return -1;
-		}
-		l->why = "asked for";
-		break;
-	case HK_DRIVER_ITER:
-		l->why = "asked for";
-		break;
-	default:
-		if (!open_coded) {
-			l->driver = HK_DRIVER_ITER;
-			l->why = "no open-coded task iterator before Linux 6.7";
-		} else if (threads > HK_ITER_ABOVE_THREADS && !o->pin) {
-			l->driver = HK_DRIVER_ITER;
-			l->why = "many threads: a walk in chunks";
-		} else if (wq) {
-			l->driver = HK_DRIVER_WQ;
-			l->why = "Linux >= 6.10";
-		} else {
-			l->driver = HK_DRIVER_TIMER;
-			l->why = "no bpf_wq before Linux 6.10";
-		}
-		return 0;
-	}
-	l->driver = o->driver;
-	return 0;
-}
 
 /*
  * The ring buffer's records: transitions go to the caller; a hand-over
@@ -335,7 +111,6 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		     char *err, size_t err_len)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
-	struct bpf_program *prog;
 	struct btf *vmlinux = NULL;
 	void *p;
 	struct hk_config cfg;
@@ -344,8 +119,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	__u32 zero = 0;
 
 	*out = NULL;
-	log_verbose = o->verbose;
-	libbpf_set_print(libbpf_print);
+	hk_verifier_log__init(o->verbose);
 	if (hk_sys__check_privileges(err, err_len) || hk_sys__check_kernel(err, err_len) ||
 	    hk_sys__check_btf(err, err_len))
 		return -1;
@@ -374,9 +148,10 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	 * HOTSPOT_K_AS_5_15=1 takes both paths on any kernel.
 	 */
 	as_old = getenv("HOTSPOT_K_AS_5_15") && !strcmp(getenv("HOTSPOT_K_AS_5_15"), "1");
-	l->bounded_loops = as_old || !kernel_has_helper(vmlinux, "BPF_FUNC_loop");
-	args = as_old ? 4 : sched_switch_args(vmlinux);
-	e = choose_driver(l, vmlinux, o, as_old, err, err_len);
+	l->bounded_loops = as_old || !hk_driver__has_loop(vmlinux);
+	args = as_old ? 4 : hk_driver__sched_switch_args(vmlinux);
+	e = hk_driver__choose(vmlinux, o->driver, o->pin, as_old, &l->driver, &l->why, err,
+			      err_len);
 	btf__free(vmlinux);
 	if (e)
 		goto cleanup;
@@ -387,17 +162,9 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		snprintf(err, err_len, "cannot open the BPF object: %s", strerror(errno));
 		goto cleanup;
 	}
-	i = 0;
-	bpf_object__for_each_program(prog, l->skel->obj) {
-		if (i == HK_MAX_PROGS)
-			break;
-		prog_logs[i] = calloc(1, HK_VERIFIER_LOG_BYTES);
-		if (!prog_logs[i] ||
-		    bpf_program__set_log_buf(prog, prog_logs[i], HK_VERIFIER_LOG_BYTES)) {
-			snprintf(err, err_len, "out of memory");
-			goto cleanup;
-		}
-		i++;
+	if (hk_verifier_log__attach(l->skel->obj)) {
+		snprintf(err, err_len, "out of memory");
+		goto cleanup;
 	}
 	if (o->max_procs) {
 		bpf_map__set_max_entries(l->skel->maps.hk_procs, o->max_procs);
@@ -415,11 +182,9 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 
 	e = hotspot_bpf__load(l->skel);
 	if (e)
-		load_failure(l, o->max_procs, err, err_len, -e);
-	/* only a failed load writes there; libbpf keeps no reference after it */
-	bpf_object__for_each_program(prog, l->skel->obj)
-		bpf_program__set_log_buf(prog, NULL, 0);
-	free_prog_logs();
+		hk_verifier_log__failure(l->skel->obj, l->skel->maps.hk_procs, o->max_procs, err,
+					 err_len, -e);
+	hk_verifier_log__detach(l->skel->obj);
 	if (e)
 		goto cleanup;
 	cfg = o->cfg;
@@ -499,7 +264,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	*out = l;
 	return 0;
 cleanup:
-	free_prog_logs();
+	hk_verifier_log__free();
 	hk_loader__destroy(l);
 	return -1;
 }

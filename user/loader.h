@@ -10,9 +10,6 @@
 #include <bpf/libbpf.h>
 #include "shared/hotspot.h"
 
-/* Above this many threads at start, the chunked iter driver walks (a
- * timer driver's walk holds a CPU ~0.3 us per thread in one stretch). */
-#define HK_ITER_ABOVE_THREADS 2000
 /* The iter driver returns to userspace (a preemption point) this often. */
 #define HK_CHUNK_NS HK_NSEC_PER_MSEC
 
