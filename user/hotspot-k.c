@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cmd.h"
-#include "freeze.h"
-#include "log.h"
-#include "pinned.h"
-#include "printer.h"
-#include "profile_cmd.h"
-#include "status.h"
+#include "cmd/cmd.h"
+#include "act/freeze.h"
+#include "lib/log.h"
+#include "cmd/pinned.h"
+#include "output/printer.h"
+#include "cmd/profile.h"
+#include "status/status.h"
 
 int main(int argc, char **argv)
 {

@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 #include "fuzz.h"
-#include "sysinfo.h"
-#include "workload.h"
+#include "lib/sysinfo.h"
+#include "lib/workload.h"
 
 static bool hex(char c)
 {

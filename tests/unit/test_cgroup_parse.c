@@ -10,7 +10,7 @@
 #include <string.h>
 #include "check.h"
 #include "suites.h"
-#include "sysinfo.h"
+#include "lib/sysinfo.h"
 
 /* parse(text, ctrl) is want ("" included), or NULL with errno want_errno */
 static void check_parse(const char *text, const char *ctrl, const char *want,

@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "config.h"
-#include "outfd.h"
-#include "ratelimit.h"
+#include "config/config.h"
+#include "lib/outfd.h"
+#include "lib/ratelimit.h"
 #include "suites.h"
-#include "sysinfo.h"
-#include "watch.h"
+#include "lib/sysinfo.h"
+#include "kernel/watch.h"
 
 #define S (1000000000ULL)
 
