@@ -142,13 +142,13 @@ static void test_private_tmp(void)
 	      "rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
 	      "42 22 0:5 / /var/lib rw - tmpfs tmpfs rw\n", f);
 	fclose(f);
-	CU_ASSERT_EQUAL(hk_sys__private_tmp("/var/tmp", path, why, sizeof(why)), 1);
+	CU_ASSERT_EQUAL(hk_sysinfo__private_tmp("/var/tmp", path, why, sizeof(why)), 1);
 	CU_ASSERT_STRING_EQUAL(why, "/var/tmp");
-	CU_ASSERT_EQUAL(hk_sys__private_tmp("/tmp", path, why, sizeof(why)), 1);
+	CU_ASSERT_EQUAL(hk_sysinfo__private_tmp("/tmp", path, why, sizeof(why)), 1);
 	CU_ASSERT_STRING_EQUAL(why, "/tmp");
 	/* not under them, nor a name that only starts like them */
-	CU_ASSERT_EQUAL(hk_sys__private_tmp("/var/lib", path, why, sizeof(why)), 0);
-	CU_ASSERT_EQUAL(hk_sys__private_tmp("/usr", path, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(hk_sysinfo__private_tmp("/var/lib", path, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(hk_sysinfo__private_tmp("/usr", path, why, sizeof(why)), 0);
 	unlink(path);
 }
 

@@ -21,10 +21,10 @@
 #include <string.h>
 #include "act.h"
 #include "lib/escape.h"
-#include "output/format.h"
 #include "lib/json_out.h"
 #include "lib/log.h"
 #include "lib/outbuf.h"
+#include "output/format.h"
 #include "shared/units.h"
 
 #define ACT_LINE_MAX (3 * HK_PROFILE_PATH_MAX + 1024)

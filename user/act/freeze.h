@@ -26,10 +26,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "config/config.h"
-#include "output/format.h"
 #include "freeze_cgroup.h"
 #include "freeze_state.h"
 #include "lib/rundir.h"
+#include "output/format.h"
 #include "shared/hotspot.h"
 
 /*
@@ -253,10 +253,5 @@ int hk_freeze_status__text(FILE *f, const char *path, __s64 now_unix_s, bool utc
 			   size_t why_len);
 /* ... as ,"frozen":[{...},...] inside status's JSON object. */
 int hk_freeze_status__json(FILE *f, const char *path, char *why, size_t why_len);
-
-/* --- cmd/thaw.c ---------------------------------------------------- */
-
-/* `hotspot-k thaw CGROUP|--all`: argv[0] is "thaw". The exit status. */
-int hk_freeze__thaw_main(int argc, char **argv);
 
 #endif /* HK_USER_FREEZE_H */

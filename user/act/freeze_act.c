@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "lib/escape.h"
 #include "freeze.h"
+#include "lib/escape.h"
 #include "lib/msg.h"
 #include "lib/pidref.h"
 

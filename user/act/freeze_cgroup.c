@@ -25,9 +25,9 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
-#include "lib/clock.h"
 #include "freeze_cgroup.h"
 #include "freeze_state.h"
+#include "lib/clock.h"
 #include "lib/msg.h"
 #include "lib/safefile.h"
 #include "lib/sysinfo.h"
@@ -62,7 +62,7 @@ void hk_freeze__find_fs(struct hk_freeze_fs *fs)
 char *hk_freeze__cgroup_of(const struct hk_freeze_fs *fs, __u32 pid)
 {
 	/* "": no v1 controller matches it, so the unified line ("0::") does */
-	return hk_sys__cgroup_path(pid, fs->hier == HK_FREEZE_HIER_V1 ? "freezer" : "");
+	return hk_sysinfo__cgroup_path(pid, fs->hier == HK_FREEZE_HIER_V1 ? "freezer" : "");
 }
 
 /* Whether path has no empty, '.' or '..' component past its first '/'. */

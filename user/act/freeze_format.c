@@ -15,12 +15,12 @@
  */
 #include <string.h>
 #include <time.h>
+#include "freeze.h"
 #include "lib/clock.h"
 #include "lib/escape.h"
-#include "freeze.h"
-#include "output/humanize.h"
 #include "lib/json_out.h"
 #include "lib/units.h"
+#include "output/humanize.h"
 
 static const char *const results[] = {
 	[HK_FREEZE_FROZEN] = "frozen",

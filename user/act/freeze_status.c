@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "lib/escape.h"
 #include "freeze.h"
-#include "output/humanize.h"
+#include "lib/escape.h"
 #include "lib/json_out.h"
 #include "lib/outbuf.h"
+#include "output/humanize.h"
 
 /* A record's line: a path escaped (4 bytes a byte at worst) and the rest. */
 #define STATUS_LINE_MAX	(4 * HK_FREEZE_PATH_MAX + 512)

@@ -35,7 +35,7 @@ static const char usage_text[] =
 "Usage: hotspot-k [--config FILE] [--interval DUR] [--json] [OPTION...]\n"
 "       hotspot-k status [-a] [-n N] [--json | --watch [SECONDS]]\n"
 "       hotspot-k follow [--json] [--utc] | hotspot-k unpin\n"
-"       hotspot-k profile PID [--duration DUR] [--dir DIR] [--json]\n"
+"       hotspot-k profile PID [--duration DUR] [--profile-dir DIR] [--json]\n"
 "       hotspot-k thaw CGROUP | --all\n"
 "\n"
 "Diagnose every process in the kernel and print each change of diagnosis:\n"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * profile.c - `hotspot-k profile PID [--duration DUR] [--dir DIR]`:
+ * profile.c - `hotspot-k profile PID [--duration DUR] [--profile-dir DIR]`:
  * the profile --profile takes on a transition, taken now. SIGINT or
  * SIGTERM ends it early, written with what was collected; so does the
  * process's exit.
@@ -15,14 +15,15 @@
 #include <unistd.h>
 #include "act/act.h"
 #include "cli.h"
+#include "cmd.h"
 #include "lib/log.h"
 #include "lib/pidref.h"
-#include "profile/profile_write.h"
 #include "lib/units.h"
+#include "profile/profile_write.h"
 #include "shared/units.h"
 
 static const char usage_text[] =
-"Usage: hotspot-k profile PID [--duration DUR] [--dir DIR] [--json]\n"
+"Usage: hotspot-k profile PID [--duration DUR] [--profile-dir DIR] [--json]\n"
 "\n"
 "Profile one process: its on-CPU stacks, sampled at 99 Hz on every CPU, and\n"
 "the time its threads slept, with the stacks they slept in. Written as\n"
@@ -35,10 +36,12 @@ static const char usage_text[] =
 "says which cap cut what (\"cut\" in JSON). A second signal stops the child.\n"
 "\n"
 "      --duration DUR   how long (default 10s, at most 1h)\n"
-"      --dir DIR        where the files go (default .); refused when its group or\n"
-"                       others can write it without the sticky bit; files are\n"
-"                       0640, created anew (a name planted there is replaced,\n"
-"                       never followed)\n"
+"      --profile-dir DIR, --dir DIR\n"
+"                       where the files go (default .), as hotspot-k\n"
+"                       --profile-dir; refused when its group or others can\n"
+"                       write it without the sticky bit; files are 0640,\n"
+"                       created anew (a name planted there is replaced, never\n"
+"                       followed)\n"
 "  -j, --json           the lines as JSON objects\n"
 "  -h, --help           this help\n";
 
@@ -58,10 +61,12 @@ static void block_stop_signals(sigset_t *set)
 	sigprocmask(SIG_BLOCK, set, NULL);
 }
 
-int hk_profile_cmd__main(int argc, char **argv)
+int hk_cmd_profile(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "duration", required_argument, NULL, 'd' },
+		/* the run's spelling; --dir, the older one, stays */
+		{ "profile-dir", required_argument, NULL, 'D' },
 		{ "dir", required_argument, NULL, 'D' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },

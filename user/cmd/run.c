@@ -16,16 +16,16 @@
 #include <sys/epoll.h>
 #include <sys/time.h>
 #include "act/act.h"
-#include "kernel/bpffs.h"
-#include "config/config.h"
-#include "kernel/delayacct.h"
 #include "act/freeze.h"
+#include "config/config.h"
+#include "kernel/bpffs.h"
+#include "kernel/delayacct.h"
 #include "kernel/loader.h"
 #include "lib/log.h"
-#include "output/printer.h"
-#include "output/prometheus.h"
 #include "lib/stopguard.h"
 #include "lib/sysinfo.h"
+#include "output/printer.h"
+#include "output/prometheus.h"
 #include "run.h"
 
 static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
@@ -153,11 +153,11 @@ static void say_environment(const struct hk_act *a)
 
 	if (!a->profile_ns)
 		return;
-	e = hk_sys__check_profile(why, sizeof(why));
+	e = hk_sysinfo__check_profile(why, sizeof(why));
 	if (e)
 		hk_log__print(HK_LOG_WARNING, "--profile %s: %s (hotspot-k(8), SERVICE)\n",
 			      e < 0 ? "will fail" : "works in part", why);
-	if (hk_sys__private_tmp(a->profile_dir, NULL, why, sizeof(why)))
+	if (hk_sysinfo__private_tmp(a->profile_dir, NULL, why, sizeof(why)))
 		hk_log__print(HK_LOG_WARNING, "--profile-dir %s is in this service's own %s "
 			      "(PrivateTmp=yes): nobody else sees the profiles, and they are "
 			      "removed when the service stops; StateDirectory=hotspot-k and "
@@ -192,7 +192,7 @@ int hk_cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	hk_cli__apply_flags(&c, &c.opts.cfg);
-	if (hk_sys__resolve_cgroup(&c.opts.cfg, err, sizeof(err))) {
+	if (hk_sysinfo__resolve_cgroup(&c.opts.cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		return EXIT_USAGE;
 	}
@@ -213,17 +213,17 @@ int hk_cmd_run(int argc, char **argv)
 		return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
 	}
 
-	if (hk_sys__fill_env(&c.opts.cfg)) {
+	if (hk_sysinfo__fill_env(&c.opts.cfg)) {
 		hk_log__print(HK_LOG_ERR, "cannot read system facts: %s\n", strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	/* hk_procs is preallocated: size it for the machine, not the worst
 	 * case (32768 entries are 17 MiB of kernel memory) */
 	if (!c.opts.max_procs)
-		c.opts.max_procs = hk_sys__default_max_procs(c.opts.cfg.pidns_ino);
+		c.opts.max_procs = hk_sysinfo__default_max_procs(c.opts.cfg.pidns_ino);
 	/* the task iterator walks the PID namespace of its reader: a
 	 * container's tool diagnoses that container only (review finding 12) */
-	if (hk_sys__pidns_is_init(c.opts.cfg.pidns_ino) == 0)
+	if (hk_sysinfo__pidns_is_init(c.opts.cfg.pidns_ino) == 0)
 		hk_log__print(HK_LOG_WARNING, "not in the host's PID namespace: the task "
 			      "iterator sees this namespace's processes only; run hotspot-k in "
 			      "the host's (docker run --pid=host, Kubernetes hostPID: true)\n");

@@ -17,17 +17,17 @@
 #include <sys/epoll.h>
 #include <sys/time.h>
 #include "act/act.h"
-#include "lib/clock.h"
 #include "kernel/delayacct.h"
 #include "kernel/loader.h"
+#include "kernel/watch.h"
+#include "lib/clock.h"
 #include "lib/log.h"
-#include "output/printer.h"
-#include "profile/profile_write.h"
-#include "output/prometheus.h"
 #include "lib/stopguard.h"
 #include "lib/sysinfo.h"
 #include "lib/units.h"
-#include "kernel/watch.h"
+#include "output/printer.h"
+#include "output/prometheus.h"
+#include "profile/profile_write.h"
 #include "run.h"
 
 /*
@@ -133,7 +133,7 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 		return;
 	}
 	hk_cli__apply_flags(c, &cfg);
-	if (hk_sys__resolve_cgroup(&cfg, err, sizeof(err))) {
+	if (hk_sysinfo__resolve_cgroup(&cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}

@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "kernel/bpffs.h"
-#include "cmd.h"
-#include "output/format.h"
 #include "act/freeze.h"
-#include "lib/msg.h"
-#include "status/status.h"
+#include "cmd.h"
+#include "kernel/bpffs.h"
 #include "kernel/instance.h"
+#include "lib/msg.h"
+#include "output/format.h"
+#include "status/status.h"
 
 #define PROG "hotspot-k status"
 
@@ -157,7 +157,7 @@ static void age(char *buf, size_t len, __u64 load_time_ns)
 }
 
 /* What stderr should know about the instance taken. */
-static void notes(const struct hk_status_maps *m)
+static void notes(const struct hk_instance *m)
 {
 	char when[48];
 
@@ -194,14 +194,14 @@ static void frozen_text(FILE *f)
  */
 static int status_once(FILE *f, FILE *err_f, const struct hk_status_opts *o, bool notes_on)
 {
-	struct hk_status_maps m;
+	struct hk_instance m;
 	struct hk_status_snap s;
 	struct hk_proc *procs = NULL;
 	__u32 *pids = NULL;
 	char err[512];
 	int ret = EXIT_OK, e;
 
-	e = hk_status__find(&m, err, sizeof(err));
+	e = hk_instance__find(&m, err, sizeof(err));
 	if (notes_on)
 		notes(&m);
 	/* what is frozen matters most when no hotspot-k runs (a crash) */
@@ -216,8 +216,8 @@ static int status_once(FILE *f, FILE *err_f, const struct hk_status_opts *o, boo
 		fprintf(err_f, PROG ": %s\n", err);
 		return EXIT_RUNTIME;
 	}
-	e = hk_status__read(&m, &s, &pids, &procs, err, sizeof(err));
-	hk_status__close(&m);
+	e = hk_snapshot__read(&m, &s, &pids, &procs, err, sizeof(err));
+	hk_instance__close(&m);
 	if (e) {
 		fprintf(err_f, PROG ": %s\n", err);
 		return EXIT_RUNTIME;
@@ -241,7 +241,7 @@ static void watch_frame(FILE *f, const struct hk_status_opts *o)
 	status_once(f, f, o, false);
 }
 
-int hk_status__main(int argc, char **argv)
+int hk_cmd_status(int argc, char **argv)
 {
 	struct hk_status_opts o;
 	int ret;

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "lib/escape.h"
-#include "cmd.h"
 #include "act/freeze.h"
+#include "cmd.h"
+#include "lib/escape.h"
 #include "lib/msg.h"
 #include "lib/outbuf.h"
 
@@ -163,7 +163,7 @@ static int thaw_all(void)
 	return ret;
 }
 
-int hk_freeze__thaw_main(int argc, char **argv)
+int hk_cmd_thaw(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },

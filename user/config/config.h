@@ -81,7 +81,7 @@ int hk_config__load(struct hk_config *c, const char *path, __u64 interval_ns,
  * Filters from the command line (--pid, --comm, --exclude-comm, --cgroup):
  * 0, or -1 with what is wrong in why. A list takes at most HK_FILTER_PIDS
  * PIDs or HK_FILTER_COMMS names; a cgroup path is resolved to an id later
- * (hk_sys__resolve_cgroup).
+ * (hk_sysinfo__resolve_cgroup).
  */
 int hk_filter__add_pid(struct hk_config *c, const char *s, char *why, size_t why_len);
 int hk_filter__add_comm(struct hk_comm_list *l, const char *s, char *why, size_t why_len);

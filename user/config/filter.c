@@ -111,7 +111,7 @@ int hk_filter__set_cgroup(struct hk_config *c, const char *s, char *why, size_t 
 				    hk_msg__quote(q, sizeof(q), s));
 	memset(c->filter_cgroup, 0, sizeof(c->filter_cgroup));
 	memcpy(c->filter_cgroup, s, n);
-	/* resolved to an id by hk_sys__resolve_cgroup() */
+	/* resolved to an id by hk_sysinfo__resolve_cgroup() */
 	c->filter_cgroup_id = 0;
 	c->filter_cgroup_hier = HK_FILTER_HIER_NONE;
 	return 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * keys.h - the table of config keys, shared by the parser, the checks
- * and the generator (internal to user/config_*.c).
+ * and the generator (internal to config/).
  *
  * One table drives the defaults, the parser, the range checks and
  * --generate-config, so that they cannot disagree.

@@ -12,10 +12,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tree.h"
 #include "flamegraph.h"
 #include "frame_name.h"
 #include "lib/grow.h"
+#include "tree.h"
 
 static struct hk_flame_node *node_new(const char *name)
 {

@@ -12,8 +12,8 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "tree.h"
 #include "flamegraph.h"
+#include "tree.h"
 
 struct folded {
 	struct hk_flame_out out;

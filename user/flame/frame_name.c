@@ -6,8 +6,8 @@
  */
 #include <string.h>
 #include <linux/types.h>
-#include "lib/escape.h"
 #include "frame_name.h"
+#include "lib/escape.h"
 
 void hk_frame_name__clean(char *name)
 {

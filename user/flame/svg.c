@@ -10,9 +10,9 @@
  * see; the second writes the frames, the root at the bottom.
  */
 #include <string.h>
+#include "flamegraph.h"
 #include "lib/escape.h"
 #include "tree.h"
-#include "flamegraph.h"
 
 #define SVG_WIDTH_PX	1200
 #define PAD_X_PX	10

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * tree.h - inside struct hk_flame: the merged tree of stacks
- * (user/flame/flamegraph.c) that the SVG writer (user/flame/svg.c) draws, and
+ * (flamegraph.c) that the SVG writer (svg.c) draws, and
  * the writer both outputs share, which keeps the first write error.
  */
 #ifndef HK_USER_FLAME_TREE_H

@@ -20,7 +20,7 @@ static int sys_bpf(int cmd, union bpf_attr *attr)
 	return ret < 0 ? -errno : (int)ret;
 }
 
-int hk_status_bpf__next_id(int cmd, __u32 id, __u32 *next)
+int hk_bpf_sys__next_id(int cmd, __u32 id, __u32 *next)
 {
 	union bpf_attr a = { .start_id = id };
 	int err = sys_bpf(cmd, &a);
@@ -29,21 +29,21 @@ int hk_status_bpf__next_id(int cmd, __u32 id, __u32 *next)
 	return err;
 }
 
-int hk_status_bpf__map_fd(__u32 id)
+int hk_bpf_sys__map_fd(__u32 id)
 {
 	union bpf_attr a = { .map_id = id, .open_flags = BPF_F_RDONLY };
 
 	return sys_bpf(BPF_MAP_GET_FD_BY_ID, &a);
 }
 
-int hk_status_bpf__prog_fd(__u32 id)
+int hk_bpf_sys__prog_fd(__u32 id)
 {
 	union bpf_attr a = { .prog_id = id };
 
 	return sys_bpf(BPF_PROG_GET_FD_BY_ID, &a);
 }
 
-int hk_status_bpf__obj_get(const char *path)
+int hk_bpf_sys__obj_get(const char *path)
 {
 	union bpf_attr a = {};
 
@@ -52,7 +52,7 @@ int hk_status_bpf__obj_get(const char *path)
 	return sys_bpf(BPF_OBJ_GET, &a);
 }
 
-int hk_status_bpf__info(int fd, void *info, __u32 len)
+int hk_bpf_sys__info(int fd, void *info, __u32 len)
 {
 	union bpf_attr a = {};
 
@@ -62,7 +62,7 @@ int hk_status_bpf__info(int fd, void *info, __u32 len)
 	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a);
 }
 
-int hk_status_bpf__lookup(int fd, const void *key, void *value)
+int hk_bpf_sys__lookup(int fd, const void *key, void *value)
 {
 	union bpf_attr a = {};
 
@@ -72,8 +72,8 @@ int hk_status_bpf__lookup(int fd, const void *key, void *value)
 	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
 }
 
-int hk_status_bpf__lookup_batch(int fd, const void *in_batch, void *out_batch,
-				void *keys, void *values, __u32 *count)
+int hk_bpf_sys__lookup_batch(int fd, const void *in_batch, void *out_batch,
+			     void *keys, void *values, __u32 *count)
 {
 	union bpf_attr a = {};
 	int err;

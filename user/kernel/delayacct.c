@@ -17,13 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "bpf_sys.h"
 #include "bpffs.h"
 #include "delayacct.h"
+#include "instance.h"
 #include "lib/log.h"
 #include "lib/rundir.h"
 #include "lib/safefile.h"
-#include "bpf_sys.h"
-#include "instance.h"
 
 enum hk_delayacct_step hk_delayacct__at_start(const struct hk_delayacct_facts *f)
 {
@@ -237,15 +237,15 @@ int hk_delayacct__exit(struct hk_delayacct *d, int want, unsigned int others,
 
 unsigned int hk_delayacct__instances(void)
 {
-	struct hk_status_maps m;
+	struct hk_instance m;
 	unsigned int nr;
 	char err[256];
 
 	/* none, or none that can be seen (no CAP_SYS_ADMIN): alone */
-	if (hk_status__find(&m, err, sizeof(err)))
+	if (hk_instance__find(&m, err, sizeof(err)))
 		return 0;
 	nr = m.nr_instances ? m.nr_instances : 1;
-	hk_status__close(&m);
+	hk_instance__close(&m);
 	return nr;
 }
 
@@ -334,10 +334,10 @@ int hk_delayacct__pinned_duty(void)
 	__u32 zero = 0;
 	int fd, duty = 0;
 
-	fd = hk_status_bpf__obj_get(HK_PIN_DIR "/hk_config");
+	fd = hk_bpf_sys__obj_get(HK_PIN_DIR "/hk_config");
 	if (fd < 0)
 		return 0;
-	if (!hk_status_bpf__lookup(fd, &zero, &cfg))
+	if (!hk_bpf_sys__lookup(fd, &zero, &cfg))
 		duty = cfg.delayacct_duty != 0;
 	close(fd);
 	return duty;

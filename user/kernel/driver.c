@@ -71,7 +71,7 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 	 * driver either, as on that kernel */
 	int open_coded = !as_old && kernel_has_func(vmlinux, "bpf_iter_task_new");
 	int wq = open_coded && kernel_has_func(vmlinux, "bpf_wq_start");
-	__u32 threads = hk_sys__nr_threads();
+	__u32 threads = hk_sysinfo__nr_threads();
 
 	switch (asked) {
 	case HK_DRIVER_WQ:

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bpffs.h"
-#include "lib/msg.h"
 #include "bpf_sys.h"
+#include "bpffs.h"
 #include "instance.h"
+#include "lib/msg.h"
 
 enum map_kind {
 	MAP_PROCS,
@@ -78,7 +78,7 @@ static const struct {
 static int map_info(int fd, struct bpf_map_info *info)
 {
 	memset(info, 0, sizeof(*info));
-	return hk_status_bpf__info(fd, info, sizeof(*info));
+	return hk_bpf_sys__info(fd, info, sizeof(*info));
 }
 
 /* Which of ours a map's name says it is; -1: none. */
@@ -117,12 +117,12 @@ static int scan_maps(struct found_map **out, size_t *nr)
 	for (;;) {
 		struct bpf_map_info info;
 
-		err = hk_status_bpf__next_id(BPF_MAP_GET_NEXT_ID, id, &id);
+		err = hk_bpf_sys__next_id(BPF_MAP_GET_NEXT_ID, id, &id);
 		if (err == -ENOENT)
 			break;
 		if (err)
 			goto fail;
-		fd = hk_status_bpf__map_fd(id);
+		fd = hk_bpf_sys__map_fd(id);
 		if (fd == -ENOENT)
 			continue;	/* freed since it was listed */
 		if (fd < 0) {
@@ -188,7 +188,7 @@ static int prog_maps(__u32 id, __u32 **ids, __u32 *nr, __u64 *load_time_ns)
 	__u32 cap = MAP_IDS_FIRST;
 	int fd, err;
 
-	fd = hk_status_bpf__prog_fd(id);
+	fd = hk_bpf_sys__prog_fd(id);
 	if (fd < 0)
 		return fd;
 	for (;;) {
@@ -202,7 +202,7 @@ static int prog_maps(__u32 id, __u32 **ids, __u32 *nr, __u64 *load_time_ns)
 		memset(&info, 0, sizeof(info));
 		info.nr_map_ids = cap;
 		info.map_ids = (__u64)(unsigned long)*ids;
-		err = hk_status_bpf__info(fd, &info, sizeof(info));
+		err = hk_bpf_sys__info(fd, &info, sizeof(info));
 		if (err || info.nr_map_ids <= cap)
 			break;
 		cap = info.nr_map_ids;	/* it has more: again, with room */
@@ -240,7 +240,7 @@ static int scan_progs(const struct found_map *maps, size_t nr_maps,
 	int err;
 
 	for (;;) {
-		err = hk_status_bpf__next_id(BPF_PROG_GET_NEXT_ID, prog, &prog);
+		err = hk_bpf_sys__next_id(BPF_PROG_GET_NEXT_ID, prog, &prog);
 		if (err == -ENOENT)
 			break;
 		if (err)
@@ -299,7 +299,7 @@ static int pin_get(const char *name)
 	char path[sizeof(HK_PIN_DIR) + BPF_OBJ_NAME_LEN + 1];
 
 	snprintf(path, sizeof(path), "%s/%s", HK_PIN_DIR, name);
-	return hk_status_bpf__obj_get(path);
+	return hk_bpf_sys__obj_get(path);
 }
 
 /*
@@ -307,7 +307,7 @@ static int pin_get(const char *name)
  * when the map went meanwhile (its hotspot-k is exiting), -EPROTO when the
  * instance has no such map (another version).
  */
-static int open_map(struct hk_status_maps *m, enum map_kind k, __u32 id,
+static int open_map(struct hk_instance *m, enum map_kind k, __u32 id,
 		    char *err, size_t len)
 {
 	int *fd = k == MAP_PROCS ? &m->procs_fd : k == MAP_CONFIG ? &m->config_fd :
@@ -318,7 +318,7 @@ static int open_map(struct hk_status_maps *m, enum map_kind k, __u32 id,
 	if (got < 0)
 		got = m->pinned ? pin_get(kinds[k].name) : -ENOENT;
 	if (got < 0 && id)
-		got = hk_status_bpf__map_fd(id);
+		got = hk_bpf_sys__map_fd(id);
 	if (got == -ENOENT && id)
 		return -ENOENT;
 	if (got < 0) {
@@ -356,7 +356,7 @@ static bool complete(const struct instance *in)
 }
 
 /* The three maps of one instance (pinned, or in), all open, or none. */
-static int open_instance(struct hk_status_maps *m, const struct instance *in,
+static int open_instance(struct hk_instance *m, const struct instance *in,
 			 char *err, size_t len)
 {
 	int e = 0, k;
@@ -370,7 +370,7 @@ static int open_instance(struct hk_status_maps *m, const struct instance *in,
 	for (k = 0; k < NR_MAP_KINDS && !e; k++)
 		e = open_map(m, k, in ? in->id[k] : 0, err, len);
 	if (e)
-		hk_status__close(m);
+		hk_instance__close(m);
 	return e;
 }
 
@@ -379,7 +379,7 @@ static int open_instance(struct hk_status_maps *m, const struct instance *in,
  * 1 with its hk_procs open in m and *pick its instance (NULL if not known);
  * 0 when there is none.
  */
-static int pinned(struct hk_status_maps *m, const struct instance *all, size_t n,
+static int pinned(struct hk_instance *m, const struct instance *all, size_t n,
 		  int scan_err, const struct instance **pick)
 {
 	struct bpf_map_info info;
@@ -407,7 +407,7 @@ static int pinned(struct hk_status_maps *m, const struct instance *all, size_t n
 }
 
 /* One look; *busy: an instance was starting or exiting meanwhile. */
-static int find_once(struct hk_status_maps *m, char *err, size_t err_len, bool *busy)
+static int find_once(struct hk_instance *m, char *err, size_t err_len, bool *busy)
 {
 	const struct instance *pick;
 	struct instance *all = NULL;
@@ -415,7 +415,7 @@ static int find_once(struct hk_status_maps *m, char *err, size_t err_len, bool *
 	size_t nr_maps = 0, n = 0, i;
 	int e, scan_err;
 
-	*m = (struct hk_status_maps){ .procs_fd = -1, .config_fd = -1, .stats_fd = -1 };
+	*m = (struct hk_instance){ .procs_fd = -1, .config_fd = -1, .stats_fd = -1 };
 	if (err_len)
 		err[0] = '\0';
 	scan_err = scan_maps(&maps, &nr_maps);
@@ -451,7 +451,7 @@ out:
 	return e;
 }
 
-int hk_status__find(struct hk_status_maps *m, char *err, size_t err_len)
+int hk_instance__find(struct hk_instance *m, char *err, size_t err_len)
 {
 	bool busy;
 	int e, tries = 0;
@@ -465,7 +465,7 @@ int hk_status__find(struct hk_status_maps *m, char *err, size_t err_len)
 	return e;
 }
 
-void hk_status__close(struct hk_status_maps *m)
+void hk_instance__close(struct hk_instance *m)
 {
 	if (m->procs_fd >= 0)
 		close(m->procs_fd);

@@ -10,10 +10,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "shared/hotspot.h"
 #include "lib/workload.h"
+#include "shared/hotspot.h"
 
-/* The largest hk_procs a hotspot-k makes (the top of --max-procs, cli.c):
+/* The largest hk_procs a hotspot-k makes (the top of --max-procs, cmd/cli.c):
  * a reader allocates for as many entries, and refuses a map with more. */
 #define HK_STATUS_MAX_PROCS 4194304U
 
@@ -32,7 +32,7 @@ struct hk_status_snap {
 };
 
 /* One instance's three maps. */
-struct hk_status_maps {
+struct hk_instance {
 	int procs_fd;
 	int config_fd;
 	int stats_fd;
@@ -56,15 +56,15 @@ struct hk_status_maps {
  * another -errno with err saying what failed (no permission; a different
  * version's maps). m says more either way (stale_pin).
  */
-int hk_status__find(struct hk_status_maps *m, char *err, size_t err_len);
+int hk_instance__find(struct hk_instance *m, char *err, size_t err_len);
 
 /*
  * Read hk_config, hk_stats and every entry of hk_procs into s; *pids and
  * *procs are allocated (free them). 0, or -errno with err saying what.
  */
-int hk_status__read(const struct hk_status_maps *m, struct hk_status_snap *s,
-		    __u32 **pids, struct hk_proc **procs, char *err, size_t err_len);
+int hk_snapshot__read(const struct hk_instance *m, struct hk_status_snap *s,
+		      __u32 **pids, struct hk_proc **procs, char *err, size_t err_len);
 
-void hk_status__close(struct hk_status_maps *m);
+void hk_instance__close(struct hk_instance *m);
 
 #endif /* HK_USER_STATUS_FIND_H */

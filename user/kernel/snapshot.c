@@ -7,9 +7,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/msg.h"
 #include "bpf_sys.h"
 #include "instance.h"
+#include "lib/msg.h"
 
 /* Entries read per batch call; a bucket with more is retried larger. */
 #define BATCH_ENTRIES 256
@@ -28,8 +28,8 @@ static int read_procs(int fd, __u32 cap, __u32 *pids, struct hk_proc *procs,
 	while (n < cap) {
 		__u32 count = cap - n < chunk ? cap - n : chunk;
 
-		e = hk_status_bpf__lookup_batch(fd, first ? NULL : &in, &out, pids + n,
-						procs + n, &count);
+		e = hk_bpf_sys__lookup_batch(fd, first ? NULL : &in, &out, pids + n,
+					     procs + n, &count);
 		n += count;
 		if (e == -ENOENT)
 			break;		/* the end, with its last entries */
@@ -48,8 +48,8 @@ static int read_procs(int fd, __u32 cap, __u32 *pids, struct hk_proc *procs,
 	return 0;
 }
 
-int hk_status__read(const struct hk_status_maps *m, struct hk_status_snap *s,
-		    __u32 **pids, struct hk_proc **procs, char *err, size_t err_len)
+int hk_snapshot__read(const struct hk_instance *m, struct hk_status_snap *s,
+		      __u32 **pids, struct hk_proc **procs, char *err, size_t err_len)
 {
 	const __u32 zero = 0;
 	int e;
@@ -59,9 +59,9 @@ int hk_status__read(const struct hk_status_maps *m, struct hk_status_snap *s,
 	memset(s, 0, sizeof(*s));
 	s->max_procs = m->max_procs;
 	s->pinned = m->pinned;
-	e = hk_status_bpf__lookup(m->config_fd, &zero, &s->cfg);
+	e = hk_bpf_sys__lookup(m->config_fd, &zero, &s->cfg);
 	if (!e)
-		e = hk_status_bpf__lookup(m->stats_fd, &zero, &s->stats);
+		e = hk_bpf_sys__lookup(m->stats_fd, &zero, &s->stats);
 	if (e) {
 		hk_msg__fail(err, err_len, "reading hk_config and hk_stats: %s", strerror(-e));
 		return e;

@@ -20,7 +20,7 @@ int hk_watch__cgroup(struct hk_cgroup_watch *w, const struct hk_config *running,
 		return 0;
 	w->next_ns = now_ns + running->interval_ns;
 	*next = *running;
-	if (hk_sys__resolve_cgroup(next, err, sizeof(err))) {
+	if (hk_sysinfo__resolve_cgroup(next, err, sizeof(err))) {
 		if (!w->gone) {
 			*prio = HK_LOG_WARNING;
 			snprintf(line, len, "%s: the filter matches nothing until the cgroup is "

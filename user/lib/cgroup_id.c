@@ -45,11 +45,11 @@ int hk_cgid__mount(const char *mountinfo, const char *controller, char *out, siz
 			f[i + 1] = strtok_r(NULL, " ", &save);
 		if (i < 4 || !f[4] || !type)
 			continue;
-		hk_sys__mountinfo_unescape(f[4]);
+		hk_sysinfo__mountinfo_unescape(f[4]);
 		if (!strcmp(type, "cgroup2") && !v2[0])
 			snprintf(v2, sizeof(v2), "%s", f[4]);
 		else if (!strcmp(type, "cgroup") && controller[0] && opts &&
-			 hk_sys__lists_controller(opts, controller))
+			 hk_sysinfo__lists_controller(opts, controller))
 			found = (size_t)snprintf(out, len, "%s", f[4]) < len;
 	}
 	if (found)
@@ -100,7 +100,7 @@ char *hk_cgid__path(const char *proc_cgroup, const char *mountinfo, const char *
 	if (!id || !proc_cgroup || !mountinfo ||
 	    hk_cgid__mount(mountinfo, controller, mount, sizeof(mount)))
 		return NULL;
-	path = hk_sys__cgroup_parse(proc_cgroup, controller);
+	path = hk_sysinfo__cgroup_parse(proc_cgroup, controller);
 	if (!path)
 		return NULL;
 	found = hk_cgid__ancestor(mount, path, id);

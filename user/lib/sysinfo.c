@@ -29,7 +29,7 @@
 #define PERF_FLAG_FD_CLOEXEC (1UL << 3)
 #endif
 
-int hk_sys__fill_env(struct hk_config *c)
+int hk_sysinfo__fill_env(struct hk_config *c)
 {
 	struct sysinfo si;
 	struct stat st;
@@ -50,7 +50,7 @@ static int has_cap(const struct __user_cap_data_struct *d, int cap)
 	return !!(d[cap / 32].effective & (1U << (cap % 32)));
 }
 
-int hk_sys__check_privileges(char *err, size_t err_len)
+int hk_sysinfo__check_privileges(char *err, size_t err_len)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
@@ -76,7 +76,7 @@ int hk_sys__check_privileges(char *err, size_t err_len)
 	return -1;
 }
 
-int hk_sys__check_btf(char *err, size_t err_len)
+int hk_sysinfo__check_btf(char *err, size_t err_len)
 {
 	if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)
 		return 0;
@@ -86,7 +86,7 @@ int hk_sys__check_btf(char *err, size_t err_len)
 	return -1;
 }
 
-int hk_sys__check_kernel(char *err, size_t err_len)
+int hk_sysinfo__check_kernel(char *err, size_t err_len)
 {
 	unsigned int major = 0, minor = 0;
 	struct utsname u;
@@ -101,7 +101,7 @@ int hk_sys__check_kernel(char *err, size_t err_len)
 	return -1;
 }
 
-__u32 hk_sys__nr_threads(void)
+__u32 hk_sysinfo__nr_threads(void)
 {
 	unsigned int running = 0, threads = 0;
 	FILE *f = fopen("/proc/loadavg", "re");
@@ -115,7 +115,7 @@ __u32 hk_sys__nr_threads(void)
 	return threads;
 }
 
-int hk_sys__lists_controller(const char *list, const char *ctrl)
+int hk_sysinfo__lists_controller(const char *list, const char *ctrl)
 {
 	size_t n = strlen(ctrl);
 
@@ -130,7 +130,7 @@ int hk_sys__lists_controller(const char *list, const char *ctrl)
 	return 0;
 }
 
-char *hk_sys__read_text(const char *path)
+char *hk_sysinfo__read_text(const char *path)
 {
 	char *text = NULL, *grown;
 	size_t len = 0, cap = 0;
@@ -174,15 +174,15 @@ char *hk_sys__read_text(const char *path)
 	return text;
 }
 
-char *hk_sys__cgroup_file(__u32 pid)
+char *hk_sysinfo__cgroup_file(__u32 pid)
 {
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
-	return hk_sys__read_text(path);
+	return hk_sysinfo__read_text(path);
 }
 
-char *hk_sys__cgroup_parse(const char *text, const char *controller)
+char *hk_sysinfo__cgroup_parse(const char *text, const char *controller)
 {
 	const char *line = text, *next;
 	char *found = NULL, *unified = NULL, *buf = NULL;
@@ -214,7 +214,7 @@ char *hk_sys__cgroup_parse(const char *text, const char *controller)
 			continue;
 		*p++ = '\0';
 		/* "ID:controllers:path": the v1 controller wins, else v2's */
-		if (hk_sys__lists_controller(ctrl + 1, controller)) {
+		if (hk_sysinfo__lists_controller(ctrl + 1, controller)) {
 			if (!(found = strdup(p)))
 				goto nomem;
 		} else if (!strcmp(buf, "0") && ctrl[1] == '\0' && !unified) {
@@ -244,21 +244,21 @@ nomem:
 	return NULL;
 }
 
-char *hk_sys__cgroup_path(__u32 pid, const char *controller)
+char *hk_sysinfo__cgroup_path(__u32 pid, const char *controller)
 {
-	char *text = hk_sys__cgroup_file(pid), *path;
+	char *text = hk_sysinfo__cgroup_file(pid), *path;
 	int e;
 
 	if (!text)
 		return NULL;
-	path = hk_sys__cgroup_parse(text, controller);
+	path = hk_sysinfo__cgroup_parse(text, controller);
 	e = errno;
 	free(text);
 	errno = e;
 	return path;
 }
 
-int hk_sys__check_profile(char *why, size_t why_len)
+int hk_sysinfo__check_profile(char *why, size_t why_len)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2] = {};
@@ -295,7 +295,7 @@ int hk_sys__check_profile(char *why, size_t why_len)
 	return 0;
 }
 
-void hk_sys__mountinfo_unescape(char *s)
+void hk_sysinfo__mountinfo_unescape(char *s)
 {
 	char *o = s;
 
@@ -311,7 +311,7 @@ void hk_sys__mountinfo_unescape(char *s)
 	*o = '\0';
 }
 
-int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_t why_len)
+int hk_sysinfo__private_tmp(const char *dir, const char *mountinfo, char *why, size_t why_len)
 {
 	char real[PATH_MAX], *line = NULL, best_root[PATH_MAX] = "", best_mp[PATH_MAX] = "";
 	size_t cap = 0, best = 0;
@@ -334,8 +334,8 @@ int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_
 		mp = strtok_r(NULL, " ", &save);
 		if (!root || !mp)
 			continue;
-		hk_sys__mountinfo_unescape(root);
-		hk_sys__mountinfo_unescape(mp);
+		hk_sysinfo__mountinfo_unescape(root);
+		hk_sysinfo__mountinfo_unescape(mp);
 		n = strlen(mp);
 		if (strncmp(real, mp, n) || (real[n] != '/' && real[n] && n != 1) || n < best)
 			continue;
@@ -355,14 +355,14 @@ int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_
 /* init_pid_ns's inode number, fixed (PROC_PID_INIT_INO, linux/proc_ns.h) */
 #define PID_INIT_INO 0xEFFFFFFCU
 
-int hk_sys__pidns_is_init(__u64 pidns_ino)
+int hk_sysinfo__pidns_is_init(__u64 pidns_ino)
 {
 	if (!pidns_ino)
 		return -1;
 	return pidns_ino == PID_INIT_INO;
 }
 
-__u32 hk_sys__max_procs_for(__u32 procs)
+__u32 hk_sysinfo__max_procs_for(__u32 procs)
 {
 	__u32 want = 4096;
 
@@ -371,7 +371,7 @@ __u32 hk_sys__max_procs_for(__u32 procs)
 	return want;
 }
 
-__u32 hk_sys__default_max_procs(__u64 pidns_ino)
+__u32 hk_sysinfo__default_max_procs(__u64 pidns_ino)
 {
 	__u32 procs = 0;
 	struct dirent *d;
@@ -380,18 +380,18 @@ __u32 hk_sys__default_max_procs(__u64 pidns_ino)
 	/* another PID namespace's /proc lists its processes only: the host's
 	 * are counted by /proc/loadavg (tasks, threads included: never fewer
 	 * than the processes) */
-	if (hk_sys__pidns_is_init(pidns_ino) == 0)
-		return hk_sys__max_procs_for(hk_sys__nr_threads());
+	if (hk_sysinfo__pidns_is_init(pidns_ino) == 0)
+		return hk_sysinfo__max_procs_for(hk_sysinfo__nr_threads());
 	dir = opendir("/proc");
 	if (dir) {
 		while ((d = readdir(dir)))
 			procs += d->d_name[0] >= '1' && d->d_name[0] <= '9';
 		closedir(dir);
 	}
-	return hk_sys__max_procs_for(procs);
+	return hk_sysinfo__max_procs_for(procs);
 }
 
-__s64 hk_sys__wall_offset_ns(void)
+__s64 hk_sysinfo__wall_offset_ns(void)
 {
 	struct timespec rt, mono;
 
@@ -438,7 +438,7 @@ static __u32 path_depth(const char *p)
 	return n;
 }
 
-int hk_sys__resolve_cgroup(struct hk_config *c, char *err, size_t err_len)
+int hk_sysinfo__resolve_cgroup(struct hk_config *c, char *err, size_t err_len)
 {
 	char path[HK_FILTER_PATH_LEN + 64];
 	const char *root;

@@ -11,23 +11,23 @@
 #include "shared/hotspot.h"
 
 /* Fill the environment fields of c (RAM, CPUs, page size, PID ns). */
-int hk_sys__fill_env(struct hk_config *c);
+int hk_sysinfo__fill_env(struct hk_config *c);
 
 /* 0 when we may load BPF programs; else -1 with a reason in err. */
-int hk_sys__check_privileges(char *err, size_t err_len);
+int hk_sysinfo__check_privileges(char *err, size_t err_len);
 
 /* The oldest kernel hotspot-k loads on (the iter/task driver's). */
 #define HK_MIN_KERNEL_MAJOR 5
 #define HK_MIN_KERNEL_MINOR 15
 
 /* 0 when the running kernel is new enough (or unknown); else -1. */
-int hk_sys__check_kernel(char *err, size_t err_len);
+int hk_sysinfo__check_kernel(char *err, size_t err_len);
 
 /* Tasks (threads, kernel threads included) on the machine now; 0: unknown. */
-__u32 hk_sys__nr_threads(void);
+__u32 hk_sysinfo__nr_threads(void);
 
 /* 0 when the kernel has BTF; else -1 with a reason in err. */
-int hk_sys__check_btf(char *err, size_t err_len);
+int hk_sysinfo__check_btf(char *err, size_t err_len);
 
 /*
  * The cgroup path of pid for a controller ("memory", "cpu"; "" for the
@@ -45,25 +45,25 @@ int hk_sys__check_btf(char *err, size_t err_len);
  *   ENOMEM, EIO...   it could not be read.
  * Never "" for a path that could not be read.
  */
-char *hk_sys__cgroup_path(__u32 pid, const char *controller);
+char *hk_sysinfo__cgroup_path(__u32 pid, const char *controller);
 
 /* Does a comma-separated list ("cpu,cpuacct" in /proc/PID/cgroup,
  * "rw,cpu,cpuacct" in mountinfo) name ctrl? 1 or 0. */
-int hk_sys__lists_controller(const char *list, const char *ctrl);
+int hk_sysinfo__lists_controller(const char *list, const char *ctrl);
 
 /* A file's text, whole (malloc'd, NUL-terminated), or NULL with errno. */
-char *hk_sys__read_text(const char *path);
+char *hk_sysinfo__read_text(const char *path);
 
 /* The text of /proc/PID/cgroup, whole (malloc'd, NUL-terminated), or NULL
- * with errno as hk_sys__cgroup_path() says. */
-char *hk_sys__cgroup_file(__u32 pid);
+ * with errno as hk_sysinfo__cgroup_path() says. */
+char *hk_sysinfo__cgroup_file(__u32 pid);
 
 /*
- * hk_sys__cgroup_path()'s choice made in text, a /proc/PID/cgroup file's
+ * hk_sysinfo__cgroup_path()'s choice made in text, a /proc/PID/cgroup file's
  * lines ("ID:controllers:path"): the path (malloc'd), "" when text has no
  * line for controller; NULL with errno ENAMETOOLONG or ENOMEM.
  */
-char *hk_sys__cgroup_parse(const char *text, const char *controller);
+char *hk_sysinfo__cgroup_parse(const char *text, const char *controller);
 
 /* What the outputs show for a cgroup path the kernel cannot give (no
  * leading '/': no path reads like it). */
@@ -77,7 +77,7 @@ char *hk_sys__cgroup_parse(const char *text, const char *controller);
  * maps of processes); 1 with why when profiles lack a part (no
  * CAP_SYSLOG: kernel frames without names).
  */
-int hk_sys__check_profile(char *why, size_t why_len);
+int hk_sysinfo__check_profile(char *why, size_t why_len);
 
 /*
  * Whether dir is in a /tmp or /var/tmp private to a systemd service
@@ -85,28 +85,28 @@ int hk_sys__check_profile(char *why, size_t why_len);
  * service stops), from mountinfo (NULL: /proc/self/mountinfo). 1 with the
  * mount point in why, 0 when not (or it cannot be told).
  */
-int hk_sys__private_tmp(const char *dir, const char *mountinfo, char *why, size_t why_len);
+int hk_sysinfo__private_tmp(const char *dir, const char *mountinfo, char *why, size_t why_len);
 
 /* A mountinfo path field: "\040" and the like back to bytes, in place. */
-void hk_sys__mountinfo_unescape(char *s);
+void hk_sysinfo__mountinfo_unescape(char *s);
 
 /*
  * Whether the PID namespace whose inode is pidns_ino (/proc/self/ns/pid)
  * is the host's (the initial one): 1, 0, or -1 when unknown (0). In
  * another, the iter/task walk sees that namespace's tasks only.
  */
-int hk_sys__pidns_is_init(__u64 pidns_ino);
+int hk_sysinfo__pidns_is_init(__u64 pidns_ino);
 
 /* Capacity of hk_procs for procs processes: 4 x, a power of two,
  * 4096..65536. */
-__u32 hk_sys__max_procs_for(__u32 procs);
+__u32 hk_sysinfo__max_procs_for(__u32 procs);
 
 /* ... for the processes running now: /proc counted in the host's PID
  * namespace, /proc/loadavg's task count (global) in another. */
-__u32 hk_sys__default_max_procs(__u64 pidns_ino);
+__u32 hk_sysinfo__default_max_procs(__u64 pidns_ino);
 
 /* CLOCK_REALTIME - CLOCK_MONOTONIC, to turn event times into wall time. */
-__s64 hk_sys__wall_offset_ns(void);
+__s64 hk_sysinfo__wall_offset_ns(void);
 
 /*
  * The cgroup filter (c->filter_cgroup, a path in the memory controller's
@@ -114,6 +114,6 @@ __s64 hk_sys__wall_offset_ns(void);
  * path under /sys/fs/cgroup) to the id and hierarchy the walk compares.
  * 0 (also with no filter), or -1 with why in err.
  */
-int hk_sys__resolve_cgroup(struct hk_config *c, char *err, size_t err_len);
+int hk_sysinfo__resolve_cgroup(struct hk_config *c, char *err, size_t err_len);
 
 #endif /* HK_USER_SYSINFO_H */

@@ -201,13 +201,13 @@ void hk_workload__from_proc(struct hk_workload *w, const char *text)
 	memset(w, 0, sizeof(*w));
 	if (!text)
 		return;
-	path = hk_sys__cgroup_parse(text, "");
+	path = hk_sysinfo__cgroup_parse(text, "");
 	if (path)
 		hk_workload__parse(w, path);
 	free(path);
 	if (w->unit[0] || w->container_id[0] || w->pod_uid[0])
 		return;
-	path = hk_sys__cgroup_parse(text, "name=systemd");
+	path = hk_sysinfo__cgroup_parse(text, "name=systemd");
 	if (path)
 		hk_workload__parse(w, path);
 	free(path);
@@ -221,7 +221,7 @@ void hk_workload__of_pid(struct hk_workload *w, __u32 pid, __u64 start_boottime_
 	memset(w, 0, sizeof(*w));
 	if (hk_pidref__open(&r, pid, start_boottime_ns))
 		return;
-	text = hk_sys__cgroup_file(pid);
+	text = hk_sysinfo__cgroup_file(pid);
 	hk_workload__from_proc(w, text);
 	free(text);
 	/* read while the PID was still that process: its cgroup */

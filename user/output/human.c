@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <string.h>
 #include <time.h>
-#include "lib/escape.h"
 #include "format.h"
 #include "humanize.h"
+#include "lib/escape.h"
 #include "shared/classify.h"
 
 /* Columns of the human line. */

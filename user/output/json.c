@@ -6,9 +6,9 @@
  */
 #include <stdbool.h>
 #include <string.h>
-#include "lib/escape.h"
 #include "format.h"
 #include "humanize.h"
+#include "lib/escape.h"
 #include "lib/json_out.h"
 
 /* A path as a JSON string, at most HK_FORMAT_CGROUP_MAX bytes of it: true

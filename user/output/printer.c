@@ -17,9 +17,9 @@
 #include "lib/clock.h"
 #include "lib/log.h"
 #include "lib/pidref.h"
-#include "printer.h"
 #include "lib/sysinfo.h"
 #include "lib/workload.h"
+#include "printer.h"
 
 int hk_printer__is_journal(int fd, const char *journal_stream)
 {
@@ -147,14 +147,14 @@ static void event_who(const struct hk_event *e, struct event_who *w)
 	memset(w, 0, sizeof(*w));
 	if (e->to == HK_EXITED || hk_pidref__open(&r, e->tgid, e->start_boottime_ns))
 		return;
-	text = hk_sys__cgroup_file(e->tgid);
+	text = hk_sysinfo__cgroup_file(e->tgid);
 	e_read = errno;
 	if (text) {
-		w->cgroup = hk_sys__cgroup_parse(text, cpu ? "cpu" : "memory");
+		w->cgroup = hk_sysinfo__cgroup_parse(text, cpu ? "cpu" : "memory");
 		e_read = errno;
 		hk_workload__from_proc(&w->workload, text);
 		if (e->ev.quota_cgroup_id || e->ev.mem_high_cgroup_id)
-			mountinfo = hk_sys__read_text("/proc/self/mountinfo");
+			mountinfo = hk_sysinfo__read_text("/proc/self/mountinfo");
 		w->quota_cgroup = hk_cgid__path(text, mountinfo, "cpu", e->ev.quota_cgroup_id);
 		w->mem_high_cgroup = hk_cgid__path(text, mountinfo, "memory",
 						   e->ev.mem_high_cgroup_id);
@@ -184,7 +184,7 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 		return -EIO;
 	}
 	/* now, not at start: the wall clock may have been stepped since */
-	p->fmt.wall_offset_ns = hk_sys__wall_offset_ns();
+	p->fmt.wall_offset_ns = hk_sysinfo__wall_offset_ns();
 	if (p->json || p->prom)
 		event_who(e, &who);
 	if (p->prom) {

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include "format.h"
 #include "lib/outfd.h"
-#include "prometheus.h"
 #include "lib/ratelimit.h"
+#include "prometheus.h"
 
 struct hk_printer {
 	FILE *out;

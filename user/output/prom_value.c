@@ -6,8 +6,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "lib/escape.h"
 #include "format.h"
+#include "lib/escape.h"
 #include "prom_value.h"
 
 /* The most a path becomes as terminal text: \xHH for every byte. */

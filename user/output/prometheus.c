@@ -25,8 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "lib/escape.h"
 #include "format.h"
+#include "lib/escape.h"
 #include "lib/msg.h"
 #include "lib/outbuf.h"
 #include "profile/outdir.h"

@@ -9,9 +9,9 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "lib/workload.h"
 #include "prom_value.h"
 #include "shared/hotspot.h"
-#include "lib/workload.h"
 
 /*
  * Flagged processes that get their own series (14 each). Past this the

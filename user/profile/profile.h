@@ -13,7 +13,7 @@
  *   profile_target.c  what the profiler asks of the process it profiles
  *   profile_write.c   named and written: .folded and .svg; outdir.c checks
  *                     the directory
- *   symbolize.c       addresses -> names: usym_load.c, elf_syms.c, symtab.c
+ *   usyms.c           addresses -> names: usyms_load.c, elf_syms.c, symtab.c
  *                     (a process), ksyms.c (the kernel)
  *   worker.c          a job in a forked child with a memory cap and a time
  *                     budget
@@ -21,8 +21,8 @@
 #ifndef HK_USER_PROFILE_FACE_H
 #define HK_USER_PROFILE_FACE_H
 
-#include "profiler.h"
 #include "profile_write.h"
+#include "profiler.h"
 #include "symbolize.h"
 
 #endif /* HK_USER_PROFILE_FACE_H */

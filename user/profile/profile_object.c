@@ -12,9 +12,9 @@
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
+#include "profile_object.h"
 #include "shared/profile.h"	/* before the skeleton: its .bss uses it */
 #include "profile.skel.h"
-#include "profile_object.h"
 
 void hk_profile_object__down(struct hk_profile_object *p)
 {

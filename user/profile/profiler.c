@@ -19,10 +19,10 @@
 #include "lib/clock.h"
 #include "lib/pidref.h"
 #include "profile_object.h"
-#include "profile_target.h"
-#include "profiler.h"
 #include "profile_stacks.h"
+#include "profile_target.h"
 #include "profile_write.h"
+#include "profiler.h"
 #include "worker.h"
 #include "shared/units.h"
 

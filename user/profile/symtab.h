@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * symtab.h - a sorted table of functions (start, size, name) for one ELF
- * file, a perf map or the kernel: the lookup that user/profile/symbolize.c and
- * user/profile/ksyms.c share. Names live in one pool so that a kernel's 120 k
+ * file, a perf map or the kernel: the lookup that usyms.c and
+ * ksyms.c share. Names live in one pool so that a kernel's 120 k
  * symbols take two allocations, not 120 k.
  */
 #ifndef HK_USER_SYMTAB_H

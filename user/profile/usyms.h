@@ -2,7 +2,7 @@
 /*
  * usyms.h - inside struct hk_usyms: the mappings of /proc/PID/maps and
  * the files behind them, each file's symbols read on first use
- * (user/profile/symbolize.c), and the readers of those symbols (user/profile/usym_load.c).
+ * (usyms.c), and the readers of those symbols (usyms_load.c).
  */
 #ifndef HK_USER_USYMS_H
 #define HK_USER_USYMS_H

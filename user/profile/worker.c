@@ -23,8 +23,8 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include "lib/clock.h"
-#include "shared/units.h"
 #include "worker.h"
+#include "shared/units.h"
 
 enum { KILLED_NOT = 0, KILLED_DEADLINE = 1, KILLED_STOP = 2 };
 

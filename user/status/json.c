@@ -12,10 +12,10 @@
  */
 #include <errno.h>
 #include <string.h>
-#include "lib/escape.h"
-#include "output/format.h"
 #include "act/freeze.h"
+#include "lib/escape.h"
 #include "lib/json_out.h"
+#include "output/format.h"
 #include "view.h"
 
 /* The keys below, two escaped comms (16 bytes at 6 each) and the evidence

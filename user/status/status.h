@@ -50,7 +50,4 @@ int hk_status__write(FILE *f, const struct hk_status_snap *s,
 int hk_status__watch(const struct hk_status_opts *o,
 		     void (*frame)(FILE *f, const struct hk_status_opts *o));
 
-/* `hotspot-k status ...`, argv[0] being "status": the exit status. */
-int hk_status__main(int argc, char **argv);
-
 #endif /* HK_USER_STATUS_H */

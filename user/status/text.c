@@ -16,9 +16,9 @@
 #include <errno.h>
 #include <string.h>
 #include "lib/escape.h"
+#include "lib/units.h"
 #include "output/humanize.h"
 #include "view.h"
-#include "lib/units.h"
 
 /* Columns; a value wider than its column pushes the rest right. */
 #define COL_PID		7

@@ -6,8 +6,8 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "shared/units.h"
 #include "view.h"
+#include "shared/units.h"
 
 static const struct {
 	const char *title;

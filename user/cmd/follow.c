@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * pinned.c - follow and unpin: the commands for an instance that --pin
- * left running in the kernel, with no process of its own. Its maps and
- * hook links are files under HK_PIN_DIR; its window timer lives as long as
- * its map does.
+ * follow.c - `hotspot-k follow`: the transitions of the instance that
+ * --pin left running in the kernel, with no process of its own, printed
+ * as the run would (unpin.c stops it). Its maps and hook links are files
+ * under HK_PIN_DIR; its window timer lives as long as its map does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,10 +18,10 @@
 #include <sys/signalfd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "cmd.h"
 #include "kernel/bpffs.h"
-#include "kernel/delayacct.h"
-#include "output/format.h"
 #include "kernel/loader.h"
+#include "output/format.h"
 #include "output/printer.h"
 
 static const char follow_usage[] =
@@ -31,7 +31,7 @@ static const char follow_usage[] =
 "have printed them, until SIGINT/SIGTERM. The instance keeps running.\n"
 "One follow at a time: its ring buffer has one reader position.\n";
 
-int hk_pinned__follow(int argc, char **argv)
+int hk_cmd_follow(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -137,34 +137,4 @@ out:
 	close(lock);
 	hk_printer__free(&pr);
 	return ret;
-}
-
-int hk_pinned__unpin(int argc, char **argv)
-{
-	int n, duty;
-
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			puts("Usage: hotspot-k unpin\n\nStop the instance started with --pin: "
-			     "remove " HK_PIN_DIR "; its programs and maps go with the last "
-			     "reference.");
-			return 0;
-		}
-		fprintf(stderr, "hotspot-k unpin: unexpected argument '%s'\n", argv[1]);
-		return 2;
-	}
-	duty = hk_delayacct__pinned_duty();
-	n = hk_loader__unpin(HK_PIN_DIR);
-	if (n == -ENOENT) {
-		fprintf(stderr, "hotspot-k unpin: nothing pinned (%s)\n", HK_PIN_DIR);
-		return 1;
-	}
-	if (n < 0) {
-		fprintf(stderr, "hotspot-k unpin: %s: %s\n", HK_PIN_DIR, strerror(-n));
-		return 1;
-	}
-	printf("hotspot-k: %d pins removed from %s: the pinned instance is stopped\n", n,
-	       HK_PIN_DIR);
-	hk_delayacct__unpin(duty);
-	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * usym_load.c - where a process's symbols come from: its mapped ELF files,
+ * usyms_load.c - where a process's symbols come from: its mapped ELF files,
  * its vdso image, and the perf map a JIT (node --perf-basic-prof, the JVM
  * with perf-map-agent, LuaJIT) writes for code that no file holds.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * symbolize.c - a process's instruction addresses to function names.
+ * usyms.c - a process's instruction addresses to function names.
  *
  * open reads /proc/PID/maps once: every mapping, sorted as the kernel
  * gives them, each pointing at the file (module) it shows, found in a
@@ -10,7 +10,7 @@
  * time one of its addresses is asked for, and kept until close (one
  * libc.so.6: ~3 k functions from .dynsym, a few ms). The address becomes a
  * file offset (addr - start + pgoff), and the ELF's PT_LOAD segments turn
- * that into the address the symbols use (user/profile/elf_syms.c).
+ * that into the address the symbols use (elf_syms.c).
  */
 #include <errno.h>
 #include <stdarg.h>
