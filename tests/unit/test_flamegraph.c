@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include "flame/flamegraph.h"
 #include "flame/frame_name.h"
-#include "profile/outdir.h"
+#include "lib/outdir.h"
 #include "format_fixtures.h"
 #include "suites.h"
 

@@ -2,7 +2,7 @@
 /*
  * flame/ - named frames -> folded stacks and an SVG flame graph: the last
  * step of a profile. Pure: no BPF, no /proc.
- * 
+ *
  *   flamegraph.c  stacks merged into one tree (tree.h)
  *   folded.c      the tree as folded stacks, one line per stack
  *   svg.c         the tree as an SVG flame graph

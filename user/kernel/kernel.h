@@ -6,7 +6,7 @@
  * a running instance's maps (instance.c, snapshot.c). What the kernel has
  * is probed here (driver.c, kfields.h, bpffs.c), and the one switch the
  * tool turns on the host, kernel.task_delayacct (delayacct.c).
- * 
+ *
  *   loader.c        open -> configure -> load -> attach -> arm; reconfigure;
  *                   pin; destroy
  *   verifier_log.c  which program failed to load, the verifier's last lines
@@ -18,7 +18,7 @@
  *   bpf_sys.c       the few bpf(2) commands issued without libbpf
  *   watch.c         what the loop checks beside the ring: the cgroup
  *                   filter's cgroup made anew, hk_procs filling up
- * 
+ *
  * Only loader.c, verifier_log.c and driver.c link libbpf (the Makefile's
  * SKEL_USERS); the rest is linked into the unit tests too.
  */

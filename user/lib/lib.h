@@ -4,7 +4,8 @@
  * diagnoses: bounded text (outbuf.c, escape.c, json_out.c, msg.c), the
  * tool's messages (log.c), values with units (units.c; the kernel half's
  * are include/shared/units.h), the clock (clock.h), growing arrays
- * (grow.h), files root writes where others may (safefile.c, rundir.c), a
+ * (grow.h), files root writes where others may (safefile.c, rundir.c), the
+ * directories outputs go in (outdir.c), a
  * non-blocking writer (outfd.c), rate limits (ratelimit.c), a process held
  * by its pidfd (pidref.c), who a process is (workload.c, cgroup_id.c),
  * the host's facts (sysinfo.c), and the signals that stop the tool

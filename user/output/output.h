@@ -3,7 +3,7 @@
  * output/ - the fourth step of the flow: a ring-buffer record -> a line on
  * the terminal or in JSON, and a metric. No BPF: the unit tests and the
  * fuzz targets feed it made-up records.
- * 
+ *
  *   printer.c     every transition written, or a reason why not
  *   format.h      one transition as a line: human.c, json.c; labels.c
  *                 names the labels, reasons and drivers

@@ -29,7 +29,7 @@
 #include "lib/escape.h"
 #include "lib/msg.h"
 #include "lib/outbuf.h"
-#include "profile/outdir.h"
+#include "lib/outdir.h"
 #include "prom_stats.h"
 #include "prom_value.h"
 #include "prometheus.h"

@@ -6,13 +6,13 @@
  * the profiles, profile_stacks.c takes their stacks out of the maps, and
  * profile_write.c names them in a capped child (worker.c) and hands them
  * to flame/.
- * 
+ *
  *   profiler.c        several profiles at once, loaded with the first
  *   profile_object.c  the BPF object, opened, attached, torn down
  *   profile_stacks.c  one profile's counts and stacks out of the maps
  *   profile_target.c  what the profiler asks of the process it profiles
- *   profile_write.c   named and written: .folded and .svg; outdir.c checks
- *                     the directory
+ *   profile_write.c   named and written: .folded and .svg, in a directory
+ *                     lib/outdir.c checks
  *   usyms.c           addresses -> names: usyms_load.c, elf_syms.c, symtab.c
  *                     (a process), ksyms.c (the kernel)
  *   worker.c          a job in a forked child with a memory cap and a time

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "flame/flamegraph.h"
+#include "lib/outdir.h"
 #include "lib/pidref.h"
-#include "outdir.h"
 #include "profile_write.h"
 #include "symbolize.h"
 #include "shared/units.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "lib/msg.h"
+#include "msg.h"
 #include "outdir.h"
 
 int hk_outdir__open(struct hk_safedir *d, const char *path, const char *name, char *warn,
