@@ -177,8 +177,7 @@ static int write_top(FILE *f, const struct hk_status_view *v, enum hk_status_top
 	return 0;
 }
 
-int hk_status__write_text(FILE *f, const struct hk_status_view *v,
-			  const struct hk_status_opts *opts)
+int hk_status__write_text(FILE *f, const struct hk_status_view *v, const struct hk_status_opts *op)
 {
 	char buf[LINE_MAX_LEN];
 	struct hk_out o;
@@ -202,8 +201,8 @@ int hk_status__write_text(FILE *f, const struct hk_status_view *v,
 		if (put_line(f, &o))
 			return -1;
 	}
-	for (t = 0; opts->all && t < HK_NR_TOPS; t++)
-		if (write_top(f, v, t, opts->top_n))
+	for (t = 0; op->all && t < HK_NR_TOPS; t++)
+		if (write_top(f, v, t, op->top_n))
 			return -1;
 	return 0;
 }
