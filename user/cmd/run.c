@@ -21,6 +21,7 @@
 #include "kernel/bpffs.h"
 #include "kernel/delayacct.h"
 #include "kernel/loader.h"
+#include "kernel/preflight.h"
 #include "lib/log.h"
 #include "lib/stopguard.h"
 #include "lib/sysinfo.h"
@@ -153,7 +154,7 @@ static void say_environment(const struct hk_act *a)
 
 	if (!a->profile_ns)
 		return;
-	e = hk_sysinfo__check_profile(why, sizeof(why));
+	e = hk_preflight__check_profile(why, sizeof(why));
 	if (e)
 		hk_log__print(HK_LOG_WARNING, "--profile %s: %s (hotspot-k(8), SERVICE)\n",
 			      e < 0 ? "will fail" : "works in part", why);

@@ -4,13 +4,14 @@
  * object's maps and programs (bpf/hotspot.bpf.c -> hotspot.skel.h ->
  * loader.c), the ring buffer's fd, the pins; and, from another process,
  * a running instance's maps (instance.c, snapshot.c). What the kernel has
- * is probed here (driver.c, kfields.h, bpffs.c), and the one switch the
+ * is probed here (preflight.c, driver.c, kfields.h, bpffs.c), and the one switch the
  * tool turns on the host, kernel.task_delayacct (delayacct.c).
  *
  *   loader.c        open -> configure -> load -> attach -> arm; reconfigure;
  *                   pin; destroy
  *   verifier_log.c  which program failed to load, the verifier's last lines
  *   driver.c        the kernel's BTF probed; wq, timer or iter chosen
+ *   preflight.c     capabilities, kernel version, BTF: checked before a load
  *   bpffs.c         the BPF filesystem --pin needs; HK_PIN_DIR
  *   delayacct.c     kernel.task_delayacct, and who turns it back off
  *   instance.c      a running instance's maps, found and opened read-only
@@ -29,6 +30,7 @@
 #include "delayacct.h"
 #include "instance.h"
 #include "loader.h"
+#include "preflight.h"
 #include "watch.h"
 
 #endif /* HK_USER_KERNEL_FACE_H */

@@ -19,8 +19,8 @@
 #include "driver.h"
 #include "kfields.h"
 #include "lib/clock.h"
-#include "lib/sysinfo.h"
 #include "loader.h"
+#include "preflight.h"
 #include "verifier_log.h"
 #include "hotspot.skel.h"
 
@@ -120,8 +120,8 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 
 	*out = NULL;
 	hk_verifier_log__init(o->verbose);
-	if (hk_sysinfo__check_privileges(err, err_len) || hk_sysinfo__check_kernel(err, err_len) ||
-	    hk_sysinfo__check_btf(err, err_len))
+	if (hk_preflight__check_privileges(err, err_len) ||
+	    hk_preflight__check_kernel(err, err_len) || hk_preflight__check_btf(err, err_len))
 		return -1;
 
 	vmlinux = btf__load_vmlinux_btf();

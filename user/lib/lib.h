@@ -8,7 +8,8 @@
  * directories outputs go in (outdir.c), a
  * non-blocking writer (outfd.c), rate limits (ratelimit.c), a process held
  * by its pidfd (pidref.c), who a process is (workload.c, cgroup_id.c),
- * the host's facts (sysinfo.c), and the signals that stop the tool
+ * the host's facts (sysinfo.c; the checks before a load are
+ * kernel/preflight.c), and the signals that stop the tool
  * (stopguard.c). Include the header you use; this one only says so.
  */
 #ifndef HK_USER_LIB_FACE_H

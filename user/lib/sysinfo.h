@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * sysinfo.h - what userspace knows and the kernel cannot: total RAM, CPUs,
- * our PID namespace, a process's cgroup path; and the preflight checks that
- * turn libbpf's vague failures into one clear line.
+ * our PID namespace, a process's cgroup path. (The checks before a load
+ * are kernel/preflight.h.)
  */
 #ifndef HK_USER_SYSINFO_H
 #define HK_USER_SYSINFO_H
@@ -13,21 +13,8 @@
 /* Fill the environment fields of c (RAM, CPUs, page size, PID ns). */
 int hk_sysinfo__fill_env(struct hk_config *c);
 
-/* 0 when we may load BPF programs; else -1 with a reason in err. */
-int hk_sysinfo__check_privileges(char *err, size_t err_len);
-
-/* The oldest kernel hotspot-k loads on (the iter/task driver's). */
-#define HK_MIN_KERNEL_MAJOR 5
-#define HK_MIN_KERNEL_MINOR 15
-
-/* 0 when the running kernel is new enough (or unknown); else -1. */
-int hk_sysinfo__check_kernel(char *err, size_t err_len);
-
 /* Tasks (threads, kernel threads included) on the machine now; 0: unknown. */
 __u32 hk_sysinfo__nr_threads(void);
-
-/* 0 when the kernel has BTF; else -1 with a reason in err. */
-int hk_sysinfo__check_btf(char *err, size_t err_len);
 
 /*
  * The cgroup path of pid for a controller ("memory", "cpu"; "" for the
@@ -68,16 +55,6 @@ char *hk_sysinfo__cgroup_parse(const char *text, const char *controller);
 /* What the outputs show for a cgroup path the kernel cannot give (no
  * leading '/': no path reads like it). */
 #define HK_SYS_CGROUP_TOO_LONG "cgroup path too long"
-
-/*
- * Whether --profile can work here, probed once at start (the shipped unit
- * forbids it unless a drop-in allows it: hotspot-k(8), SERVICE). 0; -1
- * with why when every profile will fail (perf_event_open refused: a
- * seccomp filter, no CAP_PERFMON; no CAP_SYS_PTRACE to read the memory
- * maps of processes); 1 with why when profiles lack a part (no
- * CAP_SYSLOG: kernel frames without names).
- */
-int hk_sysinfo__check_profile(char *why, size_t why_len);
 
 /*
  * Whether dir is in a /tmp or /var/tmp private to a systemd service
