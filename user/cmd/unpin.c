@@ -11,7 +11,6 @@
 #include "cmd.h"
 #include "kernel/bpffs.h"
 #include "kernel/delayacct.h"
-#include "kernel/loader.h"
 
 int hk_cmd_unpin(int argc, char **argv)
 {
@@ -28,7 +27,7 @@ int hk_cmd_unpin(int argc, char **argv)
 		return 2;
 	}
 	duty = hk_delayacct__pinned_duty();
-	n = hk_loader__unpin(HK_PIN_DIR);
+	n = hk_bpffs__unpin(HK_PIN_DIR);
 	if (n == -ENOENT) {
 		fprintf(stderr, "hotspot-k unpin: nothing pinned (%s)\n", HK_PIN_DIR);
 		return 1;

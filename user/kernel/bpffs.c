@@ -2,11 +2,13 @@
 /*
  * bpffs.c - the BPF filesystem --pin needs, mounted when it is not (bpffs.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 #include "bpffs.h"
 #include "lib/msg.h"
 
@@ -54,4 +56,28 @@ int hk_bpffs__ensure(const char *dir, int *mounted, char *err, size_t err_len)
 	}
 	*mounted = 1;
 	return 0;
+}
+
+int hk_bpffs__unpin(const char *dir)
+{
+	struct dirent *d;
+	char path[512];
+	int n = 0;
+	DIR *dh;
+
+	dh = opendir(dir);
+	if (!dh)
+		return -errno;
+	/* only BPF objects live on bpffs: every file is one of ours */
+	while ((d = readdir(dh))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (!unlink(path))
+			n++;
+	}
+	closedir(dh);
+	if (rmdir(dir))
+		return -errno;
+	return n;
 }

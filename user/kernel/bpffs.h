@@ -27,4 +27,8 @@ int hk_bpffs__ensure(const char *dir, int *mounted, char *err, size_t err_len);
 /* 1 when dir is a BPF filesystem, 0 when not, -1 with errno. */
 int hk_bpffs__is_bpffs(const char *dir);
 
+/* Remove dir's pins and dir: the objects go when nothing else holds them.
+ * The number of pins removed, or -errno. */
+int hk_bpffs__unpin(const char *dir);
+
 #endif /* HK_USER_BPFFS_H */

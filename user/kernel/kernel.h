@@ -2,17 +2,17 @@
 /*
  * kernel/ - the second step of the flow: struct hk_config -> the BPF
  * object's maps and programs (bpf/hotspot.bpf.c -> hotspot.skel.h ->
- * loader.c), the ring buffer's fd, the pins; and, from another process,
- * a running instance's maps (instance.c, snapshot.c). What the kernel has
- * is probed here (preflight.c, driver.c, kfields.h, bpffs.c), and the one switch the
- * tool turns on the host, kernel.task_delayacct (delayacct.c).
+ * loader.c), the ring buffer's fd, the pins; and, from another process, a
+ * running instance's maps (instance.c, snapshot.c). What the kernel has is
+ * probed here (preflight.c, driver.c, kfields.h, bpffs.c), and the one
+ * switch the tool turns on the host, kernel.task_delayacct (delayacct.c).
  *
  *   loader.c        open -> configure -> load -> attach -> arm; reconfigure;
  *                   pin; destroy
  *   verifier_log.c  which program failed to load, the verifier's last lines
  *   driver.c        the kernel's BTF probed; wq, timer or iter chosen
  *   preflight.c     capabilities, kernel version, BTF: checked before a load
- *   bpffs.c         the BPF filesystem --pin needs; HK_PIN_DIR
+ *   bpffs.c         the BPF filesystem --pin needs; HK_PIN_DIR; unpin
  *   delayacct.c     kernel.task_delayacct, and who turns it back off
  *   instance.c      a running instance's maps, found and opened read-only
  *   snapshot.c      ... read into a snapshot (struct hk_status_snap)

@@ -9,13 +9,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <dirent.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "config/config.h"
+#include "bpffs.h"
 #include "driver.h"
 #include "kfields.h"
 #include "lib/clock.h"
@@ -384,32 +384,8 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 	}
 	return 0;
 unpin:
-	hk_loader__unpin(dir);
+	hk_bpffs__unpin(dir);
 	return -1;
-}
-
-int hk_loader__unpin(const char *dir)
-{
-	struct dirent *d;
-	char path[512];
-	int n = 0;
-	DIR *dh;
-
-	dh = opendir(dir);
-	if (!dh)
-		return -errno;
-	/* only BPF objects live on bpffs: every file is one of ours */
-	while ((d = readdir(dh))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		if (!unlink(path))
-			n++;
-	}
-	closedir(dh);
-	if (rmdir(dir))
-		return -errno;
-	return n;
 }
 
 void hk_loader__config(const struct hk_loader *l, struct hk_config *out)

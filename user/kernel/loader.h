@@ -51,9 +51,6 @@ int hk_loader__reconfigure(struct hk_loader *l, const struct hk_config *want,
  * with why in err (nothing left pinned).
  */
 int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_len);
-/* Remove dir's pins and dir: the objects go when nothing else holds them.
- * The number of pins removed, or -errno. */
-int hk_loader__unpin(const char *dir);
 
 /* The config hk_config holds now, and its interval. */
 void hk_loader__config(const struct hk_loader *l, struct hk_config *out);
