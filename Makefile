@@ -117,8 +117,8 @@ $(OUTPUT)/%.o: user/%.c $(USER_H) $(SHARED_H) | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(INCLUDES) $(LIBBPF_CFLAGS) -c $< -o $@
 
-$(OUTPUT)/hotspot-k.o $(OUTPUT)/kernel/loader.o $(OUTPUT)/cmd/pinned.o: $(OUTPUT)/hotspot.skel.h
-$(OUTPUT)/profile/profiler.o $(OUTPUT)/profile/profile_write.o \
+# the two skeletons' includers
+$(OUTPUT)/kernel/loader.o: $(OUTPUT)/hotspot.skel.h
 $(OUTPUT)/profile/profile_object.o: $(OUTPUT)/profile.skel.h
 
 $(LINK_STAMP): | $(OUTPUT)
