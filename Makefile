@@ -44,13 +44,19 @@ endif
 LINK_STAMP    := $(OUTPUT)/link.$(LINK_KIND)
 
 SHARED_H  := $(wildcard include/shared/*.h)
-USER_LIB  := $(wildcard user/*.c)
-# the BPF skeletons' users and the profiler's: linked into hotspot-k only
-SKEL_USERS := user/hotspot-k.c user/loader.c user/pinned.c user/profiler.c \
-	      user/profile_object.c user/profile_stacks.c \
-	      user/profile_cmd.c user/act.c \
-	      user/profile_write.c
-USER_LIB  := $(filter-out $(SKEL_USERS),$(USER_LIB))
+USER_SRCS := $(wildcard user/*.c user/*/*.c)
+USER_H    := $(wildcard user/*.h user/*/*.h)
+# The libbpf boundary, by folder: the BPF skeletons' users and the
+# profiler's, linked into hotspot-k only: main, the commands (but the run's
+# flags, which the unit tests parse), the loader, the profiler, the acts.
+# Every other file is linked into the unit tests and the fuzz targets too.
+SKEL_USERS := user/hotspot-k.c $(filter-out user/cmd/cli.c,$(wildcard user/cmd/*.c)) \
+	      user/kernel/loader.c user/kernel/verifier_log.c user/kernel/driver.c \
+	      user/profile/profiler.c user/profile/profile_object.c \
+	      user/profile/profile_stacks.c user/profile/profile_write.c \
+	      user/act/act.c
+USER_LIB  := $(filter-out $(SKEL_USERS),$(USER_SRCS))
+# build/<folder>/<name>.o: output/json.c and status/json.c share a name
 USER_LIB_O := $(patsubst user/%.c,$(OUTPUT)/%.o,$(USER_LIB))
 UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
@@ -89,12 +95,14 @@ $(OUTPUT)/profile.skel.h: $(OUTPUT)/profile.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name profile_bpf > $@
 
-$(OUTPUT)/%.o: user/%.c $(wildcard user/*.h) $(SHARED_H) | $(OUTPUT)
+$(OUTPUT)/%.o: user/%.c $(USER_H) $(SHARED_H) | $(OUTPUT)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(INCLUDES) $(LIBBPF_CFLAGS) -c $< -o $@
 
-$(OUTPUT)/hotspot-k.o $(OUTPUT)/loader.o $(OUTPUT)/pinned.o: $(OUTPUT)/hotspot.skel.h
-$(OUTPUT)/profiler.o $(OUTPUT)/profile_write.o $(OUTPUT)/profile_object.o: $(OUTPUT)/profile.skel.h
+# the two skeletons' includers
+$(OUTPUT)/kernel/loader.o: $(OUTPUT)/hotspot.skel.h
+$(OUTPUT)/profile/profile_object.o: $(OUTPUT)/profile.skel.h
 
 $(LINK_STAMP): | $(OUTPUT)
 	$(Q)rm -f $(OUTPUT)/link.* && touch $@

@@ -58,7 +58,7 @@ struct {
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
 	__type(value, struct hk_prof_sleep);
-} hk_prof_sleeping SEC(".maps");
+} hk_prof_asleep SEC(".maps");
 
 static __always_inline int hk_prof_target(__u32 tgid)
 {
@@ -133,7 +133,7 @@ int BPF_PROG(hk_prof_switch, bool preempt, struct task_struct *prev,
 	if (hk_prof_target(prev_tgid) && !preempt &&
 	    hk_task_state(prev) != HK_TASK_RUNNING) {
 		/* current is prev: the stacks are where it goes to sleep */
-		s = bpf_task_storage_get(&hk_prof_sleeping, prev, NULL,
+		s = bpf_task_storage_get(&hk_prof_asleep, prev, NULL,
 					 BPF_LOCAL_STORAGE_GET_F_CREATE);
 		if (s) {
 			s->since_ns = now;
@@ -143,7 +143,7 @@ int BPF_PROG(hk_prof_switch, bool preempt, struct task_struct *prev,
 		}
 	}
 	if (hk_prof_target(next_tgid)) {
-		s = bpf_task_storage_get(&hk_prof_sleeping, next, NULL, 0);
+		s = bpf_task_storage_get(&hk_prof_asleep, next, NULL, 0);
 		if (s && s->since_ns) {
 			if (now > s->since_ns)
 				hk_prof_add(next_tgid, s->user_stack, s->kern_stack, 1,

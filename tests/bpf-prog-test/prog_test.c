@@ -27,8 +27,8 @@
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
 #include "shared/classify.h"
-#include "config.h"
-#include "kfields.h"
+#include "config/config.h"
+#include "kernel/kfields.h"
 #include "hotspot.skel.h"
 #include "vectors/window_vectors.h"
 
@@ -649,7 +649,7 @@ fail:
 }
 
 /*
- * The fields checked before load (user/kfields.h): this kernel's BTF has
+ * The fields checked before load (user/kernel/kfields.h): this kernel's BTF has
  * them; a CONFIG_SCHED_INFO=n kernel's empty struct sched_info, or one
  * without last_queued, gets the one-line "missing" reason.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * json_check.h - a strict RFC 8259 checker for one JSON object on one line,
- * written apart from user/format_json.c, that also hands back the top-level
+ * written apart from user/output/json.c, that also hands back the top-level
  * members so that a target can check what they say.
  */
 #ifndef HK_TESTS_COMMON_JSON_CHECK_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * prom_check.h - a strict reader of the Prometheus text format 0.0.4, for
- * text hotspot-k wrote. Written apart from user/prometheus.c, so that the
+ * text hotspot-k wrote. Written apart from user/output/prometheus.c, so that the
  * two do not share a bug; stricter than the format where hotspot-k promises
  * more (no comments, no blank lines, no control or bidi characters).
  */

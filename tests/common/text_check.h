@@ -2,7 +2,7 @@
 /*
  * text_check.h - what a line must be, byte by byte, whoever wrote it:
  * strict UTF-8, and on a terminal nothing that drives it or reorders it.
- * Written apart from user/escape.c, so that the two do not share a bug.
+ * Written apart from user/lib/escape.c, so that the two do not share a bug.
  */
 #ifndef HK_TESTS_COMMON_TEXT_CHECK_H
 #define HK_TESTS_COMMON_TEXT_CHECK_H

@@ -93,8 +93,9 @@ def t_profile_manual(suite, ctx):
         w = ctx.workload("profload", [exe, data], stdout=subprocess.PIPE)
         if read_line(w, 10) != "ready":
             raise TestFailure("profload did not start")
-        r = subprocess.run([ctx.tool, "profile", str(w.pid), "--duration", "5s", "--dir",
-                            ctx.workdir, "--json"], stdin=subprocess.DEVNULL,
+        # the run's spelling; the others keep profile's older --dir
+        r = subprocess.run([ctx.tool, "profile", str(w.pid), "--duration", "5s",
+                            "--profile-dir", ctx.workdir, "--json"], stdin=subprocess.DEVNULL,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=40)
         lines = [json.loads(x) for x in r.stdout.decode().splitlines()]
         if r.returncode != 0 or len(lines) != 2:

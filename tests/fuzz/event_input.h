@@ -8,7 +8,7 @@
 #define HK_TESTS_FUZZ_EVENT_INPUT_H
 
 #include <stddef.h>
-#include "format.h"
+#include "output/format.h"
 
 enum fz_event_flags {
 	FZ_EV_UTC = 1 << 0,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * fuzz_cgroup.c - libFuzzer target: any text as a /proc/PID/cgroup file
- * (hk_sys__cgroup_parse, hk_workload__from_proc) and as a cgroup path
+ * (hk_sysinfo__cgroup_parse, hk_workload__from_proc) and as a cgroup path
  * (hk_workload__parse). A delegated user names its cgroups: every byte of
  * a path is someone's choice.
  *
@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 #include "fuzz.h"
-#include "sysinfo.h"
-#include "workload.h"
+#include "lib/sysinfo.h"
+#include "lib/workload.h"
 
 static bool hex(char c)
 {
@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 	for (i = 0; i < ARRAY_SIZE(ctrls); i++) {
 		errno = 0;
-		p = hk_sys__cgroup_parse(text, ctrls[i]);
+		p = hk_sysinfo__cgroup_parse(text, ctrls[i]);
 		check_path(text, ctrls[i], p, errno);
 		free(p);
 	}

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "config.h"
+#include "config/config.h"
 #include "fuzz.h"
 #include "text_check.h"
 

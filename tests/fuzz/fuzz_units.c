@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "fuzz.h"
-#include "units.h"
+#include "lib/units.h"
 
 #define PRINT_LEN 32
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "config.h"
+#include "config/config.h"
 #include "event_input.h"
 #include "fuzz.h"
 

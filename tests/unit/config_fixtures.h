@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
-#include "config.h"
-#include "units.h"
+#include "config/config.h"
+#include "lib/units.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -9,7 +9,7 @@
 
 #include <string.h>
 #include <CUnit/CUnit.h>
-#include "format.h"
+#include "output/format.h"
 
 #define BUF_LEN HK_FORMAT_LINE_MAX
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "cgroup_id.h"
+#include "lib/cgroup_id.h"
 #include "check.h"
 #include "suites.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "check.h"
 #include "suites.h"
-#include "sysinfo.h"
+#include "lib/sysinfo.h"
 
 /* parse(text, ctrl) is want ("" included), or NULL with errno want_errno */
 static void check_parse(const char *text, const char *ctrl, const char *want,
@@ -19,7 +19,7 @@ static void check_parse(const char *text, const char *ctrl, const char *want,
 	char *got;
 
 	errno = 0;
-	got = hk_sys__cgroup_parse(text, ctrl);
+	got = hk_sysinfo__cgroup_parse(text, ctrl);
 	if (!want) {
 		check_true(!got && errno == want_errno, line,
 			   "parse(.., \"%s\"): got \"%.60s\" errno %d, expected NULL errno %d",
@@ -130,14 +130,14 @@ static void test_long_lines(void)
 /* review finding 12: another PID namespace said, and hk_procs sized */
 static void test_pidns(void)
 {
-	EQ(hk_sys__pidns_is_init(4026531836ULL), 1);
-	EQ(hk_sys__pidns_is_init(4026532512ULL), 0);
-	EQ(hk_sys__pidns_is_init(0), -1);
-	EQ(hk_sys__max_procs_for(0), 4096);
-	EQ(hk_sys__max_procs_for(1024), 4096);
-	EQ(hk_sys__max_procs_for(1025), 8192);
-	EQ(hk_sys__max_procs_for(10000), 65536);
-	EQ(hk_sys__max_procs_for(0xffffffffU), 65536);
+	EQ(hk_sysinfo__pidns_is_init(4026531836ULL), 1);
+	EQ(hk_sysinfo__pidns_is_init(4026532512ULL), 0);
+	EQ(hk_sysinfo__pidns_is_init(0), -1);
+	EQ(hk_sysinfo__max_procs_for(0), 4096);
+	EQ(hk_sysinfo__max_procs_for(1024), 4096);
+	EQ(hk_sysinfo__max_procs_for(1025), 8192);
+	EQ(hk_sysinfo__max_procs_for(10000), 65536);
+	EQ(hk_sysinfo__max_procs_for(0xffffffffU), 65536);
 }
 
 static const struct hk_unit_test tests[] = {

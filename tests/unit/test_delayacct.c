@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "delayacct.h"
+#include "kernel/delayacct.h"
 #include "suites.h"
 
 #define NOTHING HK_DELAYACCT_NOTHING

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "flamegraph.h"
-#include "frame_name.h"
-#include "outdir.h"
+#include "flame/flamegraph.h"
+#include "flame/frame_name.h"
+#include "lib/outdir.h"
 #include "format_fixtures.h"
 #include "suites.h"
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include "format_fixtures.h"
 #include "shared/classify.h"
-#include "printer.h"
+#include "output/printer.h"
 #include "suites.h"
 
 /* ---- labels, sizes, durations ------------------------------------------ */

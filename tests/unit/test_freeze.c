@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
+#include "cmd/cli.h"
 #include "config_fixtures.h"
 #include "format_fixtures.h"
-#include "freeze.h"
-#include "pidref.h"
+#include "act/freeze.h"
+#include "lib/pidref.h"
 #include "suites.h"
 
 /* The default list: /init.scope, journald, dbus, logind, ssh. */

@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include "config_fixtures.h"
 #include "format_fixtures.h"
-#include "freeze.h"
-#include "pidref.h"
+#include "act/freeze.h"
+#include "lib/pidref.h"
 #include "suites.h"
 
 static void rec_example(struct hk_freeze_rec *r)

@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include "format_fixtures.h"
 #include "prom_check.h"
-#include "prometheus.h"
+#include "output/prometheus.h"
 #include "suites.h"
 
 #define FFFD "\xef\xbf\xbd"

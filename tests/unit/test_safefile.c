@@ -13,9 +13,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "pidref.h"
-#include "rundir.h"
-#include "safefile.h"
+#include "lib/pidref.h"
+#include "lib/rundir.h"
+#include "lib/safefile.h"
 #include "shared/units.h"
 #include "suites.h"
 

@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "config.h"
-#include "outfd.h"
-#include "ratelimit.h"
+#include "config/config.h"
+#include "lib/outfd.h"
+#include "lib/ratelimit.h"
 #include "suites.h"
-#include "sysinfo.h"
-#include "watch.h"
+#include "lib/sysinfo.h"
+#include "kernel/watch.h"
 
 #define S (1000000000ULL)
 
@@ -142,13 +142,13 @@ static void test_private_tmp(void)
 	      "rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
 	      "42 22 0:5 / /var/lib rw - tmpfs tmpfs rw\n", f);
 	fclose(f);
-	CU_ASSERT_EQUAL(hk_sys__private_tmp("/var/tmp", path, why, sizeof(why)), 1);
+	CU_ASSERT_EQUAL(hk_sysinfo__private_tmp("/var/tmp", path, why, sizeof(why)), 1);
 	CU_ASSERT_STRING_EQUAL(why, "/var/tmp");
-	CU_ASSERT_EQUAL(hk_sys__private_tmp("/tmp", path, why, sizeof(why)), 1);
+	CU_ASSERT_EQUAL(hk_sysinfo__private_tmp("/tmp", path, why, sizeof(why)), 1);
 	CU_ASSERT_STRING_EQUAL(why, "/tmp");
 	/* not under them, nor a name that only starts like them */
-	CU_ASSERT_EQUAL(hk_sys__private_tmp("/var/lib", path, why, sizeof(why)), 0);
-	CU_ASSERT_EQUAL(hk_sys__private_tmp("/usr", path, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(hk_sysinfo__private_tmp("/var/lib", path, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(hk_sysinfo__private_tmp("/usr", path, why, sizeof(why)), 0);
 	unlink(path);
 }
 

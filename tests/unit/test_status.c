@@ -10,7 +10,7 @@
 #include <string.h>
 #include "format_fixtures.h"
 #include "json_check.h"
-#include "status.h"
+#include "status/status.h"
 #include "suites.h"
 #include "text_check.h"
 

@@ -15,10 +15,10 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include "format_fixtures.h"
-#include "frame_name.h"
+#include "flame/frame_name.h"
 #include "suites.h"
-#include "symbolize.h"
-#include "symtab.h"
+#include "profile/symbolize.h"
+#include "profile/symtab.h"
 
 #define NAME_LEN 256
 

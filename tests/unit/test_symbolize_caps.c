@@ -18,12 +18,12 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include "elf_syms.h"
+#include "profile/elf_syms.h"
 #include "format_fixtures.h"
-#include "pidref.h"
+#include "lib/pidref.h"
 #include "suites.h"
-#include "symbolize.h"
-#include "usyms.h"
+#include "profile/symbolize.h"
+#include "profile/usyms.h"
 
 #define NAME_LEN 256
 

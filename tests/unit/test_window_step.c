@@ -8,7 +8,7 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 #include "shared/classify.h"
-#include "config.h"
+#include "config/config.h"
 #include "suites.h"
 #include "check.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * test_worker.c - a job in a capped, timed child (user/worker.c): its
+ * test_worker.c - a job in a capped, timed child (user/profile/worker.c): its
  * result read back; each way it can end without one told exactly (an
  * exit status, a signal, the budget, a stop); its memory cap; the
  * inherited kernel objects it lets go of and the fds it keeps.
@@ -16,7 +16,7 @@
 #include <sys/eventfd.h>
 #include "format_fixtures.h"
 #include "suites.h"
-#include "worker.h"
+#include "profile/worker.h"
 
 #define MSG 64
 

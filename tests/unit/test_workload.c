@@ -9,7 +9,7 @@
 #include <string.h>
 #include "check.h"
 #include "suites.h"
-#include "workload.h"
+#include "lib/workload.h"
 
 #define ID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define ID2 "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"

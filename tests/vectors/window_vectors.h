@@ -31,7 +31,7 @@
 
 #include <string.h>
 #include "shared/hotspot.h"
-#include "config.h"
+#include "config/config.h"
 
 #define HKV_PAGE	4096ULL
 #define HKV_T0_NS	(1000 * HK_NSEC_PER_SEC)	/* time of window 1 */

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * freeze.c - freeze before the OOM killer: what may be frozen by its path,
+ * the freezer's settings, and the entry point when a process enters OOM
+ * risk with a short ETA (the act itself is freeze_act.c's).
+ *
+ * A frozen cgroup stops every process in it, not only the leaking one, for
+ * up to --freeze-max: so the rules err on the side of not freezing. The
+ * root cgroup would stop the machine; hotspot-k's own cgroup (or an
+ * ancestor) would stop hotspot-k, and nobody would be told; the
+ * --never-freeze list names the cgroups a host cannot live without, each
+ * with the cgroups below it (a service's processes may sit there). Whose
+ * processes a cgroup holds is the act's check (freeze_owners.c): it reads
+ * files, this does not.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "freeze.h"
+#include "lib/msg.h"
+#include "lib/pidref.h"
+#include "lib/units.h"
+
+/* Whether a is b or one of b's ancestors: "/a" holds "/a/b", not "/ab". */
+static bool holds(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return !strncmp(a, b, n) && (b[n] == '/' || b[n] == '\0');
+}
+
+/* Whether path climbs above its root: "/../x" (another cgroup namespace). */
+static bool climbs(const char *path)
+{
+	const char *p = path;
+
+	while ((p = strstr(p, "..")) != NULL) {
+		if ((p == path || p[-1] == '/') && (p[2] == '/' || p[2] == '\0'))
+			return true;
+		p += 2;
+	}
+	return false;
+}
+
+int hk_freeze__decide(const char *target, const char *self, const struct hk_path_list *never,
+		      char *why, size_t why_len)
+{
+	const char *n;
+	__u32 i;
+
+	if (!target[0] || !strcmp(target, "/"))
+		return hk_msg__fail(why, why_len, "/ is the root cgroup");
+	/* a path from another cgroup namespace: not under our mount */
+	if (target[0] != '/' || climbs(target))
+		return hk_msg__fail(why, why_len, "%s is outside hotspot-k's cgroup namespace",
+				    target);
+	if (!self)
+		return hk_msg__fail(why, why_len, "hotspot-k's own cgroup is unknown: %s might "
+				    "hold it", target);
+	if (!strcmp(target, self))
+		return hk_msg__fail(why, why_len, "%s is hotspot-k's own cgroup", target);
+	if (holds(target, self))
+		return hk_msg__fail(why, why_len, "%s holds hotspot-k's own cgroup %s", target,
+				    self);
+	/* a listed cgroup is never stopped: not itself, not a part of it (a
+	 * service's processes may sit in cgroups below it), not through an
+	 * ancestor (freezing one freezes everything below) */
+	for (i = 0; i < never->n && i < HK_FREEZE_NEVER; i++) {
+		n = never->path[i];
+		if (!strncmp(n, target, HK_FILTER_PATH_LEN))
+			return hk_msg__fail(why, why_len, "%s is in --never-freeze", target);
+		if (!strcmp(n, "/") || holds(n, target))
+			return hk_msg__fail(why, why_len, "%s is part of %.*s, in --never-freeze",
+					    target, HK_FILTER_PATH_LEN, n);
+		if (holds(target, n))
+			return hk_msg__fail(why, why_len, "%s holds %.*s, in --never-freeze",
+					    target, HK_FILTER_PATH_LEN, n);
+	}
+	return 0;
+}
+
+void hk_freeze__configure(struct hk_freezer *f, const struct hk_config *c)
+{
+	f->eta_s = c->freeze_eta_s;
+	f->max_s = c->freeze_max_s ? c->freeze_max_s : HK_FREEZE_MAX_DEFAULT_S;
+	f->never = c->freeze_never;
+}
+
+int hk_freeze__init(struct hk_freezer *f, const struct hk_config *c)
+{
+	memset(f, 0, sizeof(*f));
+	f->dir.fd = -1;
+	f->rundir = HK_RUNDIR;
+	f->proc = "/proc";
+	f->self_pid = (__u32)getpid();
+	f->self_start = hk_pidref__start_ticks(f->self_pid);
+	hk_freeze__configure(f, c);
+	/* once, here: a freeze is no moment to run out of memory */
+	f->r = malloc(sizeof(*f->r));
+	f->line = malloc(HK_FREEZE_LINE_MAX);
+	f->held = calloc(HK_FREEZE_HELD_MAX, sizeof(*f->held));
+	if (f->r && f->line && f->held)
+		return 0;
+	hk_freeze__free(f);
+	return -1;
+}
+
+void hk_freeze__free(struct hk_freezer *f)
+{
+	if (f->held)
+		hk_freeze_held__release(f);
+	hk_safefile__dir_close(&f->dir);
+	free(f->r);
+	free(f->line);
+	free(f->held);
+	f->r = NULL;
+	f->line = NULL;
+	f->held = NULL;
+}
+
+int hk_freeze__describe(const struct hk_freezer *f, char *buf, size_t len)
+{
+	struct hk_freeze_fs fs;
+	char eta[32], max[32], *self;
+	size_t off;
+	__u32 i;
+
+	hk_freeze__find_fs(&fs);
+	if (fs.hier == HK_FREEZE_HIER_NONE) {
+		snprintf(buf, len, "--freeze-on-oom: this host has no cgroup freezer (no "
+			 "cgroup2 under /sys/fs/cgroup, no v1 freezer at /sys/fs/cgroup/freezer): "
+			 "each process will be reported, not frozen");
+		return 4;
+	}
+	hk_units__print(eta, sizeof(eta), HK_UNIT_DURATION_S, f->eta_s);
+	hk_units__print(max, sizeof(max), HK_UNIT_DURATION_S, f->max_s);
+	self = hk_freeze__cgroup_of(&fs, (__u32)getpid());
+	off = (size_t)snprintf(buf, len, "freezing the cgroup of a process that enters OOM "
+			       "risk with an ETA below %s (%s at %s), for %s at most (then "
+			       "thawed; records in %s); never a cgroup holding another user's "
+			       "process, the root cgroup, hotspot-k's own cgroup (%s) and its "
+			       "ancestors", eta,
+			       fs.hier == HK_FREEZE_HIER_V1 ? "v1 freezer" : "cgroup.freeze",
+			       fs.root, max, f->rundir, self ? self : "(unknown)");
+	for (i = 0; i < f->never.n && i < HK_FREEZE_NEVER && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%.*s", i ? ", " : ", nor ",
+					HK_FILTER_PATH_LEN, f->never.path[i]);
+	if (f->never.n && off < len)
+		snprintf(buf + off, len - off, " (each with its children)");
+	free(self);
+	return 6;
+}
+
+int hk_freeze__event(struct hk_freezer *f, const struct hk_event *e, int json,
+		     const struct hk_format_ctx *ctx, int *prio)
+{
+	struct hk_freeze_result *r = f->r;
+	int n;
+
+	/* at the entry only: the ring buffer carries changes, not windows */
+	if (!f->eta_s || !r || e->type != HK_EV_TRANSITION || e->to != HK_OOM_RISK ||
+	    e->from == HK_OOM_RISK || e->ev.eta_s == (__u64)HK_ETA_NONE ||
+	    e->ev.eta_s >= f->eta_s)
+		return 0;
+	memset(r, 0, sizeof(*r));
+	hk_freeze_act__run(f, e, r);
+	/* a cgroup frozen already is not frozen again: counted once */
+	if (r->outcome == HK_FREEZE_FROZEN || r->outcome == HK_FREEZE_PENDING)
+		f->frozen++;
+	else if (r->outcome == HK_FREEZE_REFUSED)
+		f->refused++;
+	else if (r->outcome == HK_FREEZE_FAILED)
+		f->failed++;
+	*prio = hk_freeze__priority(r->outcome);
+	n = hk_freeze__format(f->line, HK_FREEZE_LINE_MAX, e, r, f->eta_s, json, ctx);
+	/* cannot happen (HK_FREEZE_LINE_MAX): say so rather than nothing */
+	if (n < 0)
+		n = snprintf(f->line, HK_FREEZE_LINE_MAX, json ?
+			     "{\"event\":\"freeze\",\"pid\":%u,\"reason\":\"line too long\"}\n" :
+			     "hotspot-k: pid %u: the line about its freeze is too long\n",
+			     e->tgid);
+	return n;
+}

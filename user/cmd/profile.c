@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * profile.c - `hotspot-k profile PID [--duration DUR] [--profile-dir DIR]`:
+ * the profile --profile takes on a transition, taken now. SIGINT or
+ * SIGTERM ends it early, written with what was collected; so does the
+ * process's exit.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "act/act.h"
+#include "cli.h"
+#include "cmd.h"
+#include "lib/log.h"
+#include "lib/pidref.h"
+#include "lib/units.h"
+#include "profile/profile_write.h"
+#include "shared/units.h"
+
+static const char usage_text[] =
+"Usage: hotspot-k profile PID [--duration DUR] [--profile-dir DIR] [--json]\n"
+"\n"
+"Profile one process: its on-CPU stacks, sampled at 99 Hz on every CPU, and\n"
+"the time its threads slept, with the stacks they slept in. Written as\n"
+"DIR/hotspot-k.PID.manual.TIME.folded (folded stacks, read by flamegraph.pl,\n"
+"inferno and speedscope) and .svg (a flame graph: on-CPU warm, off-CPU blue).\n"
+"Ends after DUR, when the process exits, or on SIGINT/SIGTERM, written with\n"
+"what was collected. Complete user stacks need frame pointers\n"
+"(-fno-omit-frame-pointer). The frames are named and the files written by a\n"
+"child with capped inputs, memory (1 GiB) and time (30 s); the written line\n"
+"says which cap cut what (\"cut\" in JSON). A second signal stops the child.\n"
+"\n"
+"      --duration DUR   how long (default 10s, at most 1h)\n"
+"      --profile-dir DIR, --dir DIR\n"
+"                       where the files go (default .), as hotspot-k\n"
+"                       --profile-dir; refused when its group or others can\n"
+"                       write it without the sticky bit; files are 0640,\n"
+"                       created anew (a name planted there is replaced, never\n"
+"                       followed)\n"
+"  -j, --json           the lines as JSON objects\n"
+"  -h, --help           this help\n";
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "hotspot-k profile: %s '%s'\nTry 'hotspot-k profile --help'.\n",
+		what, arg);
+	return EXIT_USAGE;
+}
+
+/* SIGINT and SIGTERM, blocked: sigtimedwait takes them between polls. */
+static void block_stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigprocmask(SIG_BLOCK, set, NULL);
+}
+
+int hk_cmd_profile(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		/* the run's spelling; --dir, the older one, stays */
+		{ "profile-dir", required_argument, NULL, 'D' },
+		{ "dir", required_argument, NULL, 'D' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	char prefix[HK_PROFILE_PATH_MAX], err[512], warn[512], *end;
+	struct hk_act act = { .profile_ns = 10 * HK_NSEC_PER_SEC, .profile_dir = "." };
+	struct hk_printer pr;
+	struct timespec ts;
+	unsigned long long ticks;
+	unsigned long pid;
+	sigset_t stop;
+	long hz;
+	int opt, json = 0, t;
+
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			if (hk_units__parse_duration_ns(optarg, &act.profile_ns) ||
+			    act.profile_ns < HK_NSEC_PER_SEC || act.profile_ns > HK_NSEC_PER_HOUR)
+				return usage_error("bad --duration (1s..1h, e.g. 10s)", optarg);
+			break;
+		case 'D':
+			act.profile_dir = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'hotspot-k profile --help'.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "hotspot-k profile: %s\nTry 'hotspot-k profile --help'.\n",
+			optind < argc ? "one PID only" : "which PID?");
+		return EXIT_USAGE;
+	}
+	errno = 0;
+	pid = strtoul(argv[optind], &end, 10);
+	if (errno || *end || !pid || pid > 4194304)
+		return usage_error("bad PID", argv[optind]);
+	/* the process of that PID now: its start, checked again as it is opened */
+	errno = 0;
+	ticks = hk_pidref__start_ticks((__u32)pid);
+	hz = sysconf(_SC_CLK_TCK);
+	if ((!ticks && errno) || hz <= 0) {
+		fprintf(stderr, "hotspot-k profile: no process %lu\n", pid);
+		return EXIT_RUNTIME;
+	}
+	/* opened and checked once: the files go in relative to it */
+	if (hk_profile__dir_open(act.profile_dir, warn, sizeof(warn), err, sizeof(err))) {
+		fprintf(stderr, "hotspot-k profile: --dir %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (warn[0])
+		hk_log__print(HK_LOG_WARNING, "profile --dir %s\n", warn);
+	signal(SIGPIPE, SIG_IGN);
+	if (hk_printer__init(&pr, stdout, json, 0, 0)) {
+		fprintf(stderr, "hotspot-k profile: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	act.pr = &pr;
+	act.prof = hk_profiler__new(hk_act__profile_done, &act);
+	block_stop_signals(&stop);
+	if (!act.prof || hk_profiler__start(act.prof, (__u32)pid,
+					    ticks * (HK_NSEC_PER_SEC / (__u64)hz), "manual",
+					    act.profile_ns, act.profile_dir, prefix, sizeof(prefix),
+					    err, sizeof(err))) {
+		hk_log__print(HK_LOG_ERR, "profile %lu: %s\n", pid, act.prof ? err : "out of memory");
+		hk_profiler__free(act.prof);
+		hk_printer__free(&pr);
+		return EXIT_RUNTIME;
+	}
+	hk_act__profile_started(&act, (__u32)pid, hk_profiler__comm(act.prof, (__u32)pid),
+				"manual", prefix);
+	/* sampling, then its child naming and writing (within its budget): a
+	 * signal ends the first, a second one the other */
+	while (hk_profiler__count(act.prof)) {
+		t = hk_profiler__timeout_ms(act.prof);
+		ts.tv_sec = t / 1000;
+		ts.tv_nsec = (long)(t % 1000) * 1000000L;
+		if (sigtimedwait(&stop, NULL, &ts) > 0)
+			hk_profiler__stop_all(act.prof);
+		hk_profiler__poll(act.prof);
+	}
+	hk_profiler__free(act.prof);
+	opt = pr.write_errno;
+	hk_printer__free(&pr);
+	return !opt && act.profiles_written ? EXIT_OK : EXIT_RUNTIME;
+}

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * run.c - `hotspot-k [OPTION...]`, the default command: the flags and the
+ * config, checked; the BPF object loaded and configured (loader.h); the
+ * event loop (run_loop.c) until a signal, --duration or a failure; the
+ * summary. --pin leaves the diagnosis in the kernel and returns at once.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/time.h>
+#include "act/act.h"
+#include "act/freeze.h"
+#include "config/config.h"
+#include "kernel/bpffs.h"
+#include "kernel/delayacct.h"
+#include "kernel/loader.h"
+#include "kernel/preflight.h"
+#include "lib/log.h"
+#include "lib/stopguard.h"
+#include "lib/sysinfo.h"
+#include "output/printer.h"
+#include "output/prometheus.h"
+#include "run.h"
+
+static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
+{
+	static int said;
+	const struct hk_act *a = pr->act;
+	struct hk_stats st = {};
+	__u64 run_ns = 0, run_cnt = 0;
+	char hook[64] = "hook cost unknown (sysctl kernel.bpf_stats_enabled=1)";
+	int e;
+
+	/* once: from the loop's cleanup, or from a stuck one's (stopguard.h) */
+	if (!hk_stopguard__once(&said) || hk_loader__stats(l, &st))
+		return;
+	e = hk_loader__hook_cost(l, &run_ns, &run_cnt);
+	if (e == -ENOENT)
+		snprintf(hook, sizeof(hook), "no hook");
+	else if (!e && run_cnt)
+		snprintf(hook, sizeof(hook), "hook %llu ns/switch",
+			 (unsigned long long)(run_ns / run_cnt));
+	hk_log__print(HK_LOG_INFO,
+		"%llu windows, %llu events (%llu dropped, retried), "
+		"driver %s, walk %llu ns/thread avg, longest walk %llu us, "
+		"longest stretch on a CPU %llu us (%llu of %llu over 2 ms), %s, "
+		"%llu of %llu process-windows quiet, %llu samples skipped, "
+		"%llu stale run delays dropped\n",
+		(unsigned long long)st.windows, (unsigned long long)st.events_emitted,
+		(unsigned long long)st.events_dropped,
+		hk_driver__name(hk_loader__driver(l, NULL)),
+		(unsigned long long)(st.threads_walked ? st.walk_cpu_ns_total / st.threads_walked : 0),
+		(unsigned long long)(st.walk_ns_max / HK_NSEC_PER_USEC),
+		(unsigned long long)(st.stretch_ns_max / HK_NSEC_PER_USEC),
+		(unsigned long long)st.stretches_over_2ms, (unsigned long long)st.stretches, hook,
+		(unsigned long long)st.procs_quiet, (unsigned long long)st.procs_walked,
+		(unsigned long long)st.samples_skipped,
+		(unsigned long long)st.stale_waits);
+	/* every way a diagnosis can be late, lost or cut short, even at 0:
+	 * a count that is absent cannot be told from one that is zero */
+	hk_log__print(HK_LOG_INFO,
+		"losses: %llu events dropped (ring buffer full, retried), "
+		"%llu exits lost (swept), %llu aggressor pairs over the cap, "
+		"%llu process-windows untracked (hk_procs full, see --max-procs), "
+		"%llu thread-visits without task storage (ENOMEM), "
+		"%llu timer re-arm failures, %llu wq start failures, "
+		"%llu lines not written (%llu of them: the output was not read), "
+		"%llu cgroup paths cut to %d bytes\n",
+		(unsigned long long)st.events_dropped, (unsigned long long)st.exits_lost,
+		(unsigned long long)st.defer_overflows, (unsigned long long)st.procs_untracked,
+		(unsigned long long)st.threads_unstored,
+		(unsigned long long)st.timer_rearm_failures,
+		(unsigned long long)st.wq_start_failures,
+		(unsigned long long)pr->lines_lost, (unsigned long long)pr->lines_stalled,
+		(unsigned long long)pr->cgroups_cut,
+		HK_FORMAT_CGROUP_MAX);
+	if (a && a->freeze && (a->freeze->eta_s || a->freeze->frozen || a->freeze->refused ||
+			       a->freeze->failed))
+		hk_log__print(HK_LOG_INFO, "freeze: %llu cgroups frozen (or freezing), "
+			"%llu refused, %llu failed\n", (unsigned long long)a->freeze->frozen,
+			(unsigned long long)a->freeze->refused,
+			(unsigned long long)a->freeze->failed);
+	if (a && (a->profile_ns || a->profiles_written || a->profiles_failed))
+		hk_log__print(HK_LOG_INFO, "profiles: %llu written, %llu failed, %llu not "
+			"started (%d at once at most)\n", (unsigned long long)a->profiles_written,
+			(unsigned long long)a->profiles_failed,
+			(unsigned long long)a->profiles_skipped, HK_PROF_TARGETS);
+}
+
+/* Which driver walks, why, and what that costs this process per window. */
+static void print_start(struct hk_loader *l, __u64 interval_ns)
+{
+	struct hk_walk_cost first;
+	const char *why;
+	enum hk_driver d = hk_loader__driver(l, &why);
+	char cost[200];
+
+	hk_loader__walk_cost(l, &first, NULL);
+	if (d == HK_DRIVER_ITER)
+		snprintf(cost, sizeof(cost),
+			 "walked from here each window; the first walk took %u system calls, %llu us",
+			 first.syscalls, (unsigned long long)(first.wall_ns / HK_NSEC_PER_USEC));
+	else
+		snprintf(cost, sizeof(cost),
+			 "walked by the kernel's timer, %s; from here a watchdog, woken when "
+			 "%d intervals pass without a window",
+			 d == HK_DRIVER_WQ ? "in a kworker" : "in softirq", HK_WATCHDOG_INTERVALS);
+	hk_log__print(HK_LOG_INFO, "diagnosing every %llu ms; driver %s (%s): %s%s; "
+		      "Ctrl-C to stop\n", (unsigned long long)(interval_ns / HK_NSEC_PER_MSEC),
+		      hk_driver__name(d), why, cost,
+		      hk_loader__bounded_loops(l) ? "; bounded loops (no bpf_loop before 5.17)" : "");
+}
+
+/* Exiting: kernel.task_delayacct put back (delayacct.h). Once: from the
+ * loop's cleanup, or from a stuck one's (stopguard.h). */
+static void delayacct_put_back(void)
+{
+	static int done;
+
+	if (hk_stopguard__once(&done))
+		hk_delayacct__put_back();
+}
+
+/* For a stuck loop's cleanup, from the guard's thread (stopguard.h). */
+static struct hk_loader *running;
+static struct hk_printer *printing;
+
+/* The loop did not finish its cleanup in time after a stop signal. */
+static int stuck(int signo, const char *phase)
+{
+	hk_log__print(HK_LOG_ERR, "%s came %d s ago, and the event loop is still busy %s: "
+		      "exiting without it (profiles in progress and the last --prometheus "
+		      "write are lost)\n", hk_stopguard__name(signo),
+		      HK_STOPGUARD_GRACE_MS / 1000, phase);
+	delayacct_put_back();
+	if (running && printing)
+		print_summary(running, printing);
+	return EXIT_RUNTIME;
+}
+
+/* What the environment forbids, said once at start rather than by every
+ * flagged process (the shipped unit's hardening: hotspot-k(8), SERVICE). */
+static void say_environment(const struct hk_act *a)
+{
+	char why[PATH_MAX + 256];
+	int e;
+
+	if (!a->profile_ns)
+		return;
+	e = hk_preflight__check_profile(why, sizeof(why));
+	if (e)
+		hk_log__print(HK_LOG_WARNING, "--profile %s: %s (hotspot-k(8), SERVICE)\n",
+			      e < 0 ? "will fail" : "works in part", why);
+	if (hk_sysinfo__private_tmp(a->profile_dir, NULL, why, sizeof(why)))
+		hk_log__print(HK_LOG_WARNING, "--profile-dir %s is in this service's own %s "
+			      "(PrivateTmp=yes): nobody else sees the profiles, and they are "
+			      "removed when the service stops; StateDirectory=hotspot-k and "
+			      "--profile-dir /var/lib/hotspot-k keep them\n", a->profile_dir, why);
+}
+
+int hk_cmd_run(int argc, char **argv)
+{
+	struct hk_cli c = {};
+	struct hk_freezer fz;
+	struct hk_printer pr;
+	char err[HK_ERR_LEN + 512];
+	struct hk_loader *l = NULL;
+	struct hk_act act = {};
+	int ret, sig_fd;
+
+	ret = hk_cli__parse(&c, argc, argv);
+	if (ret >= 0)
+		return ret;
+	if (c.generate) {
+		hk_config__defaults(&c.opts.cfg);
+		if (!hk_config__generate(&c.opts.cfg, stdout))
+			return EXIT_OK;
+		/* a reader that went away (| head) is not an error to tell */
+		if (errno != EPIPE)
+			hk_log__print(HK_LOG_ERR, "writing output: %s\n", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (hk_config__load(&c.opts.cfg, c.check_path ? c.check_path : c.config_path,
+			    c.interval_ns, err, sizeof(err))) {
+		hk_log__print(HK_LOG_ERR, "%s\n", err);
+		return EXIT_USAGE;
+	}
+	hk_cli__apply_flags(&c, &c.opts.cfg);
+	if (hk_sysinfo__resolve_cgroup(&c.opts.cfg, err, sizeof(err))) {
+		hk_log__print(HK_LOG_ERR, "%s\n", err);
+		return EXIT_USAGE;
+	}
+	/* a freeze is done from here, as the line that says so is written */
+	if (c.pin && c.opts.cfg.freeze_eta_s) {
+		hk_log__print(HK_LOG_ERR, "--pin leaves no process to freeze from: not with "
+			      "--freeze-on-oom or [freeze] on_oom_eta\n");
+		return EXIT_USAGE;
+	}
+	/* ... and so is a profile */
+	if (c.pin && c.opts.cfg.profile_ns) {
+		hk_log__print(HK_LOG_ERR, "--pin leaves no process to profile from: not with "
+			      "--profile or [profile] duration\n");
+		return EXIT_USAGE;
+	}
+	if (c.check_path) {
+		printf("%s: ok\n", c.check_path);
+		return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
+	}
+
+	if (hk_sysinfo__fill_env(&c.opts.cfg)) {
+		hk_log__print(HK_LOG_ERR, "cannot read system facts: %s\n", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	/* hk_procs is preallocated: size it for the machine, not the worst
+	 * case (32768 entries are 17 MiB of kernel memory) */
+	if (!c.opts.max_procs)
+		c.opts.max_procs = hk_sysinfo__default_max_procs(c.opts.cfg.pidns_ino);
+	/* the task iterator walks the PID namespace of its reader: a
+	 * container's tool diagnoses that container only (review finding 12) */
+	if (hk_sysinfo__pidns_is_init(c.opts.cfg.pidns_ino) == 0)
+		hk_log__print(HK_LOG_WARNING, "not in the host's PID namespace: the task "
+			      "iterator sees this namespace's processes only; run hotspot-k in "
+			      "the host's (docker run --pid=host, Kubernetes hostPID: true)\n");
+	if (hk_printer__init_stdout(&pr, c.json, c.utc)) {
+		hk_log__print(HK_LOG_ERR, "out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	/* set up even when off: a reload may turn it on */
+	if (hk_freeze__init(&fz, &c.opts.cfg)) {
+		hk_log__print(HK_LOG_ERR, "out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (c.prom_path) {
+		char warn[512];
+
+		pr.prom = hk_prom__new(c.prom_path, warn, sizeof(warn), err, sizeof(err));
+		if (!pr.prom) {
+			hk_log__print(HK_LOG_ERR, "--prometheus %s\n", err);
+			return EXIT_USAGE;
+		}
+		if (warn[0])
+			hk_log__print(HK_LOG_WARNING, "--prometheus %s\n", warn);
+	}
+	if (c.pin) {
+		int mounted;
+
+		/* a host without systemd (a container, a minimal VM, CI) may
+		 * have nothing on /sys/fs/bpf: mounted now, and said */
+		if (hk_bpffs__ensure(HK_BPFFS_DIR, &mounted, err, sizeof(err))) {
+			hk_log__print(HK_LOG_ERR, "--pin: %s\n", err);
+			return EXIT_RUNTIME;
+		}
+		if (mounted)
+			hk_log__print(HK_LOG_NOTICE, "--pin: nothing was mounted on %s: mounted "
+				      "bpffs there (mode 0700)\n", HK_BPFFS_DIR);
+		if (!access(HK_PIN_DIR, F_OK)) {
+			hk_log__print(HK_LOG_ERR, "--pin: %s exists: an instance is pinned already "
+				"(hotspot-k unpin stops it)\n", HK_PIN_DIR);
+			return EXIT_RUNTIME;
+		}
+		c.opts.pin = 1;
+	}
+	c.opts.on_event = hk_printer__event;
+	c.opts.ctx = &pr;
+	act.pr = &pr;
+	act.profile_ns = c.opts.cfg.profile_ns;
+	act.profile_dir = hk_cli__profile_dir(&c);
+	if (!c.pin) {
+		if (c.opts.cfg.profile_ns && hk_run__profile_dir_open(&c, 0))
+			return EXIT_USAGE;
+		act.freeze = &fz;
+		act.prof = hk_profiler__new(hk_act__profile_done, &act);
+		if (!act.prof) {
+			hk_log__print(HK_LOG_ERR, "out of memory\n");
+			return EXIT_RUNTIME;
+		}
+		pr.on_transition = hk_act__transition;
+		pr.act = &act;
+	}
+
+	/* from here on a stop signal, at any moment, is a clean stop */
+	sig_fd = hk_stopguard__start(stuck);
+	if (sig_fd < 0) {
+		hk_log__print(HK_LOG_ERR, "cannot start the signal thread: %s\n", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	printing = &pr;
+	hk_delayacct__for(&c.opts.cfg);
+	if (hk_loader__start(&l, &c.opts, err, sizeof(err))) {
+		hk_log__print(HK_LOG_ERR, "%s\n", err);
+		delayacct_put_back();
+		hk_stopguard__done();
+		hk_profiler__free(act.prof);
+		hk_printer__free(&pr);
+		hk_freeze__free(&fz);
+		return EXIT_RUNTIME;
+	}
+	hk_delayacct__loaded();
+	running = l;
+	hk_delayacct__say();
+	if (c.pin) {
+		ret = hk_loader__pin(l, HK_PIN_DIR, err, sizeof(err));
+		/* pinned, the diagnosis outlives us: so does delay accounting,
+		 * until unpin (the record in /run and its hk_config keep the
+		 * duty); not pinned, it goes back now */
+		if (ret)
+			delayacct_put_back();
+		hk_delayacct__leave_on();
+		if (ret)
+			hk_log__print(HK_LOG_ERR, "%s\n", err);
+		else
+			printf("hotspot-k: pinned under %s, driver %s, every %llu ms: the diagnosis "
+			       "runs on in the kernel; hotspot-k follow prints its transitions, "
+			       "hotspot-k status its state, hotspot-k unpin stops it\n", HK_PIN_DIR,
+			       hk_driver__name(hk_loader__driver(l, NULL)),
+			       (unsigned long long)(c.opts.cfg.interval_ns / HK_NSEC_PER_MSEC));
+		/* closing our fds leaves the pinned objects be */
+		hk_stopguard__done();
+		running = NULL;
+		hk_loader__destroy(l);
+		hk_printer__free(&pr);
+		return ret ? EXIT_RUNTIME : EXIT_OK;
+	}
+	/* on stderr in --json mode too: which driver runs is worth a line */
+	print_start(l, c.opts.cfg.interval_ns);
+	say_environment(&act);
+	/* a reader that stops reading must not hold the loop (outfd.h) */
+	if (hk_printer__unblock(&pr))
+		hk_log__print(HK_LOG_WARNING, "stdout: %s: a reader that stops reading holds "
+			      "the tool\n", strerror(errno));
+	if (fz.eta_s) {
+		ret = hk_freeze__describe(&fz, err, sizeof(err));
+		hk_log__print(ret, "%s\n", err);
+	}
+	if (c.duration_ns) {
+		/* not alarm(): its 32-bit seconds cut 4294967297 s to 1 s */
+		struct itimerval stop_at = {
+			.it_value.tv_sec = (time_t)(c.duration_ns / HK_NSEC_PER_SEC),
+			.it_value.tv_usec = (suseconds_t)(c.duration_ns % HK_NSEC_PER_SEC /
+							  HK_NSEC_PER_USEC),
+		};
+
+		setitimer(ITIMER_REAL, &stop_at, NULL);
+	}
+	ret = hk_run__loop(&c, l, &pr, sig_fd);
+	/* profiles still running are written with what they have */
+	hk_stopguard__phase("writing the profiles in progress");
+	hk_profiler__free(act.prof);
+	act.prof = NULL;
+	/* the textfile says we stopped: hotspot_k_up 0, no stale flagged set */
+	if (pr.prom) {
+		hk_stopguard__phase("writing the --prometheus textfile at exit");
+		hk_prom__down(pr.prom);
+		if (hk_prom__write(pr.prom, NULL, NULL, err, sizeof(err)))
+			hk_log__print(HK_LOG_ERR, "--prometheus %s: %s\n", c.prom_path, err);
+		hk_prom__free(pr.prom);
+	}
+	hk_stopguard__phase("printing the summary");
+	print_summary(l, &pr);
+	/* before unloading: while we are loaded, instances found beside us
+	 * are others for sure (our programs linger a moment after) */
+	delayacct_put_back();
+	hk_stopguard__done();
+	running = NULL;
+	hk_loader__destroy(l);
+	hk_printer__free(&pr);
+	hk_freeze__free(&fz);
+	close(sig_fd);
+	return ret;
+}

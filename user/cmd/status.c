@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * status.c - `hotspot-k status`: the command. It finds a running
+ * hotspot-k's maps (kernel/instance.c), reads them once and prints what they
+ * hold (status/view.c and the writers); it loads nothing and writes to no
+ * map, so that it can run beside the instance it looks at.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "act/freeze.h"
+#include "cmd.h"
+#include "kernel/bpffs.h"
+#include "kernel/instance.h"
+#include "lib/msg.h"
+#include "output/format.h"
+#include "status/status.h"
+
+#define PROG "hotspot-k status"
+
+static const char usage_text[] =
+"Usage: hotspot-k status [-a] [-n N] [--json | --watch [SECONDS]]\n"
+"\n"
+"From another terminal, while a hotspot-k runs: every process it has flagged\n"
+"(its label is not OK), read from the running instance's maps.\n"
+"\n"
+"  -a, --all       also the top N processes by CPU, by run delay (wait) and\n"
+"                  by RSS growth, in the latest window\n"
+"  -n, --top N     N for -a (default 10, 1..1000); implies -a\n"
+"  -j, --json      one JSON object on one line instead of tables\n"
+"  -w, --watch [SECONDS]\n"
+"                  the tables redrawn in place every SECONDS (default 2,\n"
+"                  1..3600), as top does, until q, Ctrl-C or SIGTERM; on a\n"
+"                  terminal only\n"
+"  -h, --help      this help\n"
+"\n"
+"Cgroups --freeze-on-oom froze are listed after the tables (\"frozen\" in\n"
+"JSON), from " HK_RUNDIR ", also when no hotspot-k runs.\n"
+"\n"
+"FOR is how long the diagnosis has matched without a break (the windows it\n"
+"took to enter included); CPU is of one CPU (200 %: two CPUs' worth); WAIT is\n"
+"run delay, the share of the window its threads waited for a CPU; RSS/s is\n"
+"the window's anon + shmem growth. A process none of whose threads ran in\n"
+"the latest window shows 0 there.\n"
+"\n"
+"Examples:\n"
+"  sudo hotspot-k status                    # what is flagged now\n"
+"  sudo hotspot-k status -a -n 5            # ... and the top 5 of each\n"
+"  sudo hotspot-k status --json | jq .flagged\n"
+"  sudo hotspot-k status --watch            # live, every 2 s\n"
+"\n"
+"Exit status: 0 shown (nothing flagged included), 1 no running hotspot-k or\n"
+"a failure, 2 usage error.\n";
+
+static const struct option long_opts[] = {
+	{ "all", no_argument, NULL, 'a' },
+	{ "top", required_argument, NULL, 'n' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "watch", optional_argument, NULL, 'w' },
+	{ "help", no_argument, NULL, 'h' },
+	{},
+};
+
+static int usage_error(const char *what, const char *arg)
+{
+	char q[HK_QUOTE_BUF];
+
+	fprintf(stderr, PROG ": %s%s\nTry 'hotspot-k status --help' for more information.\n",
+		what, hk_msg__quote(q, sizeof(q), arg));
+	return EXIT_USAGE;
+}
+
+/* -1: go on; else the exit status (--help, a usage error). */
+static int parse_args(struct hk_status_opts *o, int argc, char **argv)
+{
+	char *end;
+	long n;
+	int opt;
+
+	*o = (struct hk_status_opts){ .top_n = HK_STATUS_TOP_DEFAULT };
+	optind = 0;	/* from scratch: the tests call this more than once */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:an:jw::h", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'a':
+			o->all = true;
+			break;
+		case 'n':
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || n < 1 || n > HK_STATUS_TOP_MAX)
+				return usage_error("-n: expected a number from 1 to 1000, got ",
+						   optarg);
+			o->top_n = (unsigned int)n;
+			o->all = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'w':
+			/* "--watch 5" as well as "--watch=5" and "-w5" */
+			if (!optarg && optind < argc && argv[optind][0] >= '0' &&
+			    argv[optind][0] <= '9')
+				optarg = argv[optind++];
+			o->watch_s = HK_STATUS_WATCH_DEFAULT_S;
+			if (!optarg)
+				break;
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || n < 1 || n > HK_STATUS_WATCH_MAX_S)
+				return usage_error("--watch: expected seconds from 1 to 3600, got ",
+						   optarg);
+			o->watch_s = (unsigned int)n;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
+		case ':':
+			return usage_error("a value is needed after ", argv[optind - 1]);
+		default:
+			if (optopt) {
+				char opt_s[] = { '-', (char)optopt, '\0' };
+
+				return usage_error("unknown option ", opt_s);
+			}
+			return usage_error("unknown option ", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument ", argv[optind]);
+	if (o->watch_s && o->json)
+		return usage_error("--watch redraws tables: not with ", "--json");
+	return -1;
+}
+
+/* "12s ago", from a program's load time (CLOCK_BOOTTIME). */
+static void age(char *buf, size_t len, __u64 load_time_ns)
+{
+	struct timespec ts;
+	__u64 now;
+
+	if (!load_time_ns || clock_gettime(CLOCK_BOOTTIME, &ts)) {
+		snprintf(buf, len, "at an unknown time");
+		return;
+	}
+	now = (__u64)ts.tv_sec * HK_NSEC_PER_SEC + (__u64)ts.tv_nsec;
+	if (hk_format__duration(buf, len, now > load_time_ns ?
+				(now - load_time_ns) / HK_NSEC_PER_SEC : 0) < 0)
+		snprintf(buf, len, "?");
+	else
+		strncat(buf, " ago", len - strlen(buf) - 1);
+}
+
+/* What stderr should know about the instance taken. */
+static void notes(const struct hk_instance *m)
+{
+	char when[48];
+
+	if (m->stale_pin)
+		fprintf(stderr, PROG ": the hk_procs pinned in %s is used by no program: "
+			"left by a hotspot-k that is gone\n", HK_PIN_DIR);
+	if (m->alive_unknown)
+		fprintf(stderr, PROG ": cannot list BPF programs to tell whether the "
+			"hotspot-k pinned in %s still runs: its maps as they are\n",
+			HK_PIN_DIR);
+	if (m->nr_instances < 2)
+		return;
+	age(when, sizeof(when), m->load_time_ns);
+	fprintf(stderr, PROG ": %u hotspot-k instances are running: showing %s "
+		"(hk_procs map id %u, started %s)\n", m->nr_instances,
+		m->pinned ? "the pinned one" : "the newest", m->procs_id, when);
+}
+
+/* The freezes recorded (--freeze-on-oom), a line each; none: nothing. */
+static void frozen_text(FILE *f)
+{
+	char why[512];
+
+	if (hk_freeze_status__text(f, HK_RUNDIR, hk_freeze__unix_s(), false, why,
+				   sizeof(why)))
+		fprintf(stderr, PROG ": what is frozen: %s\n", why);
+}
+
+/*
+ * One status to f: the instance's maps found, read, written; what is
+ * frozen after the tables. notes: what stderr should know about the
+ * instance taken (not under --watch: the screen is redrawn). 0, or
+ * EXIT_RUNTIME with why on err_f.
+ */
+static int status_once(FILE *f, FILE *err_f, const struct hk_status_opts *o, bool notes_on)
+{
+	struct hk_instance m;
+	struct hk_status_snap s;
+	struct hk_proc *procs = NULL;
+	__u32 *pids = NULL;
+	char err[512];
+	int ret = EXIT_OK, e;
+
+	e = hk_instance__find(&m, err, sizeof(err));
+	if (notes_on)
+		notes(&m);
+	/* what is frozen matters most when no hotspot-k runs (a crash) */
+	if (e && !o->json)
+		frozen_text(f);
+	if (e == -ENOENT) {
+		fprintf(err_f, PROG ": no running hotspot-k (no BPF map hk_procs): "
+			"start one with sudo hotspot-k\n");
+		return EXIT_RUNTIME;
+	}
+	if (e) {
+		fprintf(err_f, PROG ": %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	e = hk_snapshot__read(&m, &s, &pids, &procs, err, sizeof(err));
+	hk_instance__close(&m);
+	if (e) {
+		fprintf(err_f, PROG ": %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	s.who = hk_workload__of_pid;
+	if (hk_status__write(f, &s, o)) {
+		fprintf(err_f, PROG ": %s\n", strerror(errno));
+		ret = EXIT_RUNTIME;
+	}
+	free(pids);
+	free(procs);
+	if (!o->json)
+		frozen_text(f);
+	return ret;
+}
+
+/* A --watch frame: the status, or why there is none (and watching goes
+ * on: an instance may start, or restart). */
+static void watch_frame(FILE *f, const struct hk_status_opts *o)
+{
+	status_once(f, f, o, false);
+}
+
+int hk_cmd_status(int argc, char **argv)
+{
+	struct hk_status_opts o;
+	int ret;
+
+	/* a closed stdout is an EPIPE to report, not a silent death */
+	signal(SIGPIPE, SIG_IGN);
+	ret = parse_args(&o, argc, argv);
+	if (ret >= 0)
+		return ret;
+	o.frozen_dir = HK_RUNDIR;
+	if (o.watch_s) {
+		ret = hk_status__watch(&o, watch_frame);
+		return ret == -2 ? EXIT_USAGE : ret ? EXIT_RUNTIME : EXIT_OK;
+	}
+	ret = status_once(stdout, stderr, &o, true);
+	if (fflush(stdout) || ferror(stdout)) {
+		/* a reader that went away (| head) is not an error to tell */
+		if (errno != EPIPE)
+			fprintf(stderr, PROG ": writing output: %s\n", strerror(errno));
+		ret = EXIT_RUNTIME;
+	}
+	return ret;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * loader.h - the BPF side's lifecycle: open -> configure -> load ->
+ * attach -> ring buffer -> arm; and everything undone on destroy.
+ */
+#ifndef HK_USER_LOADER_H
+#define HK_USER_LOADER_H
+
+#include <stddef.h>
+#include <bpf/libbpf.h>
+#include "shared/hotspot.h"
+
+/* The iter driver returns to userspace (a preemption point) this often. */
+#define HK_CHUNK_NS HK_NSEC_PER_MSEC
+
+struct hk_loader_opts {
+	struct hk_config cfg;		/* complete: thresholds + environment */
+	__u32 max_procs;		/* hk_procs capacity */
+	int verbose;			/* libbpf debug output */
+	enum hk_driver driver;		/* HK_DRIVER_NONE: choose */
+	int no_hook;			/* leave sched_switch alone */
+	int pin;			/* for --pin: a timer driver whatever the
+					 * threads, if the kernel has one */
+	ring_buffer_sample_fn on_event;
+	void *ctx;
+};
+
+struct hk_loader;
+
+/* What a walk driven from userspace (the iter driver) cost here. */
+struct hk_walk_cost {
+	unsigned int syscalls;
+	__u64 wall_ns;
+};
+
+/* 0, or -1 with one line in err; exit code 1 material. */
+int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
+		     char *err, size_t err_len);
+/*
+ * New thresholds and filters (a reload), written into hk_config in place:
+ * no detach, no per-process state lost. The environment fields stay as at
+ * start. 0, or -1 with why in err (the old config then stays).
+ */
+int hk_loader__reconfigure(struct hk_loader *l, const struct hk_config *want,
+			   char *err, size_t err_len);
+
+/*
+ * Pin every map and the hook links under dir, so that the diagnosis goes
+ * on after this process exits (the timer lives as long as its map; no
+ * hand-over then: nobody would take it). Needs a timer driver. 0, or -1
+ * with why in err (nothing left pinned).
+ */
+int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_len);
+
+/* The config hk_config holds now, and its interval. */
+void hk_loader__config(const struct hk_loader *l, struct hk_config *out);
+__u64 hk_loader__interval_ns(const struct hk_loader *l);
+
+/* An epoll fd, readable when the ring buffer holds records. */
+int hk_loader__ring_fd(const struct hk_loader *l);
+/* Hand every record there is to on_event: the number, or on_event's error. */
+int hk_loader__consume(struct hk_loader *l);
+/*
+ * The timer driver's timer died (no window for a while): stop it for good
+ * and walk from here (the iter driver). 1 if that changed the driver.
+ */
+int hk_loader__take_over(struct hk_loader *l);
+/* ms until the next walk is due from userspace; -1: never (a timer walks). */
+int hk_loader__timeout_ms(const struct hk_loader *l);
+/* Walk if one is due (iter driver); 0 or -errno. */
+int hk_loader__walk_if_due(struct hk_loader *l);
+int hk_loader__stats(struct hk_loader *l, struct hk_stats *out);
+/* Average ns per run of the sched_switch hook, if kernel.bpf_stats_enabled. */
+int hk_loader__hook_cost(struct hk_loader *l, __u64 *run_ns, __u64 *run_cnt);
+enum hk_driver hk_loader__driver(const struct hk_loader *l, const char **why);
+void hk_loader__walk_cost(const struct hk_loader *l, struct hk_walk_cost *first,
+			  struct hk_walk_cost *last);
+void hk_loader__destroy(struct hk_loader *l);
+
+/* 1: bounded loops stand in for bpf_loop() (before 5.17, or forced by
+ * HOTSPOT_K_AS_5_15=1 for tests). */
+int hk_loader__bounded_loops(const struct hk_loader *l);
+
+/* A timer driver that stopped because its walk held a CPU too long. */
+struct hk_handover {
+	enum hk_driver from;
+	__u64 walk_ns;			/* that walk */
+	int pending;
+};
+
+/* 1 once after a hand-over to the iter driver (then *out says from what
+ * and why); 0 otherwise. */
+int hk_loader__handover(struct hk_loader *l, struct hk_handover *out);
+
+#endif /* HK_USER_LOADER_H */

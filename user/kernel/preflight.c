@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * preflight.c - what the kernel and this process's capabilities allow,
+ * checked before libbpf is asked: one clear line instead of its vague
+ * failures (a missing capability, no BTF, a kernel too old), and whether
+ * --profile can work here.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <linux/capability.h>
+#include <linux/perf_event.h>
+#include "preflight.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+#ifndef PERF_FLAG_FD_CLOEXEC
+#define PERF_FLAG_FD_CLOEXEC (1UL << 3)
+#endif
+
+static int has_cap(const struct __user_cap_data_struct *d, int cap)
+{
+	return !!(d[cap / 32].effective & (1U << (cap % 32)));
+}
+
+int hk_preflight__check_privileges(char *err, size_t err_len)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+	int bpf, perfmon;
+
+	/* root is not enough: a container or a service may have dropped them */
+	if (syscall(SYS_capget, &hdr, data))
+		return 0;	/* cannot tell: the load will say */
+	if (has_cap(data, CAP_SYS_ADMIN))
+		return 0;
+	bpf = has_cap(data, CAP_BPF);
+	perfmon = has_cap(data, CAP_PERFMON);
+	if (bpf && perfmon)
+		return 0;
+	snprintf(err, err_len,
+		 "missing capabilit%s %s%s%s (needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN)%s",
+		 bpf || perfmon ? "y" : "ies", bpf ? "" : "CAP_BPF",
+		 !bpf && !perfmon ? " and " : "", perfmon ? "" : "CAP_PERFMON",
+		 geteuid() ? ": try sudo hotspot-k" :
+		 ": root, but without them (a container, a service's CapabilityBoundingSet?)");
+	return -1;
+}
+
+int hk_preflight__check_btf(char *err, size_t err_len)
+{
+	if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)
+		return 0;
+	snprintf(err, err_len,
+		 "kernel has no BTF (/sys/kernel/btf/vmlinux: %s): needs CONFIG_DEBUG_INFO_BTF=y",
+		 strerror(errno));
+	return -1;
+}
+
+int hk_preflight__check_kernel(char *err, size_t err_len)
+{
+	unsigned int major = 0, minor = 0;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return 0;	/* unknown: let the load say what is missing */
+	if (major > HK_MIN_KERNEL_MAJOR ||
+	    (major == HK_MIN_KERNEL_MAJOR && minor >= HK_MIN_KERNEL_MINOR))
+		return 0;
+	snprintf(err, err_len, "kernel %s is too old: needs Linux >= %u.%u",
+		 u.release, HK_MIN_KERNEL_MAJOR, HK_MIN_KERNEL_MINOR);
+	return -1;
+}
+
+int hk_preflight__check_profile(char *why, size_t why_len)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	/* what the profiler opens on each CPU (profile/profile_object.c) */
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.freq = 1,
+		.sample_freq = 99,
+	};
+	int fd;
+
+	fd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, why_len, "perf_event_open: %s%s", strerror(errno),
+			 errno == EPERM ? " (a seccomp filter: the unit's SystemCallFilter= "
+			 "lacks it?)" : errno == EACCES ? " (no CAP_PERFMON)" : "");
+		return -1;
+	}
+	close(fd);
+	if (syscall(SYS_capget, &hdr, data))
+		return 0;	/* cannot tell: the profile will say */
+	if (!has_cap(data, CAP_SYS_ADMIN) && !has_cap(data, CAP_SYS_PTRACE)) {
+		snprintf(why, why_len, "no CAP_SYS_PTRACE: the memory maps of processes "
+			 "(/proc/PID/maps) cannot be read");
+		return -1;
+	}
+	if (!has_cap(data, CAP_SYS_ADMIN) && !has_cap(data, CAP_SYSLOG)) {
+		snprintf(why, why_len, "no CAP_SYSLOG: /proc/kallsyms shows no addresses, "
+			 "kernel frames go unnamed");
+		return 1;
+	}
+	return 0;
+}

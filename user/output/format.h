@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * format.h - one transition as a human line (human.c) or as a JSON
+ * object (json.c); the names of the labels, the memory limits and
+ * the walk drivers (labels.c).
+ */
+#ifndef HK_USER_FORMAT_H
+#define HK_USER_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "lib/outbuf.h"
+#include "lib/workload.h"
+#include "shared/hotspot.h"
+
+/*
+ * JSON gives at most this many bytes of the cgroup path (cut at a UTF-8
+ * boundary) and says so in "cgroup_truncated": nested cgroups with long
+ * names would otherwise make a line of any length.
+ */
+#define HK_FORMAT_CGROUP_MAX	4096
+/*
+ * A buffer of this size always holds the line, whatever the event and the
+ * paths (the cgroup, the quota's and memory.high's, each cut at
+ * HK_FORMAT_CGROUP_MAX): every byte of a path may take 6 ("\u0001"), the
+ * rest (the unit's 255 bytes included) fits 8 KiB.
+ */
+#define HK_FORMAT_LINE_MAX	(3 * 6 * HK_FORMAT_CGROUP_MAX + 8192)
+
+/* What the printer knows beyond the event itself. */
+struct hk_format_ctx {
+	__s64 wall_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	int color;		/* ANSI colours (a TTY without NO_COLOR) */
+	int utc;		/* times in UTC rather than local time */
+	/* who the process is, for JSON (NULL: unit, container_id, pod_uid "") */
+	const struct hk_workload *workload;
+	/* the paths of the cgroups the evidence names by id (NULL: "") */
+	const char *quota_cgroup;
+	const char *mem_high_cgroup;
+};
+
+/* Stable machine id ("cpu_bound") and display name ("CPU-bound"). */
+const char *hk_label__id(__u32 label);
+const char *hk_label__name(__u32 label);
+/* The syslog priority of a transition into label: 4 for an alarm, 5 for
+ * CPU-bound, 6 back to OK or exited. */
+int hk_label__priority(__u32 label);
+/* The syslog priority of transition e: its label's, but 5 (a notice) into
+ * Starved or Noisy neighbor when the waiting thread asked for less. */
+int hk_event__priority(const struct hk_event *e);
+/* "normal", "batch", "idle", "fifo", "rr", "deadline", "ext"; NULL for a
+ * policy this build does not know. */
+const char *hk_policy__name(__u32 policy);
+/* The ANSI colour of a label on the human line. */
+const char *hk_label__sgr(__u32 label);
+/* "ram"/"RAM" (human) or "memcg": what limits the memory. */
+const char *hk_limit__name(__u32 kind, bool human);
+/* "wq", "timer", "iter", or "none" (before a walk, or not one of those). */
+const char *hk_driver__name(enum hk_driver d);
+
+/*
+ * Format e into buf (always NUL-terminated, newline-terminated). cgroup is
+ * the path that matters for the diagnosis, or NULL. Returns the length
+ * written, or -1 when buf is too small (never with HK_FORMAT_LINE_MAX).
+ */
+int hk_format__human(char *buf, size_t len, const struct hk_event *e,
+		      const char *cgroup, const struct hk_format_ctx *ctx);
+int hk_format__json(char *buf, size_t len, const struct hk_event *e,
+		      const char *cgroup, const struct hk_format_ctx *ctx);
+
+/* How hk_out__evidence() words it. */
+enum hk_evidence_flags {
+	/*
+	 * Leave out what a `hotspot-k status` row shows in its own columns
+	 * (the process's CPU, run delay, RSS) and the trend's span and
+	 * headroom: the words that fit beside a table row.
+	 */
+	HK_EVIDENCE_SHORT	= 1 << 0,
+	/* Peers' comms as they are, for a caller that escapes the whole text
+	 * (JSON); terminal-safe otherwise. */
+	HK_EVIDENCE_RAW_COMMS	= 1 << 1,
+};
+
+/*
+ * The evidence for label, in the human line's words, from e->ev and the
+ * peers' comms in e (e->aggressor_comm, e->victim_comm; empty: the PID
+ * alone). flags: enum hk_evidence_flags.
+ */
+void hk_out__evidence(struct hk_out *o, const struct hk_event *e, __u32 label,
+		      unsigned int flags);
+
+/*
+ * Whether the human lines get colour: on a terminal, unless NO_COLOR is
+ * set and not empty (no-color.org) or TERM is "dumb". no_color and term
+ * are the variables' values, NULL when unset.
+ */
+int hk_format__use_color(int is_tty, const char *no_color, const char *term);
+
+/* Human-readable sizes and durations used on the human line. */
+int hk_format__bytes(char *buf, size_t len, __u64 bytes);	/* "1.21 GiB" */
+int hk_format__duration(char *buf, size_t len, __u64 s);	/* "9m32s" */
+
+#endif /* HK_USER_FORMAT_H */

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * json.c - one transition as a JSON object on one line: every field
+ * always present (null when it does not apply), numbers with their unit in
+ * the key, strings valid UTF-8 whatever the process named itself.
+ */
+#include <stdbool.h>
+#include <string.h>
+#include "format.h"
+#include "humanize.h"
+#include "lib/escape.h"
+#include "lib/json_out.h"
+
+/* A path as a JSON string, at most HK_FORMAT_CGROUP_MAX bytes of it: true
+ * when cut. */
+static bool path_str(struct hk_out *o, const char *path)
+{
+	size_t n = strlen(path);
+	bool cut = n > HK_FORMAT_CGROUP_MAX;
+
+	if (cut) {
+		n = HK_FORMAT_CGROUP_MAX;
+		/* not inside a character: back to its first byte */
+		while (n && ((unsigned char)path[n] & 0xc0) == 0x80)
+			n--;
+	}
+	hk_out__json_str(o, path, n);
+	return cut;
+}
+
+int hk_format__json(char *buf, size_t len, const struct hk_event *e,
+		   const char *cgroup, const struct hk_format_ctx *ctx)
+{
+	static const struct hk_workload none;
+	const struct hk_workload *wl = ctx->workload ? ctx->workload : &none;
+	const struct hk_evidence *ev = &e->ev;
+	__u64 window_ms;
+	struct hk_out o;
+
+	hk_out__init(&o, buf, len);
+	hk_out__str(&o, "{\"time\":\"");
+	hk_out__rfc3339(&o, e, ctx);
+	hk_out__printf(&o, "\",\"pid\":%u,\"comm\":", e->tgid);
+	hk_out__json_str(&o, e->comm, hk_comm__len(e->comm));
+	hk_out__printf(&o, ",\"from\":\"%s\",\"to\":\"%s\",\"cgroup\":",
+		   hk_label__id(e->from), hk_label__id(e->to));
+	if (cgroup) {
+		hk_json__bool(&o, "cgroup_truncated", path_str(&o, cgroup));
+	} else {
+		hk_out__str(&o, "null,\"cgroup_truncated\":false");
+	}
+	hk_out__str(&o, ",\"unit\":");
+	hk_out__json_str(&o, wl->unit, strlen(wl->unit));
+	hk_out__printf(&o, ",\"container_id\":\"%s\",\"pod_uid\":\"%s\"",
+		       wl->container_id, wl->pod_uid);
+	hk_out__str(&o, ",\"quota_cgroup\":");
+	path_str(&o, ctx->quota_cgroup ? ctx->quota_cgroup : "");
+	hk_out__str(&o, ",\"mem_high_cgroup\":");
+	path_str(&o, ctx->mem_high_cgroup ? ctx->mem_high_cgroup : "");
+	if (e->ns_ino) {
+		hk_json__u64(&o, "ns_pid", e->ns_pid);
+		hk_json__u64(&o, "pidns_ino", e->ns_ino);
+	}
+	hk_json__u64(&o, "windows", e->windows);
+	window_ms = ev->window_ns / HK_NSEC_PER_MSEC +
+		    (ev->window_ns % HK_NSEC_PER_MSEC >= HK_NSEC_PER_MSEC / 2);
+	hk_json__milli(&o, "window_s", window_ms);
+	hk_json__pct(&o, "cpu_pct", ev->cpu_pct_x100);
+	hk_json__pct(&o, "thread_cpu_pct", ev->thread_cpu_pct_x100);
+	hk_json__pct(&o, "thread_queued_pct", ev->thread_queued_pct_x100);
+	hk_json__u64(&o, "thread_tid", ev->thread_tid);
+	hk_json__u64(&o, "thread_cpu", ev->thread_cpu);
+	hk_json__pct(&o, "thread_cpu_lost_pct", ev->cpu_lost_pct_x100);
+	hk_json__pct(&o, "run_delay_pct", ev->wait_pct_x100);
+	hk_json__pct(&o, "thread_run_delay_pct", ev->thread_wait_pct_x100);
+	hk_json__u64(&o, "run_delay_tid", ev->wait_tid);
+	/* what that thread asked the scheduler for */
+	hk_json__s64(&o, "wait_nice", ev->wait_nice);
+	if (hk_policy__name(ev->wait_policy))
+		hk_out__printf(&o, ",\"wait_policy\":\"%s\"", hk_policy__name(ev->wait_policy));
+	else
+		hk_json__u64(&o, "wait_policy", ev->wait_policy);
+	hk_json__u64(&o, "wait_group_weight", ev->wait_group_weight);
+	hk_json__bool(&o, "wait_group_idle", ev->wait_group_idle);
+	hk_json__pct(&o, "throttled_pct", ev->throttled_pct_x100);
+	hk_json__pct(&o, "throttled_per_cpu_pct", ev->throttled_norm_pct_x100);
+	hk_json__u64(&o, "cpus_allowed", ev->cpus_allowed);
+	hk_json__pct(&o, "usable_cpus", ev->usable_cpus_x100);
+	hk_json__pct(&o, "quota_cpus", ev->quota_cpus_x100);
+	hk_json__u64(&o, "quota_cgroup_id", ev->quota_cgroup_id);
+	hk_json__pct(&o, "io_blocked_pct", ev->io_pct_x100);
+	hk_json__pct(&o, "thread_io_blocked_pct", ev->thread_io_pct_x100);
+	hk_json__u64(&o, "io_blocked_tid", ev->io_tid);
+	/* null: this kernel does not count them (no task I/O accounting) */
+	if (ev->io_bytes_known)
+		hk_json__u64(&o, "io_bytes_per_s", ev->io_bytes_per_s);
+	else
+		hk_out__str(&o, ",\"io_bytes_per_s\":null");
+	hk_json__u64(&o, "io_stuck_threads", ev->io_stuck_threads);
+	hk_json__u64(&o, "nr_threads", ev->nr_threads);
+	/* minor + major, as on the human line and in cpu_bound.max_faults_per_s */
+	hk_json__u64(&o, "faults_per_s", ev->minor_faults_per_s + ev->major_faults_per_s);
+	hk_json__u64(&o, "minor_faults_per_s", ev->minor_faults_per_s);
+	hk_json__u64(&o, "major_faults_per_s", ev->major_faults_per_s);
+	hk_json__u64(&o, "unexplained_faults_per_s", ev->unexplained_faults_per_s);
+	hk_json__u64(&o, "vcsw_per_s", ev->vcsw_per_s);
+	hk_json__u64(&o, "ivcsw_per_s", ev->ivcsw_per_s);
+	hk_json__u64(&o, "rss_bytes", ev->rss_bytes);
+	hk_json__u64(&o, "rss_anon_bytes", ev->rss_anon_bytes);
+	hk_json__s64(&o, "rss_growth_bytes_per_s", ev->rss_growth_bytes_per_s);
+	hk_json__s64(&o, "rss_slope_bytes_per_s", ev->rss_slope_bytes_per_s);
+	hk_json__s64(&o, "rss_net_growth_bytes", ev->rss_net_growth_bytes);
+	hk_json__milli(&o, "rss_trend_s", ev->rss_trend_ms);
+	hk_json__u64(&o, "trend_samples", ev->trend_samples);
+	hk_out__printf(&o, ",\"limit_kind\":\"%s\"", hk_limit__name(ev->limit_kind, false));
+	hk_json__u64(&o, "limit_bytes", ev->limit_bytes);
+	hk_json__u64(&o, "headroom_bytes", ev->headroom_bytes);
+	hk_json__u64(&o, "limit_levels_unread", ev->limit_partial);
+	if (ev->eta_s == (__u64)HK_ETA_NONE)
+		hk_out__str(&o, ",\"eta_s\":null");
+	else
+		hk_json__u64(&o, "eta_s", ev->eta_s);
+	hk_json__u64(&o, "memcg_id", ev->memcg_id);
+	/* the memory.high that binds (0: none set) and how hard it holds */
+	hk_json__u64(&o, "mem_high_bytes", ev->mem_high_bytes);
+	hk_json__u64(&o, "mem_high_usage_bytes", ev->mem_high_usage_bytes);
+	hk_json__u64(&o, "mem_high_file_bytes", ev->mem_high_file_bytes);
+	hk_json__u64(&o, "mem_high_events_per_s", ev->mem_high_events_per_s);
+	hk_json__u64(&o, "mem_high_cgroup_id", ev->mem_high_cgroup_id);
+	hk_json__bool(&o, "mem_stalled", ev->mem_stalled);
+	hk_json__peer(&o, "aggressor", ev->aggressor_tgid, e->aggressor_comm);
+	hk_json__peer(&o, "victim", ev->victim_tgid, e->victim_comm);
+	hk_json__bool(&o, "victim_deprioritised", ev->victim_deprioritised);
+	hk_out__str(&o, "}\n");
+	return hk_out__finish(&o);
+}

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * printer.c - the ring buffer's transitions written out, one line each.
+ *
+ * A line is never dropped here for its content: the buffer holds the
+ * longest line an event can make (HK_FORMAT_LINE_MAX). What can still fail
+ * is the write, and that is not kept quiet either: the caller stops and
+ * says why.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "lib/cgroup_id.h"
+#include "lib/clock.h"
+#include "lib/log.h"
+#include "lib/pidref.h"
+#include "lib/sysinfo.h"
+#include "lib/workload.h"
+#include "printer.h"
+
+int hk_printer__is_journal(int fd, const char *journal_stream)
+{
+	unsigned long long dev, ino;
+	struct stat st;
+	char end;
+
+	if (!journal_stream ||
+	    sscanf(journal_stream, "%llu:%llu%c", &dev, &ino, &end) != 2 ||
+	    fstat(fd, &st))
+		return 0;
+	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
+int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int color)
+{
+	memset(p, 0, sizeof(*p));
+	p->out = out;
+	p->json = json;
+	p->fmt.utc = utc;
+	p->fmt.color = color;
+	p->line = malloc(HK_FORMAT_LINE_MAX);
+	return p->line ? 0 : -1;
+}
+
+int hk_printer__init_stdout(struct hk_printer *p, int json, int utc)
+{
+	if (hk_printer__init(p, stdout, json, utc,
+			     !json && hk_format__use_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"),
+							   getenv("TERM"))))
+		return -1;
+	p->syslog_prefix = hk_printer__is_journal(STDOUT_FILENO, getenv("JOURNAL_STREAM"));
+	return 0;
+}
+
+void hk_printer__free(struct hk_printer *p)
+{
+	free(p->line);
+	p->line = NULL;
+	if (p->use_outfd)
+		hk_outfd__close(&p->outfd);
+	p->use_outfd = 0;
+}
+
+int hk_printer__unblock(struct hk_printer *p)
+{
+	int e;
+
+	/* what stdio holds goes first, in order */
+	if (fflush(p->out))
+		return -1;
+	e = hk_outfd__open(&p->outfd, fileno(p->out));
+	if (e) {
+		errno = -e;
+		return -1;
+	}
+	p->use_outfd = 1;
+	return 0;
+}
+
+/* A stall begun, lasting or over: said on stderr, a few lines at most. */
+static void say_stall(struct hk_printer *p, int stalled, __u64 dropped)
+{
+	switch (hk_ratelimit__step(&p->stall, stalled, dropped, mono_ns())) {
+	case HK_RATELIMIT_START:
+		hk_log__print(HK_LOG_WARNING, "the output is not read (a stalled pipe, a "
+			      "frozen journald?): its lines are dropped after a %d ms wait, and "
+			      "counted, until it is read again (%llu so far); the diagnosis and "
+			      "what it acts on go on\n", p->outfd.wait_ms,
+			      (unsigned long long)p->stall.told);
+		break;
+	case HK_RATELIMIT_STILL:
+		hk_log__print(HK_LOG_WARNING, "the output is still not read: %llu more lines "
+			      "dropped\n", (unsigned long long)p->stall.told);
+		break;
+	case HK_RATELIMIT_END:
+		hk_log__print(HK_LOG_NOTICE, "the output is read again (%llu more lines "
+			      "dropped; %llu in all)\n", (unsigned long long)p->stall.told,
+			      (unsigned long long)p->lines_stalled);
+		break;
+	case HK_RATELIMIT_QUIET:
+		break;
+	}
+}
+
+void hk_printer__flush(struct hk_printer *p)
+{
+	if (!p->use_outfd || p->write_errno || !p->outfd.rest_len)
+		return;
+	if (!hk_outfd__flush(&p->outfd))
+		say_stall(p, 0, 0);
+}
+
+/* Who an event's process is, read from its /proc/PID/cgroup. */
+struct event_who {
+	char *cgroup;			/* the path that matters, or NULL */
+	struct hk_workload workload;
+	char *quota_cgroup;		/* the cgroups the evidence names by id */
+	char *mem_high_cgroup;
+};
+
+static void event_who__free(struct event_who *w)
+{
+	free(w->cgroup);
+	free(w->quota_cgroup);
+	free(w->mem_high_cgroup);
+	memset(w, 0, sizeof(*w));
+}
+
+/*
+ * The cgroup that matters: the CPU controller's for a quota, the memory
+ * controller's otherwise (on a hybrid v1/v2 host every v2 cgroup may be
+ * the root); the unit, container and pod; the quota's and memory.high's
+ * cgroups. Nothing (cgroup NULL, the rest "") when the process is gone, or
+ * its PID is another's by now (an event read late, by `follow`); the
+ * cgroup HK_SYS_CGROUP_TOO_LONG when the kernel cannot give it.
+ */
+static void event_who(const struct hk_event *e, struct event_who *w)
+{
+	int cpu = e->to == HK_THROTTLED || (e->to == HK_OK && e->from == HK_THROTTLED);
+	char *text, *mountinfo = NULL;
+	struct hk_pidref r;
+	int e_read;
+
+	memset(w, 0, sizeof(*w));
+	if (e->to == HK_EXITED || hk_pidref__open(&r, e->tgid, e->start_boottime_ns))
+		return;
+	text = hk_sysinfo__cgroup_file(e->tgid);
+	e_read = errno;
+	if (text) {
+		w->cgroup = hk_sysinfo__cgroup_parse(text, cpu ? "cpu" : "memory");
+		e_read = errno;
+		hk_workload__from_proc(&w->workload, text);
+		if (e->ev.quota_cgroup_id || e->ev.mem_high_cgroup_id)
+			mountinfo = hk_sysinfo__read_text("/proc/self/mountinfo");
+		w->quota_cgroup = hk_cgid__path(text, mountinfo, "cpu", e->ev.quota_cgroup_id);
+		w->mem_high_cgroup = hk_cgid__path(text, mountinfo, "memory",
+						   e->ev.mem_high_cgroup_id);
+		free(mountinfo);
+		free(text);
+	}
+	if (!w->cgroup && e_read == ENAMETOOLONG)
+		w->cgroup = strdup(HK_SYS_CGROUP_TOO_LONG);
+	/* read while the PID was still the event's process: its cgroups */
+	if (!hk_pidref__held(&r))
+		event_who__free(w);
+	hk_pidref__close(&r);
+}
+
+int hk_printer__event(void *ctx, void *data, size_t size)
+{
+	struct hk_printer *p = ctx;
+	const struct hk_event *e = data;
+	struct event_who who = {};
+	int n;
+
+	/* transitions only: a hand-over is the loader's business */
+	if (size < sizeof(*e) || e->type != HK_EV_TRANSITION)
+		return 0;
+	if (p->write_errno) {
+		p->lines_lost++;
+		return -EIO;
+	}
+	/* now, not at start: the wall clock may have been stepped since */
+	p->fmt.wall_offset_ns = hk_sysinfo__wall_offset_ns();
+	if (p->json || p->prom)
+		event_who(e, &who);
+	if (p->prom) {
+		hk_prom__event(p->prom, e, who.cgroup, &who.workload);
+		p->prom_changed = 1;
+	}
+	if (p->json) {
+		if (who.cgroup && strlen(who.cgroup) > HK_FORMAT_CGROUP_MAX)
+			p->cgroups_cut++;
+		p->fmt.workload = &who.workload;
+		p->fmt.quota_cgroup = who.quota_cgroup;
+		p->fmt.mem_high_cgroup = who.mem_high_cgroup;
+		n = hk_format__json(p->line, HK_FORMAT_LINE_MAX, e, who.cgroup, &p->fmt);
+		p->fmt.workload = NULL;
+		p->fmt.quota_cgroup = p->fmt.mem_high_cgroup = NULL;
+	} else {
+		/* the path is for --json: too long for the line */
+		n = hk_format__human(p->line, HK_FORMAT_LINE_MAX, e, NULL, &p->fmt);
+	}
+	event_who__free(&who);
+	if (n <= 0) {
+		/* cannot happen (HK_FORMAT_LINE_MAX): say so rather than skip */
+		n = snprintf(p->line, HK_FORMAT_LINE_MAX,
+			     "hotspot-k: pid %u: %s -> %s: line too long to format\n",
+			     e->tgid, hk_label__id(e->from), hk_label__id(e->to));
+	}
+	if (hk_printer__write(p, hk_event__priority(e), p->line, (size_t)n))
+		return -EIO;
+	p->events++;
+	/* after the line that says why: what the tool does about it */
+	if (p->on_transition)
+		p->on_transition(p->act, e);
+	return p->write_errno ? -EIO : 0;
+}
+
+/* Through outfd: 0 written or dropped (the output stalls), -1 failed. */
+static int write_outfd(struct hk_printer *p, int priority, const char *line, size_t n)
+{
+	char prefix[16];
+	struct iovec iov[2];
+	int cnt = 0, r;
+
+	/* the journal reads "<N>" as the line's priority (sd-daemon(3)) */
+	if (p->syslog_prefix) {
+		iov[cnt].iov_base = prefix;
+		iov[cnt++].iov_len = (size_t)snprintf(prefix, sizeof(prefix), "<%d>", priority);
+	}
+	iov[cnt].iov_base = (void *)line;
+	iov[cnt++].iov_len = n;
+	r = hk_outfd__write(&p->outfd, iov, cnt);
+	if (r < 0) {
+		p->write_errno = -r;
+		p->lines_lost++;
+		return -1;
+	}
+	if (!r) {
+		p->lines_lost++;
+		p->lines_stalled++;
+	}
+	say_stall(p, !r, !r);
+	return 0;
+}
+
+int hk_printer__write(struct hk_printer *p, int priority, const char *line, size_t n)
+{
+	if (p->write_errno) {
+		p->lines_lost++;
+		return -1;
+	}
+	if (p->use_outfd)
+		return write_outfd(p, priority, line, n);
+	errno = 0;
+	/* the journal reads "<N>" as the line's priority (sd-daemon(3)) */
+	if ((p->syslog_prefix && fprintf(p->out, "<%d>", priority) < 0) ||
+	    fwrite(line, 1, n, p->out) != n || fflush(p->out)) {
+		p->write_errno = errno ? errno : EIO;
+		p->lines_lost++;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * prometheus.c - the processes flagged now and the tool's counters as a
+ * node_exporter textfile (Prometheus text format 0.0.4).
+ *
+ * The set follows the transitions: a process joins it when it enters a
+ * label, moves when it changes label, and leaves for ok or exited. It is
+ * kept sorted by PID (a binary search per transition, a stable file), and
+ * each member's label sets are escaped once, when it joins: the file is
+ * written every window, transitions are rare.
+ *
+ * Names come from the processes (comms, cgroup paths a delegated user
+ * makes), so the file is bounded whatever they are: a label value is cut
+ * at HK_PROM_VALUE_MAX bytes (then "…" and a hash of the whole), the cgroup
+ * is on one info series per process rather than on each of its gauges,
+ * and the members' series take at most HK_PROM_SERIES_BYTES_MAX bytes: a
+ * process that would pass either cap is counted, not listed. Before, 1024
+ * processes in a cgroup with a 4 KiB path of bytes outside UTF-8 made a
+ * file of 151 MB; now 506 KB (tests/unit/test_prometheus.c measures both).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "format.h"
+#include "lib/escape.h"
+#include "lib/msg.h"
+#include "lib/outbuf.h"
+#include "lib/outdir.h"
+#include "prom_stats.h"
+#include "prom_value.h"
+#include "prometheus.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct prom_proc {
+	__u32 tgid;
+	__u32 label;
+	char *labels;			/* pid="..",comm="..",label="..": its gauges' */
+	char *info;			/* pid, comm, cgroup, unit, container_id,
+					 * pod_uid: its info series' */
+	size_t bytes;			/* its lines in the file */
+	struct hk_evidence ev;		/* from the transition that flagged it */
+};
+
+struct hk_prom {
+	char *path;			/* as given, for messages */
+	const char *name;		/* its last part, a name in dir */
+	struct hk_safedir dir;		/* opened and checked once */
+	struct prom_proc *procs;	/* sorted by tgid */
+	size_t nr, cap;
+	size_t bytes;			/* the members' lines */
+	/* flagged, per label, but not in procs: a cap (or no memory) */
+	__u64 unlisted[HK_NR_LABELS];
+	bool changed;			/* the set, since the last write */
+	bool down;			/* the tool stops: hotspot_k_up 0, nothing else */
+	struct hk_stats written;	/* the counters the last write gave */
+	struct hk_prom_value value;	/* the room label values are made in */
+};
+
+/* The longest line: a name, the info series' three longest values (comm,
+ * cgroup, unit), a container id and a pod UID. */
+#define LINE_MAX_LEN	(256 + 3 * HK_PROM_VALUE_MAX + 64 + 36)
+
+static bool is_flagged(__u32 label)
+{
+	return label > HK_OK && label < HK_EXITED;
+}
+
+/* ---- the set ------------------------------------------------------------ */
+
+/* Where tgid is, or where it would go. */
+static size_t proc_find(const struct hk_prom *p, __u32 tgid)
+{
+	size_t lo = 0, hi = p->nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (p->procs[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A member's two label sets into pp->labels and pp->info; false: no memory. */
+static bool proc_labels(struct hk_prom *p, struct prom_proc *pp, const struct hk_event *e,
+			const char *cgroup, const struct hk_workload *wl)
+{
+	static const struct hk_workload none;
+	size_t comm_n = hk_comm__len(e->comm), cg_n = cgroup ? strlen(cgroup) : 0;
+	char buf[LINE_MAX_LEN];
+	struct hk_out o;
+	int n;
+
+	if (cg_n > HK_FORMAT_CGROUP_MAX) {
+		cg_n = HK_FORMAT_CGROUP_MAX;
+		/* not inside a character: back to its first byte */
+		while (cg_n && ((unsigned char)cgroup[cg_n] & 0xc0) == 0x80)
+			cg_n--;
+	}
+	hk_out__init(&o, buf, sizeof(buf));
+	hk_out__printf(&o, "pid=\"%u\",comm=\"", e->tgid);
+	hk_prom_value__write(&p->value, &o, e->comm, comm_n);
+	n = (int)o.pos;
+	hk_out__printf(&o, "\",label=\"%s\"", hk_label__id(e->to));
+	/* cannot fail: buf holds two values of HK_PROM_VALUE_MAX bytes and more */
+	if (hk_out__finish(&o) < 0 || !(pp->labels = strdup(buf)))
+		return false;
+	/* the same pid and comm, then the cgroup */
+	hk_out__init(&o, buf, sizeof(buf));
+	hk_out__mem(&o, pp->labels, (size_t)n);
+	hk_out__str(&o, "\",cgroup=\"");
+	hk_prom_value__write(&p->value, &o, cgroup ? cgroup : "", cg_n);
+	/* who it is: "" when the path names none (ids are hex, a unit's bytes
+	 * systemd's: only the unit can need escaping) */
+	if (!wl)
+		wl = &none;
+	hk_out__str(&o, "\",unit=\"");
+	hk_prom_value__write(&p->value, &o, wl->unit, strlen(wl->unit));
+	hk_out__printf(&o, "\",container_id=\"%s\",pod_uid=\"%s\"", wl->container_id,
+		       wl->pod_uid);
+	if (hk_out__finish(&o) < 0 || !(pp->info = strdup(buf))) {
+		free(pp->labels);
+		return false;
+	}
+	return true;
+}
+
+static void proc_remove(struct hk_prom *p, size_t i)
+{
+	free(p->procs[i].labels);
+	free(p->procs[i].info);
+	p->bytes -= p->procs[i].bytes;
+	memmove(p->procs + i, p->procs + i + 1, (p->nr - i - 1) * sizeof(*p->procs));
+	p->nr--;
+}
+
+static size_t proc_bytes(const struct prom_proc *pp);
+
+/* Put e's process at i; false when it does not fit: a cap, or no memory. */
+static bool proc_insert(struct hk_prom *p, size_t i, const struct hk_event *e,
+			const char *cgroup, const struct hk_workload *wl)
+{
+	struct prom_proc *procs, pp = { .tgid = e->tgid, .label = e->to, .ev = e->ev };
+	size_t cap;
+
+	if (p->nr == HK_PROM_PROCS_MAX)
+		return false;
+	if (p->nr == p->cap) {
+		cap = p->cap ? 2 * p->cap : 16;
+		if (cap > HK_PROM_PROCS_MAX)
+			cap = HK_PROM_PROCS_MAX;
+		procs = realloc(p->procs, cap * sizeof(*procs));
+		if (!procs)
+			return false;
+		p->procs = procs;
+		p->cap = cap;
+	}
+	if (!proc_labels(p, &pp, e, cgroup, wl))
+		return false;
+	pp.bytes = proc_bytes(&pp);
+	if (p->bytes + pp.bytes > HK_PROM_SERIES_BYTES_MAX) {
+		free(pp.labels);
+		free(pp.info);
+		return false;
+	}
+	memmove(p->procs + i + 1, p->procs + i, (p->nr - i) * sizeof(*p->procs));
+	p->procs[i] = pp;
+	p->nr++;
+	p->bytes += pp.bytes;
+	return true;
+}
+
+void hk_prom__event(struct hk_prom *p, const struct hk_event *e, const char *cgroup,
+		    const struct hk_workload *wl)
+{
+	size_t i;
+
+	if (e->type != HK_EV_TRANSITION)
+		return;
+	i = proc_find(p, e->tgid);
+	if (i < p->nr && p->procs[i].tgid == e->tgid)
+		proc_remove(p, i);
+	else if (is_flagged(e->from) && p->unlisted[e->from])
+		/* not in the set while flagged: it is one of those that did
+		 * not fit (the tool starts with no process flagged) */
+		p->unlisted[e->from]--;
+	if (is_flagged(e->to) && !proc_insert(p, i, e, cgroup, wl))
+		p->unlisted[e->to]++;
+	p->changed = true;
+}
+
+/* ---- the text ------------------------------------------------------------ */
+
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+enum value_kind {
+	V_ONE,		/* 1: the process is flagged */
+	V_RATIO,	/* a __u32 in hundredths of a percent */
+	V_U64,
+	V_S64,
+	V_ETA,		/* seconds, absent when HK_ETA_NONE */
+};
+
+/* A gauge every member has, from the evidence that flagged it. */
+struct proc_metric {
+	const char *name;
+	enum value_kind kind;
+	size_t off;			/* in struct hk_evidence */
+	const char *help;
+};
+
+#define EV(field) offsetof(struct hk_evidence, field)
+
+static const struct proc_metric proc_metrics[] = {
+	{ "hotspot_k_process_flagged", V_ONE, 0,
+	  "1 for each process flagged now, labelled with its diagnosis. The "
+	  "hotspot_k_process_* gauges below hold the evidence of the window "
+	  "that flagged it, with the same labels." },
+	{ "hotspot_k_process_cpu_ratio", V_RATIO, EV(cpu_pct_x100),
+	  "Time its threads ran on a CPU, as a share of the window (1: one CPU busy)." },
+	{ "hotspot_k_process_run_delay_ratio", V_RATIO, EV(wait_pct_x100),
+	  "Time its threads waited in a run queue, as a share of the window "
+	  "(at most 1 per thread)." },
+	{ "hotspot_k_process_thread_run_delay_ratio", V_RATIO, EV(thread_wait_pct_x100),
+	  "Run-queue wait of its thread that waited most, as a share of the window." },
+	{ "hotspot_k_process_throttled_ratio", V_RATIO, EV(throttled_norm_pct_x100),
+	  "Time its cgroups' CPU quota kept them throttled, as a share of the "
+	  "window, per CPU the quota lets the group use (the kernel's sum over "
+	  "CPUs divided by the quota in whole CPUs, at least one)." },
+	{ "hotspot_k_process_io_blocked_ratio", V_RATIO, EV(io_pct_x100),
+	  "Time its threads slept blocked on I/O, as a share of the window "
+	  "(at most 1 per thread)." },
+	{ "hotspot_k_process_major_faults_per_second", V_U64, EV(major_faults_per_s),
+	  "Major page faults per second over the window." },
+	{ "hotspot_k_process_minor_faults_per_second", V_U64, EV(minor_faults_per_s),
+	  "Minor page faults per second over the window." },
+	{ "hotspot_k_process_rss_bytes", V_U64, EV(rss_bytes),
+	  "Resident memory: anonymous, file-backed and shmem." },
+	{ "hotspot_k_process_rss_anon_bytes", V_U64, EV(rss_anon_bytes),
+	  "Anonymous and shmem resident memory: what the kernel cannot drop." },
+	{ "hotspot_k_process_rss_slope_bytes_per_second", V_S64, EV(rss_slope_bytes_per_s),
+	  "Growth of the anonymous and shmem RSS, least squares over its trend." },
+	{ "hotspot_k_process_memory_limit_bytes", V_U64, EV(limit_bytes),
+	  "The limit its memory heads for: the tightest memory cgroup, or RAM." },
+	{ "hotspot_k_process_oom_eta_seconds", V_ETA, EV(eta_s),
+	  "Time until the RSS reaches that limit at its slope; only while it "
+	  "heads there." },
+};
+
+#define INFO_NAME "hotspot_k_process_info"
+
+/* One sample of m for pp into buf (LINE_MAX_LEN): its length, 0 for none. */
+static size_t proc_line(char *buf, const struct proc_metric *m, const struct prom_proc *pp)
+{
+	const char *ev = (const char *)&pp->ev + m->off;
+	__u32 u32;
+	__u64 u64;
+	__s64 s64;
+	int n = 0;
+
+	switch (m->kind) {
+	case V_ONE:
+		n = snprintf(buf, LINE_MAX_LEN, "%s{%s} 1\n", m->name, pp->labels);
+		break;
+	case V_RATIO:
+		memcpy(&u32, ev, sizeof(u32));
+		n = snprintf(buf, LINE_MAX_LEN, "%s{%s} %u.%04u\n", m->name, pp->labels,
+			     u32 / 10000, u32 % 10000);
+		break;
+	case V_U64:
+	case V_ETA:
+		memcpy(&u64, ev, sizeof(u64));
+		if (m->kind == V_ETA && u64 == (__u64)HK_ETA_NONE)
+			break;
+		n = snprintf(buf, LINE_MAX_LEN, "%s{%s} %llu\n", m->name, pp->labels,
+			     (unsigned long long)u64);
+		break;
+	case V_S64:
+		memcpy(&s64, ev, sizeof(s64));
+		n = snprintf(buf, LINE_MAX_LEN, "%s{%s} %lld\n", m->name, pp->labels,
+			     (long long)s64);
+		break;
+	}
+	/* cannot be cut: labels hold at most two values of HK_PROM_VALUE_MAX */
+	return n > 0 && n < LINE_MAX_LEN ? (size_t)n : 0;
+}
+
+static size_t info_line(char *buf, const struct prom_proc *pp)
+{
+	int n = snprintf(buf, LINE_MAX_LEN, INFO_NAME "{%s} 1\n", pp->info);
+
+	return n > 0 && n < LINE_MAX_LEN ? (size_t)n : 0;
+}
+
+/* The bytes of all of pp's samples. */
+static size_t proc_bytes(const struct prom_proc *pp)
+{
+	char buf[LINE_MAX_LEN];
+	size_t n = info_line(buf, pp), j;
+
+	for (j = 0; j < ARRAY_SIZE(proc_metrics); j++)
+		n += proc_line(buf, &proc_metrics[j], pp);
+	return n;
+}
+
+#define UP_HELP "1 while hotspot-k runs and rewrites this file (at least every few " \
+	"intervals); 0 once it stopped, with every other series gone. 1 in a file " \
+	"not rewritten for long: it was killed or hangs (node_textfile_mtime_seconds)."
+
+int hk_prom__format(const struct hk_prom *p, const struct hk_stats *st,
+		    const char *driver, FILE *out)
+{
+	static const struct hk_stats zero;
+	__u64 count[HK_NR_LABELS], unlisted = 0;
+	char line[LINE_MAX_LEN];
+	size_t i, j;
+	__u32 l;
+
+	if (!st)
+		st = &zero;
+	/* from here: a write that fails before the flush (the text is longer
+	 * than the stream's buffer) leaves its errno */
+	errno = 0;
+	family(out, "hotspot_k_up", "gauge", UP_HELP);
+	fprintf(out, "hotspot_k_up %d\n", !p->down);
+	if (p->down)
+		goto flush;
+	memcpy(count, p->unlisted, sizeof(count));
+	for (i = 0; i < p->nr; i++)
+		count[p->procs[i].label]++;
+
+	family(out, "hotspot_k_processes", "gauge",
+	       "Processes that hold each label now, every label a process can be flagged with.");
+	for (l = HK_OOM_RISK; l < HK_EXITED; l++) {
+		fprintf(out, "hotspot_k_processes{label=\"%s\"} %llu\n", hk_label__id(l),
+			(unsigned long long)count[l]);
+		unlisted += p->unlisted[l];
+	}
+	fprintf(out, "# HELP hotspot_k_processes_unlisted Flagged processes without "
+		"hotspot_k_process_* series: more than %d were flagged at once, or their "
+		"series would have passed %d KiB.\n"
+		"# TYPE hotspot_k_processes_unlisted gauge\n", HK_PROM_PROCS_MAX,
+		HK_PROM_SERIES_BYTES_MAX / 1024);
+	fprintf(out, "hotspot_k_processes_unlisted %llu\n", (unsigned long long)unlisted);
+
+	family(out, INFO_NAME, "gauge",
+	       "1 for each process flagged now, with its cgroup (not on its other series: "
+	       "a path can be long); join on pid: hotspot_k_process_flagged * on(pid) "
+	       "group_left(cgroup) " INFO_NAME ".");
+	for (i = 0; i < p->nr; i++)
+		if (info_line(line, &p->procs[i]))
+			fputs(line, out);
+	for (j = 0; j < ARRAY_SIZE(proc_metrics); j++) {
+		family(out, proc_metrics[j].name, "gauge", proc_metrics[j].help);
+		for (i = 0; i < p->nr; i++)
+			if (proc_line(line, &proc_metrics[j], &p->procs[i]))
+				fputs(line, out);
+	}
+	hk_prom_stats__write(out, st);
+	family(out, "hotspot_k_driver", "gauge",
+	       "What walks the threads each window: wq, timer or iter.");
+	fprintf(out, "hotspot_k_driver{driver=\"%s\"} 1\n", driver ? driver : "none");
+flush:
+	if (fflush(out) || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+/* ---- the file ------------------------------------------------------------ */
+
+bool hk_prom__dirty(const struct hk_prom *p, const struct hk_stats *st)
+{
+	static const struct hk_stats zero;
+
+	return p->changed || memcmp(st ? st : &zero, &p->written, sizeof(p->written));
+}
+
+void hk_prom__down(struct hk_prom *p)
+{
+	p->down = true;
+	p->changed = true;
+}
+
+struct prom_text {
+	const struct hk_prom *p;
+	const struct hk_stats *st;
+	const char *driver;
+};
+
+static int prom_text_write(void *ctx, FILE *f)
+{
+	const struct prom_text *t = ctx;
+
+	return hk_prom__format(t->p, t->st, t->driver, f);
+}
+
+int hk_prom__write(struct hk_prom *p, const struct hk_stats *st, const char *driver,
+		   char *err, size_t err_len)
+{
+	struct prom_text t = { .p = p, .st = st, .driver = driver };
+	int e;
+
+	/* 0644: node_exporter, another user, reads it */
+	e = hk_outdir__write(&p->dir, p->name, 0644, prom_text_write, &t);
+	if (e) {
+		hk_outdir__why(&p->dir, e, err, err_len);
+		return e;
+	}
+	p->changed = false;
+	if (st)
+		p->written = *st;
+	else
+		memset(&p->written, 0, sizeof(p->written));
+	return 0;
+}
+
+struct hk_prom *hk_prom__new(const char *path, char *warn, size_t warn_len, char *err,
+			     size_t err_len)
+{
+	char q[HK_QUOTE_BUF], *slash;
+	struct hk_prom *p;
+	struct stat sb;
+
+	if (warn_len)
+		warn[0] = '\0';
+	if (!path || !*path) {
+		hk_msg__fail(err, err_len, "no file named");
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p)
+		p->dir.fd = -1;
+	if (!p || !(p->path = strdup(path)) || hk_prom_value__init(&p->value)) {
+		hk_msg__fail(err, err_len, "out of memory");
+		goto fail;
+	}
+	/* the directory, opened and checked once; the name in it */
+	slash = strrchr(p->path, '/');
+	p->name = slash ? slash + 1 : p->path;
+	if (!*p->name) {
+		hk_msg__fail(err, err_len, "%s is a directory: name a file in it",
+			     hk_msg__quote(q, sizeof(q), path));
+		goto fail;
+	}
+	if (slash)
+		*slash = '\0';
+	if (hk_outdir__open(&p->dir, !slash ? "." : slash == p->path ? "/" : p->path, p->name,
+			    warn, warn_len, err, err_len))
+		goto fail;
+	if (slash)
+		*slash = '/';
+	if (!fstatat(p->dir.fd, p->name, &sb, AT_SYMLINK_NOFOLLOW) && S_ISDIR(sb.st_mode)) {
+		hk_msg__fail(err, err_len, "%s is a directory: name a file in it",
+			     hk_msg__quote(q, sizeof(q), path));
+		goto fail;
+	}
+	p->changed = true;
+	return p;
+fail:
+	hk_prom__free(p);
+	return NULL;
+}
+
+void hk_prom__free(struct hk_prom *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nr; i++) {
+		free(p->procs[i].labels);
+		free(p->procs[i].info);
+	}
+	hk_safefile__dir_close(&p->dir);
+	free(p->procs);
+	hk_prom_value__free(&p->value);
+	free(p->path);
+	free(p);
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * profile_write.c - from stack ids and counts to named frames and files.
+ *
+ * A stack, root first: the process's name, its user frames outermost
+ * first, then its kernel frames ("_[k]"). On-CPU samples weigh what a
+ * sample stands for (1 / HK_PROF_FREQ_HZ s), off-CPU stacks the time
+ * asleep: both in microseconds of thread time, so that one graph shows
+ * where the wall-clock time of every thread went.
+ *
+ * The naming and the writing (hk_profile__render) run in a child
+ * (profiler.c, worker.c): the names come from the process's own files and
+ * perf map, which it may have made to be slow or huge.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "flame/flamegraph.h"
+#include "lib/outdir.h"
+#include "lib/pidref.h"
+#include "profile_write.h"
+#include "symbolize.h"
+#include "shared/units.h"
+
+#define FRAME_LEN 160
+
+struct hk_profile_syms {
+	__u32 pid;
+	char comm[16];
+	const struct hk_pidref *ref;
+	struct hk_usyms *user;
+};
+
+/* Where every profile goes: opened and checked once (outdir.h). */
+static struct hk_safedir out_dir = { .fd = -1 };
+
+/* As long as the longest name a profile's file gets. */
+#define LONGEST_NAME "hotspot-k.4194304.noisy_neighbor.20261123T073400Z.folded"
+
+int hk_profile__dir_open(const char *path, char *warn, size_t warn_len, char *err,
+			 size_t err_len)
+{
+	struct hk_safedir d;
+
+	if (hk_outdir__open(&d, path, LONGEST_NAME, warn, warn_len, err, err_len))
+		return -1;
+	/* a reload may open it again: profiles running finish in the new one */
+	hk_safefile__dir_close(&out_dir);
+	out_dir = d;
+	return 0;
+}
+
+/* The kernel's names, read once per child: /proc/kallsyms is 100k lines. */
+static struct hk_ksyms *kernel_syms;
+
+struct hk_profile_syms *hk_profile_syms__open(__u32 pid, const struct hk_pidref *ref,
+					      char *err, size_t err_len)
+{
+	struct hk_profile_syms *s = calloc(1, sizeof(*s));
+	struct hk_usyms_opts o = { .ref = ref };
+	char path[64];
+	FILE *f;
+
+	if (!s) {
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
+	s->pid = pid;
+	s->ref = ref;
+	s->user = hk_usyms__open((int)pid, &o);
+	if (!s->user) {
+		snprintf(err, err_len, "pid %u: cannot read its memory map: %s", pid,
+			 errno == ESTALE ? "it exited as it was read" : strerror(errno));
+		free(s);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(s->comm, sizeof(s->comm), f))
+			s->comm[strcspn(s->comm, "\n")] = 0;
+		fclose(f);
+	}
+	if (ref && !hk_pidref__held(ref)) {
+		snprintf(err, err_len, "pid %u: it exited as it was read", pid);
+		hk_profile_syms__close(s);
+		return NULL;
+	}
+	if (!s->comm[0])
+		snprintf(s->comm, sizeof(s->comm), "%u", pid);
+	return s;
+}
+
+const char *hk_profile_syms__comm(const struct hk_profile_syms *s)
+{
+	return s->comm;
+}
+
+void hk_profile_syms__close(struct hk_profile_syms *s)
+{
+	if (!s)
+		return;
+	hk_usyms__close(s->user);
+	free(s);
+}
+
+int hk_profile__prefix(char *buf, size_t len, const char *dir, __u32 pid,
+		       const char *label, time_t when)
+{
+	char stamp[32];
+	struct tm tm;
+
+	gmtime_r(&when, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	return snprintf(buf, len, "%s/hotspot-k.%u.%s.%s", dir && *dir ? dir : ".", pid,
+			label, stamp);
+}
+
+/*
+ * A live process may have mapped more since the start: read its map
+ * again, kept if the PID was still the process's (else, or when it has
+ * exited, the map of the start names the frames).
+ */
+static void syms_refresh(struct hk_profile_syms *s)
+{
+	struct hk_usyms_opts o = { .ref = s->ref };
+	struct hk_usyms *now;
+
+	if (s->ref && !hk_pidref__held(s->ref))
+		return;
+	now = hk_usyms__open((int)s->pid, &o);
+	if (!now)
+		return;
+	hk_usyms__close(s->user);
+	s->user = now;
+}
+
+/* Is the leaf-most of the n frames (ips[0]) in a BPF program or the
+ * tracepoint's call into it? Then the others move up one. */
+static int own_frame(__u64 *ips, int n)
+{
+	char name[FRAME_LEN];
+
+	hk_ksyms__name(kernel_syms, ips[0], name, sizeof(name));
+	if (strncmp(name, "bpf_prog_", 9) && strncmp(name, "bpf_trace_run", 13) &&
+	    strncmp(name, "__bpf_trace_", 12) && strncmp(name, "__traceiter_", 12))
+		return 0;
+	memmove(ips, ips + 1, (size_t)(n - 1) * sizeof(*ips));
+	ips[n - 1] = 0;
+	return 1;
+}
+
+/*
+ * Append one stack's frames, leaf first in the trace, root first in
+ * names. Every address but a sample's own is a return address, the
+ * instruction after a call: the call is the byte before, and may end its
+ * function. sampled: the leaf is where a CPU sample interrupted (on-CPU),
+ * not a return.
+ */
+static size_t frames_of(const struct hk_profile_stacks *st, __s32 id, int kernel,
+			int sampled, struct hk_profile_syms *s, char (*names)[FRAME_LEN],
+			size_t at, size_t max)
+{
+	__u64 ips[HK_PROF_DEPTH] = {}, addr;
+	const __u64 *trace;
+	char buf[FRAME_LEN];
+	__u32 n;
+	int i;
+
+	trace = hk_profile_stacks__trace(st, id, &n);
+	if (!trace)
+		return at;
+	memcpy(ips, trace, n * sizeof(*ips));
+	/* the off-CPU stack is taken from inside the profiler's own program:
+	 * its frames and the tracepoint's are not the process's */
+	while (kernel && n > 0 && kernel_syms && own_frame(ips, (int)n))
+		n--;
+	for (i = (int)n - 1; i >= 0 && at < max; i--, at++) {
+		addr = ips[i] - (i > 0 || !sampled);
+		if (kernel) {
+			if (kernel_syms)
+				hk_ksyms__name(kernel_syms, addr, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "[kernel]");
+			snprintf(names[at], FRAME_LEN, "%.*s_[k]", FRAME_LEN - 5, buf);
+		} else {
+			hk_usyms__name(s->user, addr, names[at], FRAME_LEN);
+		}
+	}
+	return at;
+}
+
+void hk_profile__tally(const struct hk_profile_stacks *st, struct hk_profile_result *r)
+{
+	size_t k;
+
+	for (k = 0; k < st->n; k++) {
+		if (st->counts[k].key.off_cpu)
+			r->off_cpu_ns += st->counts[k].value;
+		else
+			r->on_cpu_samples += st->counts[k].value;
+	}
+	r->stacks = st->n;
+}
+
+/* Profiles are read by root and the directory's group (the group of a
+ * setgid directory, else root's): a profile names other users' modules
+ * and JIT functions */
+#define PROFILE_MODE 0640
+
+struct flame_text {
+	const struct hk_flame *f;
+	const char *title, *subtitle;
+	int svg;
+};
+
+static int flame_write(void *ctx, FILE *out)
+{
+	const struct flame_text *t = ctx;
+
+	return t->svg ? hk_flame__write_svg(t->f, out, t->title, t->subtitle) :
+			hk_flame__write_folded(t->f, out);
+}
+
+/*
+ * prefix + ".folded" and ".svg", both or neither: each written under a
+ * temporary name in the directory hk_profile__dir_open() checked (the
+ * prefix's last part names them there), then named, so that a reader
+ * never sees half a file, nor a name someone planted is followed.
+ */
+static int write_files(const char *prefix, const struct hk_flame *f, const char *title,
+		       const char *subtitle)
+{
+	static const char *const ext[2] = { "folded", "svg" };
+	struct flame_text t[2];
+	struct hk_outdir_file files[2];
+	const char *base = strrchr(prefix, '/');
+	char name[2][NAME_MAX + 1];
+	int i;
+
+	base = base ? base + 1 : prefix;
+	for (i = 0; i < 2; i++) {
+		t[i] = (struct flame_text){ .f = f, .title = title, .subtitle = subtitle, .svg = i };
+		if ((size_t)snprintf(name[i], sizeof(name[i]), "%s.%s", base, ext[i]) >=
+		    sizeof(name[i]))
+			return -ENAMETOOLONG;
+		files[i] = (struct hk_outdir_file){ .name = name[i], .fn = flame_write,
+						    .ctx = &t[i] };
+	}
+	return hk_outdir__write_set(&out_dir, files, 2, PROFILE_MODE);
+}
+
+static void titles(const struct hk_profile_syms *s, const struct hk_profile_result *r,
+		   char *title, size_t tlen, char *sub, size_t slen)
+{
+	snprintf(title, tlen, "hotspot-k: %u (%s), %s", r->pid, s->comm, r->label);
+	snprintf(sub, slen, "%.1f s of wall clock: on-CPU %llu samples at %d Hz (%.2f s), "
+		 "off-CPU %.2f s (blue), summed over threads%s",
+		 (double)r->duration_ns / HK_NSEC_PER_SEC,
+		 (unsigned long long)r->on_cpu_samples, HK_PROF_FREQ_HZ,
+		 (double)r->on_cpu_samples / HK_PROF_FREQ_HZ,
+		 (double)r->off_cpu_ns / HK_NSEC_PER_SEC,
+		 r->exited ? "; the process exited" : "");
+}
+
+void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_syms *syms,
+			const struct hk_profile_result *r, struct hk_profile_outcome *out)
+{
+	char (*names)[FRAME_LEN] = NULL;
+	const char **frames = NULL;
+	char title[128], sub[256], why[200];
+	struct hk_flame *f;
+	size_t i, n, k;
+	__u64 us;
+	int ret, sampled;
+
+	if (!kernel_syms)
+		kernel_syms = hk_ksyms__load();
+	syms_refresh(syms);
+	f = hk_flame__new();
+	names = calloc(2 * HK_PROF_DEPTH + 1, sizeof(*names));
+	frames = calloc(2 * HK_PROF_DEPTH + 1, sizeof(*frames));
+	if (!f || !names || !frames) {
+		snprintf(out->err, sizeof(out->err), "out of memory");
+		goto out;
+	}
+	for (i = 0; i < 2 * HK_PROF_DEPTH + 1; i++)
+		frames[i] = names[i];
+	for (k = 0; k < st->n; k++) {
+		const struct hk_prof_count *c = &st->counts[k];
+
+		snprintf(names[0], FRAME_LEN, "%s", syms->comm);
+		/* on-CPU, the leaf of the kernel stack was interrupted, or, with
+		 * none, the user one's */
+		sampled = !c->key.off_cpu;
+		n = frames_of(st, c->key.user_stack, 0, sampled && c->key.kern_stack < 0, syms,
+			      names, 1, HK_PROF_DEPTH + 1);
+		n = frames_of(st, c->key.kern_stack, 1, sampled, syms, names, n,
+			      2 * HK_PROF_DEPTH + 1);
+		us = c->key.off_cpu ? c->value / HK_NSEC_PER_USEC :
+				      c->value * HK_USEC_PER_SEC / HK_PROF_FREQ_HZ;
+		if (hk_flame__add(f, frames, n, us, (int)c->key.off_cpu)) {
+			snprintf(out->err, sizeof(out->err), "out of memory");
+			goto out;
+		}
+	}
+	titles(syms, r, title, sizeof(title), sub, sizeof(sub));
+	ret = write_files(r->prefix, f, title, sub);
+	if (ret) {
+		hk_outdir__why(&out_dir, ret, why, sizeof(why));
+		snprintf(out->err, sizeof(out->err), "writing %.90s: %.150s", r->prefix, why);
+	} else {
+		out->written = 1;
+	}
+out:
+	hk_usyms__cuts(syms->user, out->cut, sizeof(out->cut));
+	free(frames);
+	free(names);
+	hk_flame__free(f);
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * usyms_load.c - where a process's symbols come from: its mapped ELF files,
+ * its vdso image, and the perf map a JIT (node --perf-basic-prof, the JVM
+ * with perf-map-agent, LuaJIT) writes for code that no file holds.
+ *
+ * A file is opened through /proc/PID/map_files/START-END first: that is
+ * the very file mapped, even when deleted, replaced on disk since, or in
+ * another mount namespace (it needs CAP_SYS_ADMIN: we are root). Then
+ * /proc/PID/root/PATH and PATH, accepted only with the mapped inode, as a
+ * file upgraded since the process started has other symbols.
+ *
+ * Everything here is the process's to shape, so anyone's: each read of
+ * /proc/PID/... is kept only if the PID still held the process after it,
+ * and each input has its cap (symbolize.h's hk_usyms_limits), noted in
+ * s->cut when it bites.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "usyms.h"
+
+/* the vdso is two pages; anything far bigger is not one */
+#define VDSO_MAX_BYTES	(1 << 20)
+
+/*
+ * Open path for reading if it is a regular file (with inode, when not 0).
+ * O_PATH first: a mapped device file's driver never sees an open.
+ */
+static int open_regular(const char *path, __u64 inode)
+{
+	char fd_path[64];
+	struct stat st;
+	int pfd, fd = -1;
+
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return -1;
+	if (!fstat(pfd, &st) && S_ISREG(st.st_mode) && (!inode || st.st_ino == inode)) {
+		snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", pfd);
+		fd = open(fd_path, O_RDONLY | O_CLOEXEC);
+	}
+	close(pfd);
+	return fd;
+}
+
+/* Through /proc/PID/...: kept only if the PID was still the process's. */
+static int open_proc(const struct hk_usyms *s, const char *path, __u64 inode)
+{
+	int fd = open_regular(path, inode);
+
+	if (fd >= 0 && !hk_usyms__held(s)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int open_module(const struct hk_usyms *s, const struct hk_umod *mod,
+		       const struct hk_umap *m)
+{
+	char path[4200];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", s->pid,
+		 (unsigned long long)m->start, (unsigned long long)m->end);
+	fd = open_proc(s, path, 0);
+	if (fd >= 0)
+		return fd;
+	if (snprintf(path, sizeof(path), "/proc/%d/root%s", s->pid, mod->path) <
+	    (int)sizeof(path)) {
+		fd = open_proc(s, path, mod->inode);
+		if (fd >= 0)
+			return fd;
+	}
+	return open_regular(mod->path, mod->inode);
+}
+
+/* The vdso's symbols live in its image only: read it from the process. */
+static int read_vdso(const struct hk_usyms *s, struct hk_umod *mod,
+		     const struct hk_umap *m)
+{
+	size_t size = m->end - m->start;
+	char path[64];
+	void *image;
+	int fd, err = -EIO;
+
+	if (size > VDSO_MAX_BYTES)
+		return -E2BIG;
+	image = malloc(size);
+	if (!image)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "/proc/%d/mem", s->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (pread(fd, image, size, (off_t)m->start) == (ssize_t)size &&
+		    hk_usyms__held(s))
+			err = hk_elf_syms__read_mem(&mod->elf, image, size,
+						    s->lim.section_bytes);
+		close(fd);
+	}
+	free(image);
+	return err;
+}
+
+/* What a file's symbols hold: counted against the budget of all files. */
+static size_t held_bytes(const struct hk_elf_syms *e)
+{
+	return e->tab.cap * sizeof(*e->tab.syms) + e->tab.names_cap +
+	       e->nloads * sizeof(*e->loads);
+}
+
+static void note_big_file(struct hk_usyms *s, const struct hk_umod *mod)
+{
+	const char *base = strrchr(mod->path, '/');
+
+	if (!s->cut.big_files++)
+		snprintf(s->cut.big_file, sizeof(s->cut.big_file), "%s",
+			 base && base[1] ? base + 1 : mod->path);
+}
+
+void hk_umod__load(struct hk_usyms *s, struct hk_umod *mod, const struct hk_umap *m)
+{
+	int fd, err;
+
+	mod->state = HK_LOAD_FAILED;
+	if (s->sym_bytes >= s->lim.sym_bytes) {
+		s->cut.unread_files++;
+		return;
+	}
+	if (mod->kind == HK_UMOD_VDSO) {
+		err = read_vdso(s, mod, m);
+	} else {
+		fd = open_module(s, mod, m);
+		if (fd < 0)
+			return;
+		err = hk_elf_syms__read_fd(&mod->elf, fd, s->lim.section_bytes);
+		close(fd);
+	}
+	if (err == -EFBIG || err == -E2BIG)
+		note_big_file(s, mod);
+	if (err)
+		return;
+	mod->state = HK_LOAD_DONE;
+	s->sym_bytes += held_bytes(&mod->elf);
+}
+
+/* The pid the process sees itself as: the JIT names its map with that. */
+static int ns_pid(const struct hk_usyms *s)
+{
+	char path[64], *line = NULL, *p;
+	size_t cap = 0;
+	int nspid = s->pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", s->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return s->pid;
+	while (getline(&line, &cap, f) > 0) {
+		if (strncmp(line, "NSpid:", 6))
+			continue;
+		/* "NSpid:\t4242\t7": the last is the innermost namespace's */
+		p = strrchr(line, '\t');
+		if (p)
+			nspid = atoi(p + 1);
+		break;
+	}
+	free(line);
+	fclose(f);
+	return nspid > 0 ? nspid : s->pid;
+}
+
+/* One perf map line (no '\n'); 0 or -ENOMEM. */
+static int perfmap_line(struct hk_symtab *t, char *line, size_t n, __u32 line_no)
+{
+	unsigned long long start, size;
+	char *p, *end;
+
+	line[n] = '\0';
+	start = strtoull(line, &end, 16);
+	if (end == line)
+		return 0;
+	size = strtoull(end, &p, 16);
+	if (p == end || (*p != ' ' && *p != '\t'))
+		return 0;
+	p += strspn(p, " \t");
+	n -= (size_t)(p - line);
+	/* code freed and reused is named again below: rank by line */
+	return n ? hk_symtab__add(t, start, size, p, n, line_no) : 0;
+}
+
+/*
+ * Lines are assembled in a buffer of line_bytes + 1: a longer one is
+ * skipped to its end, whatever its length (a sparse file of 64 GiB is one
+ * line of NULs), and no more than perfmap_bytes are read in all.
+ */
+int hk_usyms__read_perfmap(struct hk_usyms *s, int fd, __u64 size)
+{
+	size_t max = s->lim.line_bytes, n = 0, i, total = 0, want, seg;
+	char chunk[65536], *line, *nl;
+	__u32 lines = 0;
+	int err = 0, skipping = 0, more = 1;
+	ssize_t got;
+
+	line = malloc(max + 1);
+	if (!line)
+		return -ENOMEM;
+	while (!err && more) {
+		want = sizeof(chunk);
+		if (want > s->lim.perfmap_bytes - total)
+			want = s->lim.perfmap_bytes - total;
+		if (!want) {
+			/* at the cap: is there more? */
+			if (read(fd, chunk, 1) > 0)
+				s->cut.perfmap_size = size > total ? size : total + 1;
+			break;
+		}
+		got = read(fd, chunk, want);
+		if (got <= 0)
+			break;
+		total += (size_t)got;
+		for (i = 0; i < (size_t)got && !err; i += seg + 1) {
+			nl = memchr(chunk + i, '\n', (size_t)got - i);
+			seg = nl ? (size_t)(nl - chunk) - i : (size_t)got - i;
+			if (n + seg > max) {
+				skipping = 1;
+				n = max;
+			} else {
+				memcpy(line + n, chunk + i, seg);
+				n += seg;
+			}
+			if (!nl)
+				break;
+			if (skipping) {
+				s->cut.long_lines++;
+			} else if (lines == s->lim.perfmap_lines) {
+				s->cut.perfmap_lines = 1;
+				more = 0;
+				break;
+			} else {
+				err = perfmap_line(&s->perfmap, line, n, ++lines);
+			}
+			n = 0;
+			skipping = 0;
+		}
+	}
+	/* the last line may lack its '\n' (not one cut by the caps) */
+	if (!err && more && !s->cut.perfmap_size && (n || skipping)) {
+		if (skipping)
+			s->cut.long_lines++;
+		else if (lines == s->lim.perfmap_lines)
+			s->cut.perfmap_lines = 1;
+		else
+			err = perfmap_line(&s->perfmap, line, n, ++lines);
+	}
+	free(line);
+	return err;
+}
+
+void hk_usyms__load_perfmap(struct hk_usyms *s)
+{
+	struct stat owner, st;
+	char path[96];
+	int fd;
+
+	s->perfmap_state = HK_LOAD_FAILED;
+	snprintf(path, sizeof(path), "/proc/%d", s->pid);
+	if (stat(path, &owner))
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/root/tmp/perf-%d.map", s->pid, ns_pid(s));
+	/* /tmp is anyone's: only a regular file of the process's owner or root */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* the owner, its pid in its namespace and its /tmp were the process's */
+	if (!hk_usyms__held(s) || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (st.st_uid != owner.st_uid && st.st_uid != 0)) {
+		close(fd);
+		return;
+	}
+	if (!hk_usyms__read_perfmap(s, fd, (__u64)st.st_size)) {
+		hk_symtab__sort(&s->perfmap);
+		s->perfmap_state = HK_LOAD_DONE;
+	}
+	close(fd);
+}
