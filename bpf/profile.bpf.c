@@ -11,7 +11,7 @@
  *
  * Both return at once for every other process: two compares of a TGID
  * with the few being profiled. The object is loaded and attached only
- * while a profile runs (user/profiler.c).
+ * while a profile runs (user/profile/profiler.c).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

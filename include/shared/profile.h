@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * profile.h - what crosses the kernel/user boundary while a process is
- * profiled (bpf/profile.bpf.c, user/profiler.c). A separate BPF object
+ * profiled (bpf/profile.bpf.c, user/profile/profiler.c). A separate BPF object
  * from the diagnosis: it is loaded and attached only while a profile runs,
  * so that with nothing profiled no program of it runs at all.
  */

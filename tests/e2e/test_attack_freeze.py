@@ -38,7 +38,7 @@ from hk_e2e import cgroups
 from hk_e2e.attack import NOBODY_UID, arena, as_nobody, run_as_nobody, victim_file
 from hk_e2e.procs import TestFailure, fmt_events, indent, mono, read_line, workload_alive
 from hk_e2e.tool import Tool
-from test_freeze import FREEZE_ETA, FREEZE_WINDOWS, LEAK, leak_in_cgroups
+from test_freeze import FREEZE_ETA, FREEZE_WINDOWS, LEAK, fast_trend, leak_in_cgroups
 
 RUNDIR = "/run/hotspot-k"
 
@@ -140,7 +140,7 @@ def t_shared(suite, ctx):
         if mono() > deadline:
             raise TestFailure("root's sleep did not get into %s" % fz.path)
         time.sleep(0.05)
-    tool = Tool(ctx, "shared", extra=["--freeze-on-oom", FREEZE_ETA])
+    tool = Tool(ctx, "shared", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA])
     tool.wait_ready()
     w0 = tool.windows()
     p = start_nobody_leak(ctx, "leak", cg, fz)
@@ -165,7 +165,7 @@ def t_expiry(suite, ctx):
     cg, fz = leak_in_cgroups(ctx)
     path = cgroups.path_of(fz)
     forget_record(ctx, fz)
-    tool = Tool(ctx, "expiry", extra=["--freeze-on-oom", FREEZE_ETA, "--freeze-max", "3s"])
+    tool = Tool(ctx, "expiry", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA, "--freeze-max", "3s"])
     tool.wait_ready()
     w0 = tool.windows()
     p = start_nobody_leak(ctx, "leak", cg, fz)
@@ -215,7 +215,7 @@ def t_crash(suite, ctx):
     cg, fz = leak_in_cgroups(ctx)
     path = cgroups.path_of(fz)
     rec = forget_record(ctx, fz)
-    a = Tool(ctx, "crash-a", extra=["--freeze-on-oom", FREEZE_ETA])
+    a = Tool(ctx, "crash-a", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA])
     a.wait_ready()
     w0 = a.windows()
     p = start_nobody_leak(ctx, "leak", cg, fz)
@@ -287,7 +287,7 @@ def t_pid_reuse(suite, ctx):
     cg, fz = leak_in_cgroups(ctx)
     victim = sibling_freezer(ctx, fz, "victim")
     vpath = cgroups.path_of(victim)
-    tool = Tool(ctx, "reuse", extra=["--freeze-on-oom", FREEZE_ETA, *driver])
+    tool = Tool(ctx, "reuse", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA, *driver])
     tool.wait_ready()
     p = start_nobody_leak(ctx, "leak", cg, fz)
     pid = p.pid
@@ -338,7 +338,7 @@ def t_count(suite, ctx):
     cg, fz = leak_in_cgroups(ctx)
     path = cgroups.path_of(fz)
     forget_record(ctx, fz)
-    tool = Tool(ctx, "count", extra=["--freeze-on-oom", FREEZE_ETA, *driver])
+    tool = Tool(ctx, "count", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA, *driver])
     tool.wait_ready()
     leaks = [start_nobody_leak(ctx, "leak%d" % i, cg, fz) for i in (1, 2)]
     # both enter OOM risk before the tool reads either (a busy tool, one window)
