@@ -37,8 +37,9 @@ import time
 from hk_e2e import cgroups
 from hk_e2e.attack import NOBODY_UID, arena, as_nobody, run_as_nobody, victim_file
 from hk_e2e.procs import TestFailure, fmt_events, indent, mono, read_line, workload_alive
+from hk_e2e.checks import fast_trend
 from hk_e2e.tool import Tool
-from test_freeze import FREEZE_ETA, FREEZE_WINDOWS, LEAK, fast_trend, leak_in_cgroups
+from test_freeze import FREEZE_ETA, FREEZE_WINDOWS, LEAK, leak_in_cgroups
 
 RUNDIR = "/run/hotspot-k"
 

@@ -19,7 +19,7 @@ import subprocess
 
 from hk_e2e import cgroups
 from hk_e2e.attack import NOBODY_GID, NOBODY_UID, as_nobody
-from hk_e2e.checks import expect_enter
+from hk_e2e.checks import expect_enter, fast_trend
 from hk_e2e.common import ENTER_WINDOWS, LEAK_WINDOWS
 from hk_e2e.procs import TestFailure, fmt_events, read_line, workload_alive
 from hk_e2e.tool import Tool
@@ -102,7 +102,7 @@ def t_attack_memcg_deep(suite, ctx):
     if cg is None:
         raise TestFailure("no memory cgroup hierarchy on this host")
     cgroups.memory_limit(cg, LIMIT)
-    tool = Tool(ctx, "memcg_deep")
+    tool = Tool(ctx, "memcg_deep", extra=fast_trend(ctx))
     tool.wait_ready()
     w0 = tool.windows()
     leak = nested(ctx, cg, 70, "leak", [ctx.hkload, *LEAK], stdout=subprocess.PIPE)

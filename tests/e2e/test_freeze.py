@@ -24,6 +24,7 @@ import time
 
 from hk_e2e import cgroups
 from hk_e2e.procs import TestFailure, fmt_events, indent, mono, read_line, workload_alive
+from hk_e2e.checks import fast_trend
 from hk_e2e.tool import Tool
 
 MIB = 1 << 20
@@ -35,17 +36,6 @@ LEAK = ["grow", "--step", "5M", "--every", "500ms"]
 FREEZE_WINDOWS = 20             # windows from the leak's start to the freeze line
 FLAT_S = 3.0                    # how long a frozen RSS must stay flat
 FLAT_SLACK = 1 * MIB
-
-
-def fast_trend(ctx):
-    """Flags for a tool that must flag the suite's leak soon, where what is
-    tested is what follows (a freeze's safety, a refusal), not the trend's
-    patience: a 4 s trend and 16 MiB of growth, not 10 s and 64 MiB. The
-    10 MiB/s leak then enters OOM risk after ~5 s instead of ~11 s."""
-    conf = os.path.join(ctx.workdir, "%s.fast-trend.conf" % ctx.name)
-    with open(conf, "w") as f:
-        f.write("[oom_risk]\nmin_trend = 4s\nmin_growth = 16MiB\n")
-    return ["--config", conf]
 
 
 def leak_in_cgroups(ctx):

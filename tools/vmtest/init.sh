@@ -278,6 +278,14 @@ now
 t0=$NOW
 timeout -s KILL 60 hkload spin >/dev/null &
 spin=$!
+# busybox's timeout execs the command in the PID $! names: profile hkload,
+# not timeout's image half-way through the exec (seen once, on a loaded
+# host: "cannot read its memory map: No such process")
+i=0
+while [ "$(cat /proc/$spin/comm 2>/dev/null)" != hkload ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 PROF=/tmp/profile.out
 if timeout -s KILL 120 hotspot-k profile "$spin" --duration 2s --dir /tmp --json \
 	>"$PROF" 2>&1 && grep -q '"state":"written"' "$PROF"; then
