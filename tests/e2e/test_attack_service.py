@@ -126,10 +126,15 @@ def t_blocked_stdout(suite, ctx):
         time.sleep(0.2)
     for p in loops:
         kill_group(p)
+    # their exits' lines, as many as the page takes: until it stops filling
+    # (two lines of ~1.5 KiB fit, the third waits; 8 s at most)
     deadline = mono() + 8
-    while pipe_bytes(r) < 3000 and mono() < deadline:
+    held, still_since = pipe_bytes(r), mono()
+    while mono() < deadline and mono() - still_since < 2 * INTERVAL_S:
         time.sleep(0.2)
-    held = pipe_bytes(r)
+        now_bytes = pipe_bytes(r)
+        if now_bytes != held:
+            held, still_since = now_bytes, mono()
     # a window or two more: the next line waits on the full pipe
     time.sleep(3 * INTERVAL_S)
     workload_alive(ctx, tool)
