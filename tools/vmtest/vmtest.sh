@@ -262,7 +262,7 @@ checks_of()
 declare -A t0_ms timed_out
 start_guest()
 {
-	local series=$1 smp=2 append=$append_extra
+	local series=$1 smp=2 append=$append_extra tcg=multi
 
 	# The node: as many CPUs as a small production node, cgroup v2 alone.
 	# tsc=unstable: sched_clock is unstable from the first instant, so its
@@ -271,14 +271,20 @@ start_guest()
 	# instruction another vCPU still ran): the watchdog's (8 vCPUs on 2
 	# host cores look like a skewed TSC), and with tsc=reliable the late
 	# init's, at 2.6 s of a fresh-ci boot.
+	# thread=single: one host thread runs the 8 vCPUs in turn. With one
+	# thread per vCPU, a vCPU still inside a translated block that held a
+	# static key's int3 ran it after the patch had ended: an oops in
+	# __schedule when the sched_switch tracepoint's key flipped as the
+	# tool detached (fresh-ci, 1 run in ~6).
 	if [ "$series" = node ]; then
 		smp=8
+		tcg=single
 		append="cgroup_no_v1=all tsc=unstable hkvm.node=1 $append"
 	fi
 	echo "vmtest: $series: $(basename "${info[$series:image]}" .vmlinuz) (${info[$series:note]}), booting"
 	t0_ms[$series]=$(now_ms)
 	timed_out[$series]=0
-	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 2G -smp "$smp" \
+	qemu-system-x86_64 -accel tcg,thread=$tcg -cpu max -m 2G -smp "$smp" \
 		-nographic -no-reboot -nic none \
 		-kernel "${info[$series:image]}" -initrd "$out/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 quiet $append" \
