@@ -447,6 +447,25 @@ static void fill_file(int fd, const char *file, uint64_t size)
 		die("munmap: %s", strerror(errno));
 }
 
+/* FILE made SIZE bytes long and on disk, then opened for O_DIRECT reads:
+ * every read is the device's, never the page cache's. */
+static int open_direct(const char *file, uint64_t size)
+{
+	int fd = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		die("open %s: %s", file, strerror(errno));
+	fill_file(fd, file, size);
+	if (fsync(fd))
+		die("fsync %s: %s", file, strerror(errno));
+	close(fd);
+	fd = open(file, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		die("open %s with O_DIRECT: %s (a tmpfs cannot: use a disk)", file,
+		    strerror(errno));
+	return fd;
+}
+
 struct reader {
 	const unsigned char *map;
 	uint64_t size, off, budget;
@@ -757,17 +776,7 @@ static int cmd_dio(int argc, char **argv)
 		usage_error("--file is required");
 	if (!block || block % 4096 || size < block)
 		usage_error("--block must be a multiple of 4K, at most --size");
-	fd = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		die("open %s: %s", file, strerror(errno));
-	fill_file(fd, file, size);
-	if (fsync(fd))
-		die("fsync %s: %s", file, strerror(errno));
-	close(fd);
-	fd = open(file, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	if (fd < 0)
-		die("open %s with O_DIRECT: %s (a tmpfs cannot: use a disk)", file,
-		    strerror(errno));
+	fd = open_direct(file, size);
 	if (posix_memalign(&buf, 4096, block))
 		die("out of memory");
 	blocks = size / block;
@@ -829,7 +838,7 @@ static int cmd_diopool(int argc, char **argv)
 				    .io_ns = HK_NSEC_PER_MSEC };
 	const char *file = NULL;
 	uint64_t size = 64 << 20;
-	int threads = 100, i, err, fd;
+	int threads = 100, i, err;
 	bool fifo = false;
 	const struct opt_spec spec[] = {
 		{ "file", OPT_PATH, &file }, { "threads", OPT_COUNT, &threads },
@@ -848,17 +857,7 @@ static int cmd_diopool(int argc, char **argv)
 		usage_error("--block must be a multiple of 4K, at most --size");
 	if (!d.every_ns || d.io_ns >= d.every_ns)
 		usage_error("--io must be shorter than --every");
-	fd = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		die("open %s: %s", file, strerror(errno));
-	fill_file(fd, file, size);
-	if (fsync(fd))
-		die("fsync %s: %s", file, strerror(errno));
-	close(fd);
-	d.fd = open(file, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	if (d.fd < 0)
-		die("open %s with O_DIRECT: %s (a tmpfs cannot: use a disk)", file,
-		    strerror(errno));
+	d.fd = open_direct(file, size);
 	d.blocks = size / d.block;
 	d.threads = (uint64_t)threads;
 	if ((err = pthread_attr_init(&attr)) ||

@@ -34,6 +34,15 @@ def write_switch(v):
         f.write(v)
 
 
+def put_back(found, path):
+    """What an I/O test changed: the delay-accounting switch, its data file."""
+    write_switch(found)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
 def t_io_blocked(suite, ctx):
     if not os.path.exists(DELAYACCT):
         raise TestFailure("%s missing: this kernel has no delay accounting switch" % DELAYACCT)
@@ -85,11 +94,7 @@ def t_io_blocked(suite, ctx):
         ctx.note("O_DIRECT reader: io_blocked_pct %.2f, cpu_pct %.2f at entry" %
                  (o.get("io_blocked_pct", 0), o.get("cpu_pct", 0)))
     finally:
-        write_switch(found)
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            pass
+        put_back(found, path)
 
 
 def t_io_pool(suite, ctx):
@@ -132,11 +137,7 @@ def t_io_pool(suite, ctx):
                    "longest-blocked thread at most %d.%02d %%" %
                    (top_sum // 100, top_sum % 100, top_thread // 100, top_thread % 100))
     finally:
-        write_switch(found)
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            pass
+        put_back(found, path)
 
 
 def t_io_uring_idle(suite, ctx):
