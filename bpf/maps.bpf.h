@@ -171,6 +171,19 @@ struct {
 	__type(value, struct hk_cpu_lost);
 } hk_cpu_lost SEC(".maps");
 
+/*
+ * OOM kills (oom:mark_victim) of tracked processes, by TGID, until the
+ * walk sends the victim's last transition, oom_killed, with it. An LRU:
+ * a kill whose exit the walk never meets (its entry swept by a new
+ * filter) goes in time; an untracked victim's line goes out at the kill.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, HK_OOM_KILLS);
+	__type(key, __u32);		/* TGID */
+	__type(value, struct hk_oom_kill);
+} hk_oom SEC(".maps");
+
 /* The periodic timer and the work item it kicks. */
 struct hk_timer_val {
 	struct bpf_timer timer;

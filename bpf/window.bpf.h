@@ -9,6 +9,7 @@
 #define HK_BPF_WINDOW_H
 
 #include "shared/classify.h"
+#include "shared/oom_kill.h"
 #include "maps.bpf.h"
 #include "loop.bpf.h"
 
@@ -77,11 +78,17 @@ static __always_inline void hk_peer_comm(char *dst, __u32 tgid)
 		__builtin_memcpy(dst, peer->comm, HK_COMM_LEN);
 }
 
-/* Send one transition; -1 when the ring buffer is full (counted). */
-static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 to)
+/*
+ * Send one transition; -1 when the ring buffer is full (counted). k: the
+ * OOM kill an oom_killed carries (NULL for any other), judged here against
+ * the process's latest OOM risk and counted flagged or missed once sent.
+ */
+static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 to,
+			      struct hk_oom_kill *k)
 {
 	struct hk_stats *st = hk_st();
 	struct hk_event *e;
+	__u64 now_ns;
 
 	if (!p || !st)
 		return -1;
@@ -90,6 +97,7 @@ static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 t
 		__sync_fetch_and_add(&st->events_dropped, 1);
 		return -1;
 	}
+	now_ns = bpf_ktime_get_ns();
 	e->type = HK_EV_TRANSITION;
 	e->tgid = tgid;
 	e->ns_pid = p->ns_pid;
@@ -97,7 +105,7 @@ static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 t
 	e->from = from;
 	e->to = to;
 	e->windows = p->windows;
-	e->time_ns = bpf_ktime_get_ns();
+	e->time_ns = now_ns;
 	e->start_time_ns = p->start_time_ns;
 	e->start_boottime_ns = p->start_boottime_ns;
 	__builtin_memcpy(e->comm, p->comm, HK_COMM_LEN);
@@ -106,9 +114,54 @@ static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 t
 	hk_peer_comm(e->aggressor_comm, p->ev.aggressor_tgid);
 	hk_peer_comm(e->victim_comm, p->ev.victim_tgid);
 	__builtin_memcpy(&e->ev, &p->ev, sizeof(e->ev));
+	if (k) {
+		k->oom_risk_since_ns = p->oom_risk_since_ns;
+		k->oom_risk_until_ns = p->oom_risk_until_ns;
+		k->flagged = hk_oom_flagged(k->time_ns, k->oom_risk_since_ns,
+					    k->oom_risk_until_ns, k->window_ns);
+		k->tracked = 1;
+		__builtin_memcpy(&e->oom, k, sizeof(e->oom));
+	} else {
+		__builtin_memset(&e->oom, 0, sizeof(e->oom));
+	}
 	bpf_ringbuf_submit(e, 0);
 	__sync_fetch_and_add(&st->events_emitted, 1);
+	if (k)
+		__sync_fetch_and_add(k->flagged ? &st->oom_kills_flagged :
+				     &st->oom_kills_missed, 1);
+	/* its latest OOM risk, which an OOM kill is judged against */
+	if (to == HK_OOM_RISK) {
+		p->oom_risk_since_ns = now_ns;
+		p->oom_risk_until_ns = 0;
+	} else if (from == HK_OOM_RISK) {
+		p->oom_risk_until_ns = now_ns;
+	}
 	return 0;
+}
+
+/*
+ * The last word of a tracked process that is gone: oom_killed when the
+ * kernel's OOM killer took it (always said, whatever its label), else
+ * exited (said only when it was flagged). 0: said, or nothing to say;
+ * -1: the ring buffer is full (say it again later).
+ */
+static __noinline int hk_last_word(struct hk_proc *p, __u32 tgid)
+{
+	struct hk_oom_kill *k;
+
+	if (!p)
+		return 0;
+	k = bpf_map_lookup_elem(&hk_oom, &tgid);
+	/* a kill of an earlier process under a recycled PID is not its */
+	if (k && (!k->start_time_ns || k->start_time_ns == p->start_time_ns)) {
+		if (hk_emit(p, tgid, p->hyst.label, HK_OOM_KILLED, k))
+			return -1;
+		bpf_map_delete_elem(&hk_oom, &tgid);
+		return 0;
+	}
+	if (p->hyst.label == HK_OK)
+		return 0;
+	return hk_emit(p, tgid, p->hyst.label, HK_EXITED, NULL);
 }
 
 /* Hysteresis, and the event when the label moves. */
@@ -124,7 +177,7 @@ static __noinline int hk_commit(struct hk_proc *p, __u32 tgid, __u32 match)
 	if (to == p->hyst.label)
 		return 0;
 	/* not committed when lost: decided again, and sent, next window */
-	if (hk_emit(p, tgid, p->hyst.label, to))
+	if (hk_emit(p, tgid, p->hyst.label, to, NULL))
 		return -1;
 	hk_hyst_commit(&p->hyst, to);
 	return 1;
@@ -146,8 +199,7 @@ static __always_inline struct hk_proc *hk_proc_get(__u32 tgid, __u64 start_time_
 	if (p) {
 		if (p->start_time_ns == start_time_ns)
 			return p;
-		if (p->hyst.label != HK_OK &&
-		    hk_emit(p, tgid, p->hyst.label, HK_EXITED))
+		if (hk_last_word(p, tgid))
 			return NULL;
 		__builtin_memset(p, 0, sizeof(*p));
 		p->start_time_ns = start_time_ns;
@@ -321,7 +373,7 @@ __noinline int hk_exit_one(void)
 	p = bpf_map_lookup_elem(&hk_procs, &tgid);
 	if (!p || p->start_time_ns != x.start_time_ns)
 		return 0;	/* already gone, or the PID was recycled */
-	if (p->hyst.label != HK_OK && hk_emit(p, tgid, p->hyst.label, HK_EXITED)) {
+	if (hk_last_word(p, tgid)) {
 		/* ring buffer full: keep it for the next window; if the
 		 * hooks filled the queue since, the sweep finds it */
 		if (bpf_map_push_elem(&hk_exits, &x, 0))
@@ -350,7 +402,7 @@ static long hk_sweep_cb(struct bpf_map *map, __u32 *key, struct hk_proc *p,
 		return 0;
 	/* ring buffer full: the next walk sweeps again (its `exited` is
 	 * owed, and the rest of hk_procs is not swept yet) */
-	if (p->hyst.label != HK_OK && hk_emit(p, tgid, p->hyst.label, HK_EXITED)) {
+	if (hk_last_word(p, tgid)) {
 		hk_sweep_needed = 1;
 		return 1;
 	}

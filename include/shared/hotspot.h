@@ -55,7 +55,10 @@ enum hk_label {
 	 * stay) */
 	HK_MEM_THROTTLED = 8,
 	HK_EXITED = 9,		/* only ever a transition's target */
-	HK_NR_LABELS = 10,
+	/* the kernel's OOM killer killed it: its last transition, in place
+	 * of exited, said for every process (tracked or not) */
+	HK_OOM_KILLED = 10,
+	HK_NR_LABELS = 11,
 };
 
 enum hk_limit_kind {
@@ -65,6 +68,18 @@ enum hk_limit_kind {
 
 enum hk_consts {
 	HK_ETA_NONE = -1,	/* (as __u64) RSS is not heading to a limit */
+};
+
+/* OOM kills (bpf/oom_kill.bpf.h, shared/oom_kill.h). */
+enum hk_oom_consts {
+	HK_OOM_NAME_LEN = 64,		/* a memory cgroup's directory name kept */
+	HK_OOM_KILLS = 1024,		/* kills kept until the victim's exit */
+	HK_OOM_MEMCG_LEVELS = 16,	/* memory cgroups looked at, up from the
+					 * victim's, for the one at its limit */
+	/* "flagged": it held OOM risk at the kill, or left it no more than
+	 * this many windows before (at its limit the kernel's reclaim can
+	 * flatten the trend for a window or two before the kill) */
+	HK_OOM_FLAG_WINDOWS = 5,
 };
 
 /*
@@ -333,6 +348,11 @@ struct hk_proc {
 	/* threads that exited since the last close: what each did since it
 	 * was last seen (the exit hook adds, the walk takes) */
 	struct hk_counters exited;
+	/* its latest OOM risk, for an OOM kill's "flagged" (hk_oom_flagged):
+	 * when it entered the label (0: never) and when it left it (0: holds
+	 * it); CLOCK_MONOTONIC, set as the transitions go out */
+	__u64 oom_risk_since_ns;
+	__u64 oom_risk_until_ns;
 };
 
 /*
@@ -415,6 +435,28 @@ enum hk_event_type {
 	HK_EV_HANDOVER = 2,
 };
 
+/*
+ * An OOM kill: what the kernel did (oom:mark_victim) and what hotspot-k
+ * had said of the victim before. Kept in hk_oom until the victim's last
+ * transition (HK_OOM_KILLED) carries it; zero in every other event.
+ */
+struct hk_oom_kill {
+	__u64 time_ns;			/* the kill, CLOCK_MONOTONIC */
+	__u64 start_time_ns;		/* the victim's group leader's start
+					 * (0: unknown, kernels before 6.8) */
+	__u64 memcg_id;			/* kernfs id of the memory cgroup whose
+					 * limit was hit; 0: none, a host OOM */
+	__u64 limit_bytes;		/* ... its limit */
+	__u64 usage_bytes;		/* ... its usage at the kill */
+	__u64 oom_risk_since_ns;	/* hk_proc's, at the kill: 0 never */
+	__u64 oom_risk_until_ns;	/* ... 0: held at the kill */
+	__u64 window_ns;		/* the interval then (hk_oom_flagged) */
+	__u32 flagged;			/* hk_oom_flagged() */
+	__u32 tracked;			/* hk_procs had an entry for it */
+	char memcg_name[HK_OOM_NAME_LEN]; /* that cgroup's directory name,
+					 * NUL-padded (its path: userspace) */
+};
+
 /* A label change, sent over the hk_events ring buffer. */
 struct hk_event {
 	__u32 type;			/* enum hk_event_type */
@@ -432,6 +474,7 @@ struct hk_event {
 	char aggressor_comm[HK_COMM_LEN];
 	char victim_comm[HK_COMM_LEN];
 	struct hk_evidence ev;
+	struct hk_oom_kill oom;		/* to HK_OOM_KILLED only; zero otherwise */
 };
 
 /* The tool's own cost and losses, one entry in the hk_stats array map. */
@@ -474,6 +517,12 @@ struct hk_stats {
 					 * takes a timer that stopped for dead */
 	__u64 threads_unstored;		/* thread-visits skipped: the kernel
 					 * could not allocate its task storage */
+	/* OOM kills (oom:mark_victim) said, flagged OOM risk in time or not
+	 * (hk_oom_flagged): the tool's recall, measured by the kernel */
+	__u64 oom_kills_flagged;
+	__u64 oom_kills_missed;
+	__u64 oom_kills_lost;		/* hk_oom full, or its line refused by
+					 * a full ring buffer: counted missed */
 };
 
 /* In and out of the hk_test_win program (its .bss): one synthetic window. */
@@ -494,6 +543,7 @@ struct hk_test_window {
 };
 
 HK_STATIC_ASSERT(sizeof(struct hk_event) % 8 == 0, "event is 8-byte aligned");
+HK_STATIC_ASSERT(sizeof(struct hk_oom_kill) % 8 == 0, "oom kill is 8-byte aligned");
 HK_STATIC_ASSERT(sizeof(struct hk_proc) <= 800, "hk_proc stays small");
 
 #endif /* HK_SHARED_HOTSPOT_H */

@@ -22,12 +22,12 @@ static void test_label_names(void)
 	static const char *const ids[] = {
 		"ok", "oom_risk", "mem_thrashing", "throttled", "starved",
 		"noisy_neighbor", "io_blocked", "cpu_bound", "mem_throttled",
-		"exited", "unknown", "unknown",
+		"exited", "oom_killed", "unknown",
 	};
 	static const char *const names[] = {
 		"OK", "OOM risk", "Mem-thrashing", "Throttled", "Starved",
 		"Noisy neighbor", "I/O-blocked", "CPU-bound", "Mem-throttled",
-		"exited", "unknown", "unknown",
+		"exited", "OOM killed", "unknown",
 	};
 	static const __u32 label[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0xffffffffU };
 	unsigned int i;
@@ -42,7 +42,8 @@ static void test_label_names(void)
 	CU_ASSERT_EQUAL(HK_IO_BLOCKED, 6);
 	CU_ASSERT_EQUAL(HK_CPU_BOUND, 7);
 	CU_ASSERT_EQUAL(HK_EXITED, 9);
-	CU_ASSERT_EQUAL(HK_NR_LABELS, 10);
+	CU_ASSERT_EQUAL(HK_OOM_KILLED, 10);
+	CU_ASSERT_EQUAL(HK_NR_LABELS, 11);
 	ASSERT_STR(hk_label__id(HK_THROTTLED), "throttled");
 	ASSERT_STR(hk_label__name(HK_THROTTLED), "Throttled");
 
@@ -669,7 +670,7 @@ static void test_event_priority(void)
  */
 static void test_journal(void)
 {
-	static const int want[] = { 6, 4, 4, 4, 4, 4, 4, 5, 4, 6, 4 };
+	static const int want[] = { 6, 4, 4, 4, 4, 4, 4, 5, 4, 6, 3, 4 };
 	char stream[64], *text = NULL;
 	struct hk_printer pr;
 	struct hk_event e;

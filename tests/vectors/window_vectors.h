@@ -270,7 +270,7 @@ static inline const char *hkv_label_name(__u32 l)
 	static const char *const names[HK_NR_LABELS] = {
 		"OK", "OOM risk", "Mem-thrashing", "Throttled", "Starved",
 		"Noisy neighbor", "I/O-blocked", "CPU-bound", "Mem-throttled",
-		"exited",
+		"exited", "OOM killed",
 	};
 
 	return l < HK_NR_LABELS ? names[l] : "?";

@@ -81,6 +81,13 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		(unsigned long long)pr->lines_lost, (unsigned long long)pr->lines_stalled,
 		(unsigned long long)pr->cgroups_cut,
 		HK_FORMAT_CGROUP_MAX);
+	/* the tool's recall, measured by the kernel itself */
+	hk_log__print(HK_LOG_INFO, "OOM kills: %llu flagged OOM risk in time, %llu missed "
+		      "(%llu of them lines lost)%s\n",
+		      (unsigned long long)st.oom_kills_flagged,
+		      (unsigned long long)st.oom_kills_missed,
+		      (unsigned long long)st.oom_kills_lost,
+		      hk_loader__oom_note(l) ? " - not seen on this kernel" : "");
 	if (a && a->freeze && (a->freeze->eta_s || a->freeze->frozen || a->freeze->refused ||
 			       a->freeze->failed))
 		hk_log__print(HK_LOG_INFO, "freeze: %llu cgroups frozen (or freezing), "
@@ -116,6 +123,9 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 		      "Ctrl-C to stop\n", (unsigned long long)(interval_ns / HK_NSEC_PER_MSEC),
 		      hk_driver__name(d), why, cost,
 		      hk_loader__bounded_loops(l) ? "; bounded loops (no bpf_loop before 5.17)" : "");
+	if (hk_loader__oom_note(l))
+		hk_log__print(HK_LOG_INFO, "OOM kills not seen (no oom_killed lines): %s\n",
+			      hk_loader__oom_note(l));
 }
 
 /* Exiting: kernel.task_delayacct put back (delayacct.h). Once: from the

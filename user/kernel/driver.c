@@ -38,16 +38,15 @@ static int kernel_has_helper(const struct btf *vmlinux, const char *name)
 }
 
 /*
- * Arguments of the sched_switch tracepoint, the context included: 5 since
- * 5.18 (prev_state), 4 before. From btf_trace_sched_switch, a typedef of a
- * pointer to the tracepoint's function prototype.
+ * Arguments of a tracepoint, the context included, from its btf_trace_NAME
+ * typedef: a pointer to the tracepoint's function prototype. -1: none.
  */
-int hk_driver__sched_switch_args(const struct btf *vmlinux)
+static int tp_args(const struct btf *vmlinux, const char *typedef_name)
 {
 	const struct btf_type *t;
 	int id;
 
-	id = btf__find_by_name_kind(vmlinux, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
+	id = btf__find_by_name_kind(vmlinux, typedef_name, BTF_KIND_TYPEDEF);
 	if (id <= 0)
 		return -1;
 	t = btf__type_by_id(vmlinux, id);
@@ -56,6 +55,18 @@ int hk_driver__sched_switch_args(const struct btf *vmlinux)
 		return -1;
 	t = btf__type_by_id(vmlinux, t->type);
 	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
+}
+
+/* sched_switch: 5 since 5.18 (prev_state), 4 before. */
+int hk_driver__sched_switch_args(const struct btf *vmlinux)
+{
+	return tp_args(vmlinux, "btf_trace_sched_switch");
+}
+
+/* mark_victim: 3 since 6.8 (the task, its uid), 2 before (the PID). */
+int hk_driver__mark_victim_args(const struct btf *vmlinux)
+{
+	return tp_args(vmlinux, "btf_trace_mark_victim");
 }
 
 /*

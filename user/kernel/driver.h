@@ -26,6 +26,9 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 /* Arguments of the sched_switch tracepoint, the context included: 5 since
  * 5.18, 4 before; -1 unknown. */
 int hk_driver__sched_switch_args(const struct btf *vmlinux);
+/* Arguments of the oom:mark_victim tracepoint, the context included: 3
+ * since 6.8 (task, uid), 2 before (pid); -1 absent. */
+int hk_driver__mark_victim_args(const struct btf *vmlinux);
 /* Whether the kernel has bpf_loop() (5.17). */
 int hk_driver__has_loop(const struct btf *vmlinux);
 

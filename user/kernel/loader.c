@@ -30,6 +30,7 @@ struct hk_loader {
 	struct bpf_link *iter_link;
 	enum hk_driver driver;
 	const char *why;		/* why that driver */
+	const char *oom_note;		/* why OOM kills go unseen; NULL: seen */
 	__u64 interval_ns;
 	__u64 next_walk_ns;		/* iter driver: CLOCK_MONOTONIC */
 	struct hk_walk_cost first;	/* the walk made at start */
@@ -115,7 +116,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	void *p;
 	struct hk_config cfg;
 	struct hk_loader *l;
-	int e, args, timer, i, as_old, arm_enomem;
+	int e, args, oom_args, timer, i, as_old, arm_enomem;
 	__u32 zero = 0;
 
 	*out = NULL;
@@ -150,6 +151,12 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	as_old = getenv("HOTSPOT_K_AS_5_15") && !strcmp(getenv("HOTSPOT_K_AS_5_15"), "1");
 	l->bounded_loops = as_old || !hk_driver__has_loop(vmlinux);
 	args = as_old ? 4 : hk_driver__sched_switch_args(vmlinux);
+	/* a kernel whose mark_victim differs from both loads without it */
+	oom_args = hk_driver__mark_victim_args(vmlinux);
+	if (oom_args < 0)
+		l->oom_note = "no oom:mark_victim tracepoint in the kernel's BTF";
+	else if (oom_args != 2 && oom_args != 3)
+		l->oom_note = "oom:mark_victim has arguments this build does not know";
 	e = hk_driver__choose(vmlinux, o->driver, o->pin, as_old, &l->driver, &l->why, err,
 			      err_len);
 	btf__free(vmlinux);
@@ -179,6 +186,9 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	/* --no-hook: nothing on the scheduler's hot path at all */
 	bpf_program__set_autoload(l->skel->progs.hk_switch, !o->no_hook && args != 4);
 	bpf_program__set_autoload(l->skel->progs.hk_switch_noarg, !o->no_hook && args == 4);
+	/* OOM kills: (task, uid) since 6.8, (pid) before */
+	bpf_program__set_autoload(l->skel->progs.hk_oom_kill, oom_args == 3);
+	bpf_program__set_autoload(l->skel->progs.hk_oom_kill_pid, oom_args == 2);
 
 	e = hotspot_bpf__load(l->skel);
 	if (e)
@@ -454,6 +464,11 @@ int hk_loader__hook_cost(struct hk_loader *l, __u64 *run_ns, __u64 *run_cnt)
 	*run_ns = info.run_time_ns;
 	*run_cnt = info.run_cnt;
 	return 0;
+}
+
+const char *hk_loader__oom_note(const struct hk_loader *l)
+{
+	return l->oom_note;
 }
 
 enum hk_driver hk_loader__driver(const struct hk_loader *l, const char **why)

@@ -73,6 +73,8 @@ int hk_loader__stats(struct hk_loader *l, struct hk_stats *out);
 /* Average ns per run of the sched_switch hook, if kernel.bpf_stats_enabled. */
 int hk_loader__hook_cost(struct hk_loader *l, __u64 *run_ns, __u64 *run_cnt);
 enum hk_driver hk_loader__driver(const struct hk_loader *l, const char **why);
+/* Why OOM kills go unseen on this kernel (no oom_killed lines), or NULL. */
+const char *hk_loader__oom_note(const struct hk_loader *l);
 void hk_loader__walk_cost(const struct hk_loader *l, struct hk_walk_cost *first,
 			  struct hk_walk_cost *last);
 void hk_loader__destroy(struct hk_loader *l);

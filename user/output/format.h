@@ -37,16 +37,20 @@ struct hk_format_ctx {
 	/* the paths of the cgroups the evidence names by id (NULL: "") */
 	const char *quota_cgroup;
 	const char *mem_high_cgroup;
+	/* an oom_killed's memory cgroup, as oom_memcg.h words it ("host",
+	 * a path; NULL: from the event alone) */
+	const char *oom_memcg;
 };
 
 /* Stable machine id ("cpu_bound") and display name ("CPU-bound"). */
 const char *hk_label__id(__u32 label);
 const char *hk_label__name(__u32 label);
-/* The syslog priority of a transition into label: 4 for an alarm, 5 for
- * CPU-bound, 6 back to OK or exited. */
+/* The syslog priority of a transition into label: 3 OOM killed, 4 for an
+ * alarm, 5 for CPU-bound, 6 back to OK or exited. */
 int hk_label__priority(__u32 label);
 /* The syslog priority of transition e: its label's, but 5 (a notice) into
- * Starved or Noisy neighbor when the waiting thread asked for less. */
+ * Starved or Noisy neighbor when the waiting thread asked for less, and 4
+ * (a warning) for an OOM kill flagged in time (3, an error, when missed). */
 int hk_event__priority(const struct hk_event *e);
 /* "normal", "batch", "idle", "fifo", "rr", "deadline", "ext"; NULL for a
  * policy this build does not know. */

@@ -14,7 +14,9 @@
 #include "format.h"
 #include "humanize.h"
 #include "lib/escape.h"
+#include "oom_memcg.h"
 #include "shared/classify.h"
+#include "shared/oom_kill.h"
 
 /* Columns of the human line. */
 #define COL_PID 7
@@ -347,12 +349,51 @@ void hk_out__evidence(struct hk_out *o, const struct hk_event *e, __u32 label,
 }
 
 /*
+ * "memcg /a/b (limit 256 MiB) · flagged OOM risk 42 s before", "host OOM ·
+ * not flagged (not tracked)": where the kill came from, and whether the
+ * tool had said so.
+ */
+static void ev_oom_killed(struct hk_out *o, const struct hk_event *e, const char *memcg)
+{
+	const struct hk_oom_kill *k = &e->oom;
+	char name[HK_OOM_NAME_LEN + 32];
+
+	if (!k->memcg_id) {
+		hk_out__str(o, "host OOM");
+	} else {
+		if (!memcg) {
+			hk_oom_memcg__name(name, sizeof(name), k, NULL);
+			memcg = name;
+		}
+		hk_out__str(o, "memcg ");
+		hk_out__term_text(o, memcg, strlen(memcg));
+		hk_out__str(o, " (limit ");
+		hk_out__bytes(o, k->limit_bytes);
+		hk_out__mem(o, ")", 1);
+	}
+	if (k->flagged) {
+		hk_out__printf(o, SEP "flagged OOM risk %llu s before",
+			       (unsigned long long)hk_oom_flagged_for_s(k));
+		return;
+	}
+	hk_out__str(o, SEP "not flagged");
+	if (!k->tracked)
+		hk_out__str(o, " (not tracked)");
+	else if (k->oom_risk_since_ns)
+		hk_out__str(o, " in time (left OOM risk before)");
+}
+
+/*
  * Evidence for the label moved to. Back to OK, the same signals as the label
  * left, now below their thresholds, say why it left.
  */
-static void out_evidence(struct hk_out *o, const struct hk_event *e)
+static void out_evidence(struct hk_out *o, const struct hk_event *e,
+			 const struct hk_format_ctx *ctx)
 {
 	switch (e->to) {
+	case HK_OOM_KILLED:
+		ev_oom_killed(o, e, ctx->oom_memcg);
+		break;
 	case HK_OK:
 		ev_label(o, e, e->from, 0);
 		break;
@@ -395,7 +436,7 @@ int hk_format__human(char *buf, size_t len, const struct hk_event *e,
 	if (strlen(to) < COL_LABEL)
 		hk_out__chars(&o, ' ', COL_LABEL - strlen(to));
 	hk_out__str(&o, "  ");
-	out_evidence(&o, e);
+	out_evidence(&o, e, ctx);
 	hk_out__mem(&o, "\n", 1);
 	return hk_out__finish(&o);
 }

@@ -10,6 +10,8 @@
 #include "humanize.h"
 #include "lib/escape.h"
 #include "lib/json_out.h"
+#include "oom_memcg.h"
+#include "shared/oom_kill.h"
 
 /* A path as a JSON string, at most HK_FORMAT_CGROUP_MAX bytes of it: true
  * when cut. */
@@ -26,6 +28,38 @@ static bool path_str(struct hk_out *o, const char *path)
 	}
 	hk_out__json_str(o, path, n);
 	return cut;
+}
+
+/*
+ * An OOM kill: the memory cgroup whose limit was hit ("host": none), its
+ * limit, whether the tool had flagged the victim OOM risk in time and how
+ * long before; null in every other transition.
+ */
+static void json_oom(struct hk_out *o, const struct hk_event *e,
+		     const struct hk_format_ctx *ctx)
+{
+	const struct hk_oom_kill *k = &e->oom;
+	char name[HK_OOM_NAME_LEN + 32];
+
+	if (e->to != HK_OOM_KILLED) {
+		hk_out__str(o, ",\"oom_memcg\":null,\"oom_memcg_id\":null,"
+			    "\"oom_limit_bytes\":null,\"oom_usage_bytes\":null,"
+			    "\"flagged\":null,\"flagged_for_s\":null,\"tracked\":null");
+		return;
+	}
+	hk_out__str(o, ",\"oom_memcg\":");
+	if (!ctx->oom_memcg)
+		hk_oom_memcg__name(name, sizeof(name), k, NULL);
+	path_str(o, ctx->oom_memcg ? ctx->oom_memcg : name);
+	hk_json__u64(o, "oom_memcg_id", k->memcg_id);
+	hk_json__u64(o, "oom_limit_bytes", k->limit_bytes);
+	hk_json__u64(o, "oom_usage_bytes", k->usage_bytes);
+	hk_json__bool(o, "flagged", k->flagged);
+	if (k->flagged)
+		hk_json__u64(o, "flagged_for_s", hk_oom_flagged_for_s(k));
+	else
+		hk_out__str(o, ",\"flagged_for_s\":null");
+	hk_json__bool(o, "tracked", k->tracked);
 }
 
 int hk_format__json(char *buf, size_t len, const struct hk_event *e,
@@ -131,6 +165,7 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_json__peer(&o, "aggressor", ev->aggressor_tgid, e->aggressor_comm);
 	hk_json__peer(&o, "victim", ev->victim_tgid, e->victim_comm);
 	hk_json__bool(&o, "victim_deprioritised", ev->victim_deprioritised);
+	json_oom(&o, e, ctx);
 	hk_out__str(&o, "}\n");
 	return hk_out__finish(&o);
 }

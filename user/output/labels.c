@@ -29,6 +29,7 @@ static const struct label_desc labels[HK_NR_LABELS] = {
 	[HK_CPU_BOUND]		= { "cpu_bound", "CPU-bound", "\033[31m", 5 },
 	[HK_MEM_THROTTLED]	= { "mem_throttled", "Mem-throttled", "\033[95m", 4 },
 	[HK_EXITED]		= { "exited", "exited", "\033[2m", 6 },
+	[HK_OOM_KILLED]		= { "oom_killed", "OOM killed", "\033[1;31m", 3 },
 };
 
 const char *hk_label__id(__u32 label)
@@ -61,6 +62,9 @@ int hk_event__priority(const struct hk_event *e)
 	if ((e->to == HK_STARVED && hk_deprio(&e->ev)) ||
 	    (e->to == HK_NOISY_NEIGHBOR && e->ev.victim_deprioritised))
 		return 5;
+	/* the kill was announced: the error was the missed one */
+	if (e->to == HK_OOM_KILLED && e->oom.flagged)
+		return 4;
 	return hk_label__priority(e->to);
 }
 

@@ -19,6 +19,7 @@
 #include "lib/pidref.h"
 #include "lib/sysinfo.h"
 #include "lib/workload.h"
+#include "oom_memcg.h"
 #include "printer.h"
 
 int hk_printer__is_journal(int fd, const char *journal_stream)
@@ -174,6 +175,7 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	struct hk_printer *p = ctx;
 	const struct hk_event *e = data;
 	struct event_who who = {};
+	char *oom_memcg = NULL;
 	int n;
 
 	/* transitions only: a hand-over is the loader's business */
@@ -187,6 +189,10 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	p->fmt.wall_offset_ns = hk_sysinfo__wall_offset_ns();
 	if (p->json || p->prom)
 		event_who(e, &who);
+	/* the victim is gone: its memory cgroup is looked for by id */
+	if (e->to == HK_OOM_KILLED)
+		oom_memcg = hk_oom_memcg__describe(&e->oom);
+	p->fmt.oom_memcg = oom_memcg;
 	if (p->prom) {
 		hk_prom__event(p->prom, e, who.cgroup, &who.workload);
 		p->prom_changed = 1;
@@ -205,6 +211,8 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 		n = hk_format__human(p->line, HK_FORMAT_LINE_MAX, e, NULL, &p->fmt);
 	}
 	event_who__free(&who);
+	p->fmt.oom_memcg = NULL;
+	free(oom_memcg);
 	if (n <= 0) {
 		/* cannot happen (HK_FORMAT_LINE_MAX): say so rather than skip */
 		n = snprintf(p->line, HK_FORMAT_LINE_MAX,

@@ -77,14 +77,19 @@ static const struct stat_metric stat_metrics[] = {
 	  "Times the walk's timer failed to re-arm." },
 	{ "hotspot_k_wq_start_failures_total", "counter", ST(wq_start_failures), false,
 	  "Times the timer failed to start the walk's work item (wq driver)." },
+	{ "hotspot_k_oom_kills_lost_total", "counter", ST(oom_kills_lost), false,
+	  "OOM kills whose line was lost (ring buffer full, or no room to keep the "
+	  "kill until the victim exited); counted with flagged false." },
 };
 
 /*
- * Every hk_stats field is in stat_metrics[] or one of these three: driver
+ * Every hk_stats field is in stat_metrics[] or one of these five: driver
  * (hotspot_k_driver), last_walk_ns and last_walk_end_ns (monotonic clock
- * stamps, meaningless to Prometheus). A new field breaks the build here.
+ * stamps, meaningless to Prometheus), oom_kills_flagged and
+ * oom_kills_missed (one family with a label, below). A new field breaks
+ * the build here.
  */
-HK_STATIC_ASSERT(ARRAY_SIZE(stat_metrics) + 3 == sizeof(struct hk_stats) / sizeof(__u64),
+HK_STATIC_ASSERT(ARRAY_SIZE(stat_metrics) + 5 == sizeof(struct hk_stats) / sizeof(__u64),
 		 "an hk_stats field is neither exported nor skipped");
 
 static void stat_value(FILE *f, const struct stat_metric *m, const struct hk_stats *st)
@@ -108,4 +113,14 @@ void hk_prom_stats__write(FILE *out, const struct hk_stats *st)
 			stat_metrics[j].help, stat_metrics[j].name, stat_metrics[j].type);
 		stat_value(out, &stat_metrics[j], st);
 	}
+	/* the tool's recall, measured by the kernel: flagged="false" are the
+	 * OOM kills it missed */
+	fprintf(out, "# HELP hotspot_k_oom_kills_total Processes the kernel's OOM killer "
+		"killed, by whether hotspot-k had flagged them OOM risk in time (held at "
+		"the kill, or left at most %d windows before).\n"
+		"# TYPE hotspot_k_oom_kills_total counter\n", HK_OOM_FLAG_WINDOWS);
+	fprintf(out, "hotspot_k_oom_kills_total{flagged=\"true\"} %llu\n",
+		(unsigned long long)st->oom_kills_flagged);
+	fprintf(out, "hotspot_k_oom_kills_total{flagged=\"false\"} %llu\n",
+		(unsigned long long)st->oom_kills_missed);
 }
