@@ -49,6 +49,7 @@ import test_freeze
 import test_io
 import test_json
 import test_memory
+import test_oom_kill
 import test_output
 import test_pin
 import test_profile
@@ -66,7 +67,7 @@ from hk_e2e.suite import Suite
 TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_freeze.TESTS + test_controls.TESTS + test_output.TESTS +
          test_service.TESTS + test_status.TESTS + test_pin.TESTS + test_io.TESTS + test_profile.TESTS +
-         test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS)
+         test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_oom_kill.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or

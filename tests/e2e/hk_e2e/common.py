@@ -14,7 +14,7 @@ CALM_BUDGET_S = 45             # waiting for others' bursts to pass, per suite
 CALM_TRUST_S = 5               # a test that ended calm vouches this long for the next
 TEARDOWN_GRACE_S = 1.5         # BPF objects must be gone within this after exit
 LABELS = {"ok", "oom_risk", "mem_thrashing", "throttled", "starved", "io_blocked",
-          "noisy_neighbor", "cpu_bound", "exited"}
+          "noisy_neighbor", "cpu_bound", "exited", "oom_killed"}
 TIME_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)$")
 
 # scenarios, default config with -i 1s

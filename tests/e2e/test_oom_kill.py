@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""OOM kills, said: the kernel's OOM killer kills a process in a memory
+cgroup with a limit, and its last transition is `oom_killed` (never
+`exited`), naming that cgroup, with whether and how long before the tool
+had flagged it OOM risk. The kernel measures the tool's recall.
+
+- oom_kill_recall: under one tool (journal priorities, --prometheus), a
+  10 MiB/s leak in a 256 MiB cgroup, flagged OOM risk and then killed
+  (flagged, flagged_for_s > 0, priority 4), and a 512 MiB allocation at once
+  in a 128 MiB cgroup, killed before any window could flag it (missed,
+  priority 3); the file and the summary count flagged 1, missed 1;
+- oom_kill_untracked: a leak the filters leave out (--exclude-comm) is killed
+  after living several windows: it still gets its `oom_killed` line.
+
+Both fail on a tool that does not watch oom:mark_victim: no `oom_killed`
+line comes (the untracked processes say nothing at all; a tracked one says
+`exited` or nothing).
+"""
+
+import os
+import re
+
+from hk_e2e import cgroups
+from hk_e2e.checks import expect_enter, fast_trend, history
+from hk_e2e.procs import TestFailure, fmt_events, indent, mono
+from hk_e2e.tool import Tool
+
+MIB = 1 << 20
+KILL_WINDOWS = 40               # a leak's kill, in the tool's windows
+SAID_WINDOWS = 5                # a kill's line after the kill
+
+
+def oom_memcg(ctx, limit_bytes):
+    """A memory cgroup with a limit and no swap to spill into: at the limit,
+    the kernel OOM-kills (swap would only slow the leak down)."""
+    cg = cgroups.make(ctx, "memory")
+    if cg is None:
+        raise TestFailure("this host has no memory cgroup controller (v1 or v2)")
+    cgroups.memory_limit(cg, limit_bytes)
+    for name, value in (("memory.swappiness", 0), ("memory.swap.max", 0)):
+        if os.path.exists(os.path.join(cg.path, name)):
+            try:
+                cg.write(name, value)
+            except OSError:
+                pass
+    return cg
+
+
+def wait_killed(tool, p, w0, max_windows):
+    """p's `oom_killed` line (p must die of SIGKILL first), or a failure that
+    shows what came instead."""
+    found = tool.wait_event(lambda o: o.get("pid") == p.pid and o.get("to") == "oom_killed",
+                            max_windows, w0)
+    if found:
+        return found
+    rc = p.poll()
+    raise TestFailure("%s (pid %d, exit status %r) got no oom_killed line within %d "
+                      "windows; its transitions:\n%s" %
+                      (p.hk_name, p.pid, rc, max_windows, fmt_events(history(tool, p.pid))))
+
+
+def check_kill(o, p, cg, limit, flagged, tracked, prio):
+    """The evidence of one oom_killed line: a list of what is wrong."""
+    bad = []
+    want = {"oom_memcg": cgroups.path_of(cg), "oom_limit_bytes": limit,
+            "flagged": flagged, "tracked": tracked, "_priority": prio}
+    for k, v in want.items():
+        if k in o and o.get(k) != v or (k not in o and k != "_priority"):
+            bad.append("%s %r, want %r" % (k, o.get(k), v))
+    if flagged and not (isinstance(o.get("flagged_for_s"), int) and o["flagged_for_s"] > 0):
+        bad.append("flagged_for_s %r, want > 0" % o.get("flagged_for_s"))
+    if not flagged and o.get("flagged_for_s") is not None:
+        bad.append("flagged_for_s %r, want null" % o.get("flagged_for_s"))
+    return bad
+
+
+def prom_counts(path):
+    """hotspot_k_oom_kills_total{flagged=...} from the textfile, as a dict."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return {}
+    return {m.group(1): int(m.group(2)) for m in
+            re.finditer(r'^hotspot_k_oom_kills_total\{flagged="(true|false)"\} (\d+)$',
+                         text, re.M)}
+
+
+def t_oom_kill_recall(suite, ctx):
+    prom = os.path.join(ctx.workdir, "oom_recall.prom")
+    tool = Tool(ctx, "oom_recall", extra=fast_trend(ctx) + ["--prometheus", prom],
+                journal=True)
+    tool.wait_ready()
+    w0 = tool.windows()
+
+    # (a) 10 MiB/s into 256 MiB: OOM risk after ~5 s, the kill ~25 s in
+    slow_limit = 256 * MIB
+    slow_cg = oom_memcg(ctx, slow_limit)
+    slow = ctx.workload("leak", cgroups.run_in(slow_cg, [ctx.hkload, "grow", "--step", "5M",
+                                                         "--every", "500ms"]))
+    t_flag, _ = expect_enter(suite, tool, "oom_kill_recall", slow, "oom_risk", 20, w0)
+    t_said, o = wait_killed(tool, slow, w0, KILL_WINDOWS)
+    bad = check_kill(o, slow, slow_cg, slow_limit, True, True, 4)
+    if o.get("from") != "oom_risk":
+        bad.append("from %r, want oom_risk (the label it held)" % o.get("from"))
+    # flagged_for_s is kill time - entry into OOM risk: the lines' own times
+    # bound it (the kill comes before its line, after the entry's line)
+    if isinstance(o.get("flagged_for_s"), int) and o["flagged_for_s"] > t_said - t_flag + 1:
+        bad.append("flagged_for_s %d, but the oom_risk line came only %.1f s before" %
+                   (o["flagged_for_s"], t_said - t_flag))
+    exited = [e for e in history(tool, slow.pid) if e.get("to") == "exited"]
+    if exited:
+        bad.append("an `exited` line too: %s" % fmt_events(exited))
+    if bad:
+        raise TestFailure("the flagged leak's oom_killed line: %s\n%s" %
+                          ("; ".join(bad), fmt_events(history(tool, slow.pid))))
+
+    # (b) 512 MiB at once into 128 MiB: killed before any window sees it
+    fast_limit = 128 * MIB
+    fast_cg = oom_memcg(ctx, fast_limit)
+    w1 = tool.windows()
+    fast = ctx.workload("burst", cgroups.run_in(fast_cg, [ctx.hkload, "grow", "--start",
+                                                          "512M"]))
+    _, o2 = wait_killed(tool, fast, w1, SAID_WINDOWS + 5)
+    bad = check_kill(o2, fast, fast_cg, fast_limit, False, False, 3)
+    if bad:
+        raise TestFailure("the sudden allocation's oom_killed line: %s\n%s" %
+                          ("; ".join(bad), fmt_events(history(tool, fast.pid))))
+
+    # the tool's recall: one in time, one missed, in the file and the summary
+    tool.wait_windows(2)
+    counts = prom_counts(prom)
+    if counts != {"true": 1, "false": 1}:
+        raise TestFailure("%s counts OOM kills %r, want flagged true 1, false 1" %
+                          (prom, counts))
+    tool.stop()
+    err = tool.stderr_text()
+    if not re.search(r"^hotspot-k: OOM kills: 1 flagged OOM risk in time, 1 missed", err,
+                     re.M):
+        raise TestFailure("the summary does not count 1 flagged, 1 missed:\n%s" % indent(err))
+    ctx.record("oom_kill_recall", True, "flagged %d s before its kill (%s, limit 256 MiB); "
+               "the sudden one missed; counted 1 + 1" % (o["flagged_for_s"], o["oom_memcg"]))
+
+
+def t_oom_kill_untracked(suite, ctx):
+    """--exclude-comm hkload: the tool never tracks it, the kill still speaks."""
+    tool = Tool(ctx, "oom_untracked", extra=["--exclude-comm", "hkload"])
+    tool.wait_ready()
+    w0 = tool.windows()
+    limit = 128 * MIB
+    cg = oom_memcg(ctx, limit)
+    # 32 MiB/s into 128 MiB: ~4 s, several windows of a process left out
+    p = ctx.workload("leak", cgroups.run_in(cg, [ctx.hkload, "grow", "--step", "8M",
+                                                 "--every", "250ms"]))
+    t0 = mono()
+    _, o = wait_killed(tool, p, w0, 20)
+    lived = mono() - t0
+    bad = check_kill(o, p, cg, limit, False, False, None)
+    others = [e for e in history(tool, p.pid) if e.get("to") != "oom_killed"]
+    if others:
+        bad.append("other lines for a process left out: %s" % fmt_events(others))
+    if bad:
+        raise TestFailure("the excluded process's oom_killed line: %s" % "; ".join(bad))
+    if lived < 2.0:
+        raise TestFailure("the leak died %.1f s after its start: too soon to tell a "
+                          "filtered process from a young one" % lived)
+    ctx.record("oom_kill_untracked", True, "excluded by --exclude-comm, killed after "
+               "%.1f s: said (%s)" % (lived, o["oom_memcg"]))
+
+
+TESTS = [
+    # name, function, hard timeout (s), rerun once when the machine was disturbed
+    ("oom_kill_recall", t_oom_kill_recall, 120, True),
+    ("oom_kill_untracked", t_oom_kill_untracked, 60, True),
+]
