@@ -46,6 +46,12 @@ def oom_memcg(ctx, limit_bytes):
     return cg
 
 
+def grow_in(ctx, name, limit_bytes, grow_args):
+    """`hkload grow ARGS` in a new memory cgroup of limit_bytes: (cgroup, process)."""
+    cg = oom_memcg(ctx, limit_bytes)
+    return cg, ctx.workload(name, cgroups.run_in(cg, [ctx.hkload, "grow", *grow_args]))
+
+
 def wait_killed(tool, p, w0, max_windows):
     """p's `oom_killed` line (p must die of SIGKILL first), or a failure that
     shows what came instead."""
@@ -95,9 +101,7 @@ def t_oom_kill_recall(suite, ctx):
 
     # (a) 10 MiB/s into 256 MiB: OOM risk after ~5 s, the kill ~25 s in
     slow_limit = 256 * MIB
-    slow_cg = oom_memcg(ctx, slow_limit)
-    slow = ctx.workload("leak", cgroups.run_in(slow_cg, [ctx.hkload, "grow", "--step", "5M",
-                                                         "--every", "500ms"]))
+    slow_cg, slow = grow_in(ctx, "leak", slow_limit, ["--step", "5M", "--every", "500ms"])
     t_flag, _ = expect_enter(suite, tool, "oom_kill_recall", slow, "oom_risk", 20, w0)
     t_said, o = wait_killed(tool, slow, w0, KILL_WINDOWS)
     bad = check_kill(o, slow, slow_cg, slow_limit, True, True, 4)
@@ -117,10 +121,8 @@ def t_oom_kill_recall(suite, ctx):
 
     # (b) 512 MiB at once into 128 MiB: killed before any window sees it
     fast_limit = 128 * MIB
-    fast_cg = oom_memcg(ctx, fast_limit)
     w1 = tool.windows()
-    fast = ctx.workload("burst", cgroups.run_in(fast_cg, [ctx.hkload, "grow", "--start",
-                                                          "512M"]))
+    fast_cg, fast = grow_in(ctx, "burst", fast_limit, ["--start", "512M"])
     _, o2 = wait_killed(tool, fast, w1, SAID_WINDOWS + 5)
     bad = check_kill(o2, fast, fast_cg, fast_limit, False, False, 3)
     if bad:
@@ -148,10 +150,8 @@ def t_oom_kill_untracked(suite, ctx):
     tool.wait_ready()
     w0 = tool.windows()
     limit = 128 * MIB
-    cg = oom_memcg(ctx, limit)
     # 32 MiB/s into 128 MiB: ~4 s, several windows of a process left out
-    p = ctx.workload("leak", cgroups.run_in(cg, [ctx.hkload, "grow", "--step", "8M",
-                                                 "--every", "250ms"]))
+    cg, p = grow_in(ctx, "leak", limit, ["--step", "8M", "--every", "250ms"])
     t0 = mono()
     _, o = wait_killed(tool, p, w0, 20)
     lived = mono() - t0

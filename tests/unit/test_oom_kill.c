@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * test_oom_kill.c - an OOM kill, said: which memory cgroup was at its limit
+ * and whether the victim was flagged in time (shared/oom_kill.h, the same
+ * code the BPF side runs), the cgroup's path found by its inode
+ * (output/oom_memcg.c), and the oom_killed line in words, JSON and journal
+ * priority.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "format_fixtures.h"
+#include "output/oom_memcg.h"
+#include "shared/oom_kill.h"
+#include "suites.h"
+
+#define PAGES_256M (256 * HK_MIB / 4096)
+#define UNSET (0x7fffffffffffffffULL / 4096)
+#define W_NS HK_NSEC_PER_SEC
+
+static void test_at_limit(void)
+{
+	/* the charge that failed was not made: a little under max is at it */
+	CU_ASSERT_TRUE(hk_oom_at_limit(PAGES_256M, PAGES_256M, UNSET));
+	CU_ASSERT_TRUE(hk_oom_at_limit(PAGES_256M - PAGES_256M / 32, PAGES_256M, UNSET));
+	CU_ASSERT_FALSE(hk_oom_at_limit(PAGES_256M - PAGES_256M / 32 - 1, PAGES_256M, UNSET));
+	CU_ASSERT_FALSE(hk_oom_at_limit(PAGES_256M / 2, PAGES_256M, UNSET));
+	/* a small limit: a huge page of slack at least */
+	CU_ASSERT_TRUE(hk_oom_at_limit(1000 - 512, 1000, UNSET));
+	CU_ASSERT_FALSE(hk_oom_at_limit(1000 - 513, 1000, UNSET));
+	/* no limit set (max at or above PAGE_COUNTER_MAX), or none read */
+	CU_ASSERT_FALSE(hk_oom_at_limit(UNSET, UNSET, UNSET));
+	CU_ASSERT_FALSE(hk_oom_at_limit(UNSET + 5, UNSET + 5, UNSET));
+	CU_ASSERT_FALSE(hk_oom_at_limit(0, 0, UNSET));
+}
+
+static void test_flagged(void)
+{
+	__u64 kill = 1000 * W_NS;
+
+	CU_ASSERT_FALSE(hk_oom_flagged(kill, 0, 0, W_NS));		/* never */
+	CU_ASSERT_FALSE(hk_oom_flagged(kill, kill + 1, 0, W_NS));	/* after */
+	CU_ASSERT_TRUE(hk_oom_flagged(kill, kill - 42 * W_NS, 0, W_NS));	/* held */
+	CU_ASSERT_TRUE(hk_oom_flagged(kill, kill, 0, W_NS));
+	/* left it after the kill (the victim's last windows) */
+	CU_ASSERT_TRUE(hk_oom_flagged(kill, kill - 42 * W_NS, kill + W_NS, W_NS));
+	/* left it shortly before: the grace of HK_OOM_FLAG_WINDOWS windows */
+	CU_ASSERT_TRUE(hk_oom_flagged(kill, kill - 42 * W_NS,
+				      kill - HK_OOM_FLAG_WINDOWS * W_NS, W_NS));
+	CU_ASSERT_FALSE(hk_oom_flagged(kill, kill - 42 * W_NS,
+				       kill - HK_OOM_FLAG_WINDOWS * W_NS - 1, W_NS));
+	/* the grace follows the interval */
+	CU_ASSERT_TRUE(hk_oom_flagged(kill, kill - 100 * W_NS, kill - 20 * W_NS, 5 * W_NS));
+	CU_ASSERT_FALSE(hk_oom_flagged(kill, kill - 100 * W_NS, kill - 26 * W_NS, 5 * W_NS));
+}
+
+static void test_flagged_for(void)
+{
+	struct hk_oom_kill k = { .time_ns = 1000 * W_NS, .flagged = 1 };
+
+	k.oom_risk_since_ns = k.time_ns - 42 * W_NS - W_NS / 2;
+	CU_ASSERT_EQUAL(hk_oom_flagged_for_s(&k), 42);
+	k.oom_risk_since_ns = k.time_ns;
+	CU_ASSERT_EQUAL(hk_oom_flagged_for_s(&k), 0);
+	k.oom_risk_since_ns = k.time_ns + W_NS;		/* cannot be: no wrap */
+	CU_ASSERT_EQUAL(hk_oom_flagged_for_s(&k), 0);
+	k.oom_risk_since_ns = 1;
+	k.flagged = 0;
+	CU_ASSERT_EQUAL(hk_oom_flagged_for_s(&k), 0);
+}
+
+/* A 256 MiB memcg "pod-x" killed the process 42 s after it entered OOM risk. */
+static void ev_killed(struct hk_event *e, int flagged, int tracked)
+{
+	ev_oom(e);
+	e->from = tracked ? HK_OOM_RISK : HK_OK;
+	e->to = HK_OOM_KILLED;
+	e->oom.time_ns = e->time_ns - 2 * W_NS;
+	e->oom.memcg_id = 4242;
+	e->oom.limit_bytes = 256 * HK_MIB;
+	e->oom.usage_bytes = 256 * HK_MIB - 4096;
+	e->oom.window_ns = W_NS;
+	e->oom.tracked = tracked;
+	e->oom.flagged = flagged;
+	e->oom.oom_risk_since_ns = flagged ? e->oom.time_ns - 42 * W_NS : 0;
+	memcpy(e->oom.memcg_name, "pod-x", 6);
+}
+
+static void test_human(void)
+{
+	struct hk_format_ctx c = ctx_utc;
+	struct hk_event e;
+
+	ev_killed(&e, 1, 1);
+	c.oom_memcg = "/kubepods/pod-x";
+	ASSERT_STR(human(&e, &c), H_TIME "   4242 python3                 OOM risk \xe2\x86\x92 "
+		   "OOM killed      memcg /kubepods/pod-x (limit 256 MiB) \xc2\xb7 flagged OOM "
+		   "risk 42 s before\n");
+	/* the cgroup gone by the time of the line: the name the kernel gave */
+	ASSERT_HAS(human(&e, &ctx_utc), "memcg .../pod-x (limit 256 MiB)");
+	ev_killed(&e, 0, 0);
+	ASSERT_HAS(human(&e, &ctx_utc), "OK \xe2\x86\x92 OOM killed      memcg .../pod-x "
+		   "(limit 256 MiB) \xc2\xb7 not flagged (not tracked)\n");
+	/* tracked, but it had left OOM risk long before */
+	ev_killed(&e, 0, 1);
+	e.oom.oom_risk_since_ns = 1;
+	ASSERT_HAS(human(&e, &ctx_utc), "\xc2\xb7 not flagged in time (left OOM risk before)\n");
+	/* no memory cgroup at its limit: the host ran out */
+	e.oom.memcg_id = 0;
+	e.oom.oom_risk_since_ns = 0;
+	ASSERT_HAS(human(&e, &ctx_utc), "OOM killed      host OOM \xc2\xb7 not flagged\n");
+	/* a hostile cgroup name is made terminal-safe */
+	ev_killed(&e, 1, 1);
+	c.oom_memcg = "/a\033[31mb";
+	ASSERT_LACKS(human(&e, &c), "\033[31m");
+}
+
+static void test_json(void)
+{
+	struct hk_format_ctx c = ctx_utc;
+	struct hk_event e;
+	int n;
+
+	ev_killed(&e, 1, 1);
+	ASSERT_HAS(json(&e, NULL), "\"from\":\"oom_risk\",\"to\":\"oom_killed\",");
+	ASSERT_HAS(fmt_out, "\"oom_memcg\":\".../pod-x\",\"oom_memcg_id\":4242,"
+		   "\"oom_limit_bytes\":268435456,\"oom_usage_bytes\":268431360,"
+		   "\"flagged\":true,\"flagged_for_s\":42,\"tracked\":true}\n");
+	c.oom_memcg = "/kubepods/pod-x";
+	n = hk_format__json(fmt_out, sizeof(fmt_out), &e, NULL, &c);
+	CU_ASSERT(n > 0);
+	ASSERT_HAS(fmt_out, "\"oom_memcg\":\"/kubepods/pod-x\",");
+	ev_killed(&e, 0, 0);
+	e.oom.memcg_id = 0;
+	ASSERT_HAS(json(&e, NULL), "\"oom_memcg\":\"host\",\"oom_memcg_id\":0,");
+	ASSERT_HAS(fmt_out, "\"flagged\":false,\"flagged_for_s\":null,\"tracked\":false}\n");
+}
+
+static void test_priority(void)
+{
+	struct hk_event e;
+
+	ev_killed(&e, 1, 1);
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);	/* said before: a warning */
+	ev_killed(&e, 0, 1);
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 3);	/* missed: an error */
+	ev_exited(&e);
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 6);
+}
+
+/* A tree of directories under TMPDIR; the kill names one by its inode. */
+static void test_find(void)
+{
+	char root[256], path[512], buf[128];
+	const char *base = getenv("TMPDIR");
+	struct hk_oom_kill k = {};
+	struct stat st;
+	char *found;
+
+	snprintf(root, sizeof(root), "%s/hk-oom-XXXXXX", base && *base ? base : "/tmp");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/a", root);
+	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/pod-x", root);	/* same name, elsewhere */
+	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/a/b", root);
+	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/a/b/pod-x", root);
+	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+
+	k.memcg_id = st.st_ino;
+	memcpy(k.memcg_name, "pod-x", 6);
+	found = hk_oom_memcg__find(root, &k);
+	ASSERT_STR(found ? found : "(null)", "/a/b/pod-x");
+	hk_oom_memcg__name(buf, sizeof(buf), &k, found);
+	ASSERT_STR(buf, "/a/b/pod-x");
+	free(found);
+	/* gone (or another inode): not found, and the line says the name */
+	k.memcg_id = st.st_ino + 1000000;
+	CU_ASSERT_PTR_NULL(hk_oom_memcg__find(root, &k));
+	hk_oom_memcg__name(buf, sizeof(buf), &k, NULL);
+	ASSERT_STR(buf, ".../pod-x");
+	/* the hierarchy's root itself */
+	CU_ASSERT_EQUAL_FATAL(stat(root, &st), 0);
+	k.memcg_id = st.st_ino;
+	found = hk_oom_memcg__find(root, &k);
+	ASSERT_STR(found ? found : "(null)", "/");
+	free(found);
+	/* a host OOM names no cgroup */
+	k.memcg_id = 0;
+	CU_ASSERT_PTR_NULL(hk_oom_memcg__find(root, &k));
+	hk_oom_memcg__name(buf, sizeof(buf), &k, NULL);
+	ASSERT_STR(buf, "host");
+	/* a name that fills the field has no NUL */
+	k.memcg_id = 7;
+	memset(k.memcg_name, 'n', sizeof(k.memcg_name));
+	hk_oom_memcg__name(buf, sizeof(buf), &k, NULL);
+	CU_ASSERT_EQUAL(strlen(buf), 4 + HK_OOM_NAME_LEN);
+
+	snprintf(path, sizeof(path), "%s/a/b/pod-x", root);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/a/b", root);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/a", root);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/pod-x", root);
+	rmdir(path);
+	rmdir(root);
+}
+
+int hk_add_oom_kill_suite(void)
+{
+	static const struct hk_unit_test tests[] = {
+		{ "at its limit", test_at_limit },
+		{ "flagged in time", test_flagged },
+		{ "flagged_for_s", test_flagged_for },
+		{ "human oom_killed", test_human },
+		{ "json oom_killed", test_json },
+		{ "journal priority", test_priority },
+		{ "the memcg's path by inode", test_find },
+	};
+
+	return HK_ADD_SUITE("oom kill", tests);
+}
