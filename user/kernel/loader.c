@@ -345,10 +345,13 @@ int hk_loader__reconfigure(struct hk_loader *l, const struct hk_config *want,
 
 int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_len)
 {
+	/* the OOM kill's too: pinned, it keeps noting kills for `follow` */
 	struct bpf_link *links[] = {
 		l->skel->links.hk_switch, l->skel->links.hk_switch_noarg, l->skel->links.hk_exit,
+		l->skel->links.hk_oom_kill, l->skel->links.hk_oom_kill_pid,
 	};
-	const char *names[] = { "link_hk_switch", "link_hk_switch_noarg", "link_hk_exit" };
+	const char *names[] = { "link_hk_switch", "link_hk_switch_noarg", "link_hk_exit",
+				"link_hk_oom_kill", "link_hk_oom_kill_pid" };
 	struct hk_config cfg = l->cfg;
 	char path[256];
 	__u32 zero = 0, i;
