@@ -115,6 +115,9 @@ static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 t
 	hk_peer_comm(e->victim_comm, p->ev.victim_tgid);
 	__builtin_memcpy(&e->ev, &p->ev, sizeof(e->ev));
 	if (k) {
+		/* the line says when the kernel killed it, not when we saw
+		 * the exit */
+		e->time_ns = k->time_ns;
 		k->oom_risk_since_ns = p->oom_risk_since_ns;
 		k->oom_risk_until_ns = p->oom_risk_until_ns;
 		k->flagged = hk_oom_flagged(k->time_ns, k->oom_risk_since_ns,
