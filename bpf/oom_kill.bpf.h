@@ -130,9 +130,10 @@ static __always_inline int hk_oom_on_kill(struct task_struct *task, __u32 tgid,
 	return 0;
 }
 
-/* Linux >= 6.8: mark_victim(struct task_struct *task, uid_t uid). */
+/* Linux >= 6.8: mark_victim(struct task_struct *task, uid_t uid). The uid
+ * is not read: a kernel whose tracepoint has one argument verifies it too. */
 SEC("tp_btf/mark_victim")
-int BPF_PROG(hk_oom_kill, struct task_struct *task, unsigned int uid)
+int BPF_PROG(hk_oom_kill, struct task_struct *task)
 {
 	return hk_oom_on_kill(task, BPF_CORE_READ(task, tgid), task);
 }
