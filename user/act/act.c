@@ -175,7 +175,8 @@ void hk_act__transition(void *act, const struct hk_event *e)
 	}
 	if (!a->prof)
 		return;
-	if (e->to == HK_EXITED) {
+	/* gone, on its own or killed by the kernel's OOM killer */
+	if (e->to == HK_EXITED || e->to == HK_OOM_KILLED) {
 		hk_profiler__stop(a->prof, e->tgid);
 		return;
 	}
