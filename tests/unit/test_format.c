@@ -181,7 +181,7 @@ static void test_human_mem_thrashing(void)
 		   H_TIME "   5100 thrash            "
 		   "            OK → Mem-thrashing   "
 		   "12.3k minor faults/s, 11.9k not explained by RSS growth"
-		   " · 3 major faults/s · cpu 25 %\n");
+		   " · 3 major faults/s · stalled 0 % · cpu 25 %\n");
 }
 
 /* the vmtest guest's leak, held at a memory.high of 64 MiB */
