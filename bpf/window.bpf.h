@@ -184,19 +184,6 @@ static __noinline int hk_window_step_frame(const struct hk_config *c, struct hk_
 }
 
 /*
- * A held OOM risk whose ETA fell under freeze_eta_s in this window: the
- * freeze is decided again on it (a process that entered with an ETA above
- * the setting is frozen as its ETA shrinks). Once per crossing: the
- * window before was above (or had no ETA, HK_ETA_NONE being the largest).
- */
-static __always_inline int hk_eta_crossed(const struct hk_config *c,
-					  const struct hk_proc *p, __u64 eta_before_s)
-{
-	return c->freeze_eta_s && p->hyst.label == HK_OOM_RISK &&
-	       p->ev.eta_s <= c->freeze_eta_s && eta_before_s > c->freeze_eta_s;
-}
-
-/*
  * One window of one process. A process that could still turn out to be a
  * Noisy neighbor waits for hk_window_end, when every Starved victim of the
  * window is known: both sides of a pair are labelled from the same facts.
@@ -233,7 +220,7 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 		__sync_fetch_and_add(&st->defer_overflows, 1);
 	}
 	ret = hk_commit(p, tgid, match);
-	if (!ret && hk_eta_crossed(c, p, eta_before_s))
+	if (!ret && hk_eta_crossed(c, p->hyst.label, eta_before_s, p->ev.eta_s))
 		hk_emit(p, tgid, HK_OOM_RISK, HK_OOM_RISK);
 	/* after the commit: its aggressor may follow it into its label */
 	if (match == HK_STARVED && s->aggressor_tgid && s->aggressor_tgid != tgid) {

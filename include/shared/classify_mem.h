@@ -42,6 +42,21 @@ static inline int hk_oom_risk(const struct hk_config *c,
 }
 
 /*
+ * A held OOM risk whose ETA fell under freeze_eta_s in this window: the
+ * freeze is decided again on it (a process that entered with an ETA above
+ * the setting is frozen as its ETA shrinks). Once per crossing: the window
+ * before was above (or had no ETA: HK_ETA_NONE is the largest __u64). At
+ * the entry the transition carries the ETA: label is the one held before
+ * this window's commit.
+ */
+static inline int hk_eta_crossed(const struct hk_config *c, __u32 label,
+				 __u64 eta_before_s, __u64 eta_now_s)
+{
+	return c->freeze_eta_s && label == HK_OOM_RISK &&
+	       eta_now_s <= c->freeze_eta_s && eta_before_s > c->freeze_eta_s;
+}
+
+/*
  * Held at memory.high: a memory.high binds above it, its cgroup is at it
  * (usage, page cache included, is what the kernel compares), and what it
  * holds is not mostly page cache (reclaim frees that without a throttling

@@ -657,6 +657,14 @@ static void test_event_priority(void)
 	e.ev.wait_nice = 19;
 	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);
 
+	/* Mem-thrashing: a warning when its threads stalled on memory, a
+	 * notice for a fault storm with no stall (#19) */
+	ev_thrash(&e);
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 5);
+	e.ev.thrash_stalled = 1;
+	e.ev.mem_stall_pct_x100 = 4200;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);
+
 	CU_ASSERT_STRING_EQUAL(hk_policy__name(HK_SCHED_NORMAL), "normal");
 	CU_ASSERT_STRING_EQUAL(hk_policy__name(HK_SCHED_IDLE), "idle");
 	CU_ASSERT_STRING_EQUAL(hk_policy__name(HK_SCHED_EXT), "ext");
