@@ -106,8 +106,10 @@ function nameOf(g) {
 	return t.slice(0, t.lastIndexOf(" ("));
 }
 
+/* "NAME@DEPTH", or the first frame called spec */
 function frameNamed(spec) {
-	const g = frames.find((f) => nameOf(f) + "@" + f.getAttribute("data-d") === spec);
+	const g = frames.find((f) => nameOf(f) + "@" + f.getAttribute("data-d") === spec) ||
+		frames.find((f) => nameOf(f) === spec);
 
 	if (!g)
 		throw new Error("no frame " + spec);
