@@ -118,8 +118,8 @@ function frameNamed(spec) {
 
 function shown(el) { return el.getAttribute("display") === "none" ? "hidden" : "shown"; }
 
-function dump(step) {
-	const lines = ["> " + step];
+function dump(step, note) {
+	const lines = ["> " + step].concat(note);
 
 	lines.push("unzoom " + shown(doc.getElementById("hk-unzoom")));
 	lines.push("search " + shown(doc.getElementById("hk-search")));
@@ -147,11 +147,12 @@ function dump(step) {
 	process.stdout.write(lines.join("\n") + "\n");
 }
 
-dump("start");
+dump("start", []);
 input.steps.forEach((step) => {
 	const colon = step.indexOf(":");
 	const verb = colon < 0 ? step : step.slice(0, colon);
 	const arg = colon < 0 ? "" : step.slice(colon + 1);
+	const note = [];
 
 	if (verb === "click")
 		dispatch(frameNamed(arg).getElementsByTagName("rect")[0], "click");
@@ -162,11 +163,11 @@ input.steps.forEach((step) => {
 	else if (verb === "search" || verb === "cancel") {
 		answers.push(verb === "search" ? arg : null);
 		dispatch(doc.getElementById("hk-search").getElementsByTagName("text")[0], "click");
-		process.stdout.write("prompted [" + prompts[prompts.length - 1] + "]\n");
+		note.push("prompted [" + prompts[prompts.length - 1] + "]");
 	} else if (verb === "escape")
 		dispatch(doc.getElementById("hk-frames"), "keydown", "Escape");
 	else
 		throw new Error("unknown step " + step);
-	dump(step);
+	dump(step, note);
 });
 
