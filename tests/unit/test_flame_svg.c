@@ -285,7 +285,7 @@ static void test_search(void)
 	struct hk_flame_svg_opts o = { .title = "t" };
 	struct hk_flame *f = known_tree();
 	char *out = play(f, &o, "search:b search:^[ab]\\$ search:a search:\\( cancel search: "
-			 "hover:c@2 hover:all@0");
+			 "hover:c@2 hover:all@0 leave click:a@2 search:c");
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 	/* 2 ms of b on a, 1 ms of b with b on it: 3 of 8 ms, not 4 */
@@ -314,6 +314,11 @@ static void test_search(void)
 	STEP_LACKS(out, "search:", "hit");
 	STEP_HAS(out, "hover:c@2", "details [c (5.0 ms, 62.50%)]\n");
 	STEP_HAS(out, "hover:all@0", "details [all (8.0 ms, 100.00%)]\n");
+	STEP_HAS(out, "leave", "details []\n");
+	/* zoomed: c is hidden, and its share is still of the whole graph */
+	STEP_HAS(out, "search:c", "matched [Matched: 62.5%]\n");
+	STEP_HAS(out, "search:c", "b@3: x=10.00 w=1180.00 label=[b]\nb@2: hidden\n"
+		 "b@3: hidden\nc@2: hidden\n");
 	free(out);
 	hk_flame__free(f);
 }

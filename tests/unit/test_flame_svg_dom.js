@@ -24,6 +24,15 @@ class El {
 		this.parentNode = null;
 		this.text = "";
 		this.on = new Map();
+		Object.preventExtensions(this);
+		/* anything the stand-in lacks is a mistake, not undefined */
+		return new Proxy(this, {
+			get(t, k) {
+				if (typeof k === "string" && !(k in t))
+					throw new Error("the script read ." + k + " of <" + t.localName + ">");
+				return t[k];
+			},
+		});
 	}
 	getAttribute(n) { return this.attrs.has(n) ? this.attrs.get(n) : null; }
 	hasAttribute(n) { return this.attrs.has(n); }
@@ -71,13 +80,15 @@ function every(n, out) {
 	n.kids.forEach((k) => every(k, out));
 	return out;
 }
-const doc = new El("#document");
-doc.getElementById = (id) => every(root, []).find((n) => n.getAttribute("id") === id) || null;
-doc.createElementNS = (ns, tag) => {
-	if (ns !== SVG_NS)
-		throw new Error("createElementNS outside SVG: " + ns);
-	return new El(tag);
-};
+class Doc extends El {
+	getElementById(id) { return every(root, []).find((n) => n.getAttribute("id") === id) || null; }
+	createElementNS(ns, tag) {
+		if (ns !== SVG_NS)
+			throw new Error("createElementNS outside SVG: " + ns);
+		return new El(tag);
+	}
+}
+const doc = new Doc("#document");
 const answers = [];
 const prompts = [];
 
@@ -158,6 +169,8 @@ input.steps.forEach((step) => {
 		dispatch(frameNamed(arg).getElementsByTagName("rect")[0], "click");
 	else if (verb === "hover")
 		dispatch(frameNamed(arg).getElementsByTagName("rect")[0], "mouseover");
+	else if (verb === "leave")
+		dispatch(doc.getElementById("hk-frames"), "mouseout");
 	else if (verb === "unzoom")
 		dispatch(doc.getElementById("hk-unzoom").getElementsByTagName("text")[0], "click");
 	else if (verb === "search" || verb === "cancel") {
