@@ -79,12 +79,18 @@ static __always_inline void hk_peer_comm(char *dst, __u32 tgid)
 }
 
 /*
- * Send one transition; -1 when the ring buffer is full (counted). k: the
- * OOM kill an oom_killed carries (NULL for any other), judged here against
- * the process's latest OOM risk and counted flagged or missed once sent.
+ * The OOM kill the next hk_emit carries (hk_last_word fills it and clears
+ * it again; zero: none). Only the walk emits transitions, one window at a
+ * time. A global rather than an argument: hk_emit stays one path for the
+ * verifier (an argument NULL at one call and a map value at another, and
+ * hk_emit's branches on it, took hk_test_win past 1M instructions).
  */
-static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 to,
-			      struct hk_oom_kill *k)
+static struct hk_oom_kill hk_oom_cur;
+
+/* Send one transition; -1 when the ring buffer is full (counted). The
+ * one event sent within a label (from == to) is an OOM risk's ETA that fell
+ * under freeze_eta_s (HK_EV_ETA, hk_eta_crossed). */
+static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 to)
 {
 	struct hk_stats *st = hk_st();
 	struct hk_event *e;
@@ -98,7 +104,7 @@ static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 t
 		return -1;
 	}
 	now_ns = bpf_ktime_get_ns();
-	e->type = HK_EV_TRANSITION;
+	e->type = from == to ? HK_EV_ETA : HK_EV_TRANSITION;
 	e->tgid = tgid;
 	e->ns_pid = p->ns_pid;
 	e->ns_ino = p->ns_ino;
@@ -114,29 +120,15 @@ static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 t
 	hk_peer_comm(e->aggressor_comm, p->ev.aggressor_tgid);
 	hk_peer_comm(e->victim_comm, p->ev.victim_tgid);
 	__builtin_memcpy(&e->ev, &p->ev, sizeof(e->ev));
-	if (k) {
-		/* the line says when the kernel killed it, not when we saw
-		 * the exit */
-		e->time_ns = k->time_ns;
-		k->oom_risk_since_ns = p->oom_risk_since_ns;
-		k->oom_risk_until_ns = p->oom_risk_until_ns;
-		k->flagged = hk_oom_flagged(k->time_ns, k->oom_risk_since_ns,
-					    k->oom_risk_until_ns, k->window_ns);
-		k->tracked = 1;
-		__builtin_memcpy(&e->oom, k, sizeof(e->oom));
-	} else {
-		__builtin_memset(&e->oom, 0, sizeof(e->oom));
-	}
+	__builtin_memcpy(&e->oom, &hk_oom_cur, sizeof(e->oom));
 	bpf_ringbuf_submit(e, 0);
 	__sync_fetch_and_add(&st->events_emitted, 1);
-	if (k)
-		__sync_fetch_and_add(k->flagged ? &st->oom_kills_flagged :
-				     &st->oom_kills_missed, 1);
-	/* its latest OOM risk, which an OOM kill is judged against */
-	if (to == HK_OOM_RISK) {
+	/* its latest OOM risk, which an OOM kill is judged against (an
+	 * ETA's event, within the label, neither enters nor leaves it) */
+	if (to == HK_OOM_RISK && from != HK_OOM_RISK) {
 		p->oom_risk_since_ns = now_ns;
 		p->oom_risk_until_ns = 0;
-	} else if (from == HK_OOM_RISK) {
+	} else if (from == HK_OOM_RISK && to != HK_OOM_RISK) {
 		p->oom_risk_until_ns = now_ns;
 	}
 	return 0;
@@ -144,28 +136,45 @@ static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 t
 
 /*
  * The last word of a tracked process that is gone: oom_killed when the
- * kernel's OOM killer took it (always said, whatever its label), else
- * exited (said only when it was flagged). 0: said, or nothing to say;
- * -1: the ring buffer is full (say it again later). Inlined: a frame more
- * under hk_exit_one would count against 6.1's 512 bytes for the chain.
+ * kernel's OOM killer took it (always said, whatever its label; judged
+ * against its latest OOM risk, counted flagged or missed), else exited
+ * (said only when it was flagged). 0: said, or nothing to say; -1: the
+ * ring buffer is full (say it again later). A global function: verified
+ * once, on its own; inlined into each exit path (hk_proc_get in the test
+ * entry's loop above all) it took hk_test_win past 1M instructions.
  */
-static __always_inline int hk_last_word(struct hk_proc *p, __u32 tgid)
+__noinline int hk_last_word(struct hk_proc *p, __u32 tgid)
 {
-	struct hk_oom_kill *k;
+	struct hk_oom_kill *k, *cur = &hk_oom_cur;
+	struct hk_stats *st = hk_st();
+	__u32 to = HK_EXITED;
+	int err;
 
-	if (!p)
+	if (!p || !st)
 		return 0;
 	k = bpf_map_lookup_elem(&hk_oom, &tgid);
 	/* a kill of an earlier process under a recycled PID is not its */
 	if (k && (!k->start_time_ns || k->start_time_ns == p->start_time_ns)) {
-		if (hk_emit(p, tgid, p->hyst.label, HK_OOM_KILLED, k))
-			return -1;
-		bpf_map_delete_elem(&hk_oom, &tgid);
+		__builtin_memcpy(cur, k, sizeof(*cur));
+		cur->oom_risk_since_ns = p->oom_risk_since_ns;
+		cur->oom_risk_until_ns = p->oom_risk_until_ns;
+		cur->flagged = hk_oom_flagged(cur->time_ns, cur->oom_risk_since_ns,
+					      cur->oom_risk_until_ns, cur->window_ns);
+		cur->tracked = 1;
+		to = HK_OOM_KILLED;
+	} else if (p->hyst.label == HK_OK) {
 		return 0;
 	}
-	if (p->hyst.label == HK_OK)
-		return 0;
-	return hk_emit(p, tgid, p->hyst.label, HK_EXITED, NULL);
+	err = hk_emit(p, tgid, p->hyst.label, to);
+	if (!err && to == HK_OOM_KILLED)
+		__sync_fetch_and_add(cur->flagged ? &st->oom_kills_flagged :
+				     &st->oom_kills_missed, 1);
+	__builtin_memset(cur, 0, sizeof(*cur));
+	if (err)
+		return -1;
+	/* said (or a recycled PID's, stale) */
+	bpf_map_delete_elem(&hk_oom, &tgid);
+	return 0;
 }
 
 /* Hysteresis, and the event when the label moves. */
@@ -181,7 +190,7 @@ static __noinline int hk_commit(struct hk_proc *p, __u32 tgid, __u32 match)
 	if (to == p->hyst.label)
 		return 0;
 	/* not committed when lost: decided again, and sent, next window */
-	if (hk_emit(p, tgid, p->hyst.label, to, NULL))
+	if (hk_emit(p, tgid, p->hyst.label, to))
 		return -1;
 	hk_hyst_commit(&p->hyst, to);
 	return 1;
@@ -248,10 +257,12 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 	struct hk_config *c = hk_cfg();
 	struct hk_stats *st = hk_st();
 	__u32 match = HK_OK, i;
+	__u64 eta_before_s;
 	int ret = 0;
 
 	if (!p || !c || !st)
 		return 0;
+	eta_before_s = p->ev.eta_s;
 	__builtin_memcpy(p->comm, s->comm, HK_COMM_LEN);
 	p->seen_walk = hk_walk_no;
 	if (!hk_window_step_frame(c, p, s, &match))
@@ -272,6 +283,8 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 		__sync_fetch_and_add(&st->defer_overflows, 1);
 	}
 	ret = hk_commit(p, tgid, match);
+	if (!ret && hk_eta_crossed(c, p->hyst.label, eta_before_s, p->ev.eta_s))
+		hk_emit(p, tgid, HK_OOM_RISK, HK_OOM_RISK);
 	/* after the commit: its aggressor may follow it into its label */
 	if (match == HK_STARVED && s->aggressor_tgid && s->aggressor_tgid != tgid) {
 		i = hk_nr_victims;

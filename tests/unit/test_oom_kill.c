@@ -95,7 +95,8 @@ static void test_human(void)
 
 	ev_killed(&e, 1, 1);
 	c.oom_memcg = "/kubepods/pod-x";
-	ASSERT_STR(human(&e, &c), H_TIME "   4242 python3                 OOM risk \xe2\x86\x92 "
+	/* the kill's time (2 s before the walk said it), not the line's */
+	ASSERT_STR(human(&e, &c), "05:21:34.123  " "   4242 python3                 OOM risk \xe2\x86\x92 "
 		   "OOM killed      memcg /kubepods/pod-x (limit 256 MiB) \xc2\xb7 flagged OOM "
 		   "risk 42 s before\n");
 	/* the cgroup gone by the time of the line: the name the kernel gave */
@@ -125,6 +126,7 @@ static void test_json(void)
 
 	ev_killed(&e, 1, 1);
 	ASSERT_HAS(json(&e, NULL), "\"from\":\"oom_risk\",\"to\":\"oom_killed\",");
+	ASSERT_HAS(fmt_out, "{\"time\":\"2026-11-22T05:21:34.123Z\",");
 	ASSERT_HAS(fmt_out, "\"oom_memcg\":\".../pod-x\",\"oom_memcg_id\":4242,"
 		   "\"oom_limit_bytes\":268435456,\"oom_usage_bytes\":268431360,"
 		   "\"flagged\":true,\"flagged_for_s\":42,\"tracked\":true}\n");

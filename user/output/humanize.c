@@ -147,8 +147,11 @@ void hk_out__pct(struct hk_out *o, __u32 pct_x100)
 void hk_event__wall_time(const struct hk_event *e, const struct hk_format_ctx *ctx,
 		   struct tm *tm, unsigned int *ms, long *gmtoff)
 {
+	/* an OOM kill's line says when the kernel killed it, not when the
+	 * walk met the victim's exit */
+	__u64 mono_ns = e->to == HK_OOM_KILLED && e->oom.time_ns ? e->oom.time_ns : e->time_ns;
 	/* unsigned sum: wraps instead of overflowing, like the clocks do */
-	__s64 wall = (__s64)(e->time_ns + (__u64)ctx->wall_offset_ns);
+	__s64 wall = (__s64)(mono_ns + (__u64)ctx->wall_offset_ns);
 	const __s64 ns_per_s = (__s64)HK_NSEC_PER_SEC;	/* signed: before 1970 */
 	__s64 sec = wall / ns_per_s, rem = wall % ns_per_s;
 	time_t t;
