@@ -140,6 +140,11 @@ $(OUTPUT)/hkload: tests/e2e/hkload.c include/shared/units.h $(LINK_STAMP) | $(OU
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude -pthread $< -o $@
 
+# issue #19's memory workloads (tests/e2e/test_memtruth.py)
+$(OUTPUT)/memload: tests/e2e/memload.c include/shared/units.h $(LINK_STAMP) | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude $< -o $@
+
 unit: $(OUTPUT)/unit-tests
 	$(Q)$(OUTPUT)/unit-tests
 
@@ -150,12 +155,12 @@ prog-test: $(OUTPUT)/prog-test
 		{ cat $(OUTPUT)/prog-test-b.log; exit 1; }
 	@echo "bounded loops: $$(tail -n 1 $(OUTPUT)/prog-test-b.log)"
 
-e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
+e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle $(OUTPUT)/memload
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 # the adversarial suite: an unprivileged user (nobody) against the root
 # tool, one test per attack of the security review (tests/e2e/test_attack_*.py)
-e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
+e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle $(OUTPUT)/memload
 	$(Q)python3 tests/e2e/run.py --attacks --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 # The scenarios whose path in the kernel depends on the driver, as a 5.15
@@ -176,7 +181,7 @@ E2E_ITER_ONLY := $(E2E_ITER_ONLY),walk_in_progress
 E2E_ITER_ONLY := $(E2E_ITER_ONLY),oom_memcg_bursts,throttled_v1
 # a filter asked per process at its first thread met
 E2E_ITER_ONLY := $(E2E_ITER_ONLY),filter_cgroup
-e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
+e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle $(OUTPUT)/memload
 	$(Q)HOTSPOT_K_AS_5_15=1 python3 tests/e2e/run.py --tool ./hotspot-k \
 		--hkload $(OUTPUT)/hkload --tool-args "--driver iter" --only "$(E2E_ITER_ONLY)"
 
