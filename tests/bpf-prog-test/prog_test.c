@@ -329,7 +329,7 @@ static void check_entry(struct env *env, const struct hkv_vector *v, __u32 w,
 	SAME(sample_ns);
 	SAME(runtime_ns);
 	SAME(rss_pages);
-	SAME(anon_pages);
+	SAME(owned_pages);
 	SAME(throttled_ns);
 	SAME(trend_nr);
 	SAME(trend_head);

@@ -167,6 +167,13 @@ const struct hk_key hk_keys[] = {
 	    "Minor page faults per second, beyond those RSS growth explains,\n"
 	    "from which a process is thrashing (a leak faults its new pages in:\n"
 	    "that is growth, not thrashing)."),
+	KEY("mem_thrashing", "stall", HK_UNIT_PCT_X100, thrash_stall_pct_x100,
+	    1000, 0, 10000,
+	    "Share of the window one thread spent stalled on memory (delay\n"
+	    "accounting: refaults of its working set, swap-in, direct reclaim,\n"
+	    "compaction) from which a process is thrashing, even when busy on\n"
+	    "the CPU (zram and zswap decompress in the faulting thread). Below\n"
+	    "it, a fault storm is a notice, not a warning. 0 %: off."),
 
 	KEY("throttled", "min_throttled", HK_UNIT_PCT_X100, throttled_pct_x100,
 	    2500, 100, 10000,
