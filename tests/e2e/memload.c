@@ -216,10 +216,20 @@ static void need(uint64_t v, const char *what)
 		quit(2, "%s is required (and above 0)", what);
 }
 
+/* Huge pages where the host allows them: 512 times fewer faults, and
+ * gigabytes held in seconds rather than half a minute on a cold VM. */
 static int cmd_hold(struct opts *o)
 {
+	volatile unsigned char *p;
+	uint64_t off;
+
 	need(o->size, "--size");
-	anon_populated(o->size);
+	p = mmap(NULL, o->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		quit(1, "mmap of %llu bytes: %s", (unsigned long long)o->size, strerror(errno));
+	madvise((void *)p, o->size, MADV_HUGEPAGE);	/* a hint: 4 KiB pages otherwise */
+	for (off = 0; off < o->size; off += PAGE_BYTES)
+		p[off] = 1;
 	say("ready");
 	stay();
 }
