@@ -38,7 +38,7 @@
 
 static const char usage_text[] =
 "Usage: memload SUBCOMMAND [OPTIONS]  (each prints \"ready\", then runs until killed)\n"
-"  hold --size SIZE                    SIZE of anonymous memory, populated, kept\n"
+"  hold --size SIZE                    SIZE of anonymous memory, touched, kept\n"
 "  cow --size SIZE [--rate N]          SIZE populated; fork a child that sleeps,\n"
 "      write one page in four at N pages/s (25000), and at the end of each\n"
 "      pass kill the child and fork again: copy-on-write faults, no growth\n"

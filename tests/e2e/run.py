@@ -83,8 +83,8 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
 # longest (~27 s), not their sum (~125 s). The
 # negative controls do not belong: their 768 MiB warm-up, paced for a quiet
 # machine, was CPU-bound for 3 s beside these (seen once in two runs).
-# test_memtruth's do not belong either: one takes the host's available
-# memory down to ~3 GiB (every other leak's host headroom with it), two swap
+# test_memtruth's do not belong either: one holds half the host's available
+# memory (every other leak's host headroom with it), two swap
 # on a zram device of their own (any memory cgroup at its limit would swap
 # to it), one freezes every process whose ETA falls under its setting.
 TOGETHER = (
