@@ -90,17 +90,22 @@ def status(pid):
     return out
 
 
-def faults(pid):
-    """(minor, major) faults of a process so far (/proc/PID/stat)."""
+def proc_stat(pid):
+    """/proc/PID/stat's fields after the command name (field 3 is [0])."""
     with open("/proc/%d/stat" % pid, "rb") as f:
-        v = f.read().rsplit(b")", 1)[1].split()
-    return int(v[7]), int(v[9])
+        return [int(x) if x.lstrip(b"-").isdigit() else x
+                for x in f.read().rsplit(b")", 1)[1].split()]
+
+
+def faults(pid):
+    """(minor, major) faults of a process so far."""
+    v = proc_stat(pid)
+    return v[7], v[9]
 
 
 def cpu_ticks(pid):
-    with open("/proc/%d/stat" % pid, "rb") as f:
-        v = f.read().rsplit(b")", 1)[1].split()
-    return int(v[11]) + int(v[12])
+    v = proc_stat(pid)
+    return v[11] + v[12]
 
 
 def slope(points):
