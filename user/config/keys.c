@@ -227,9 +227,9 @@ const struct hk_key hk_keys[] = {
 
 	KEY("freeze", "on_oom_eta", HK_UNIT_DURATION_S, freeze_eta_s,
 	    0, 0, HK_FREEZE_ETA_MAX_S,
-	    "Freeze the cgroup of a process that enters OOM risk with an ETA\n"
-	    "below this. Decided when it enters, not again while it stays at\n"
-	    "risk. 0s: never freeze."),
+	    "Freeze the cgroup of a process in OOM risk whose ETA is below\n"
+	    "this: decided when it enters, and again each window its ETA\n"
+	    "falls under this while it stays at risk. 0s: never freeze."),
 	KEY("freeze", "max", HK_UNIT_DURATION_S, freeze_max_s,
 	    HK_FREEZE_MAX_DEFAULT_S, 1, HK_FREEZE_MAX_MAX_S,
 	    "How long a cgroup stays frozen at most: then hotspot-k thaws it,\n"
