@@ -179,7 +179,8 @@ def t_host_headroom(suite, ctx):
                  (avail >> 20, total >> 20))
         return
     horizon = dflt("oom_risk.eta_horizon")
-    step_mib = max(1, int((avail - hold) / (horizon * 2 / 3) / 4 / MIB + 0.5))
+    # at least 8 MiB/s: oom_risk.min_growth (64 MiB) within the 10 s trend
+    step_mib = max(2, int((avail - hold) / (horizon * 2 / 3) / 4 / MIB + 0.5))
     tool = Tool(ctx, "host")
     tool.wait_ready()
     holder = ctx.workload("holder", [exe, "hold", "--size", str(hold)],
