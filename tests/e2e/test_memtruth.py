@@ -261,6 +261,7 @@ def t_swap_leak(suite, ctx):
     p, t_ready = start(ctx, "leak", cgroups.run_in(cg, [memload(ctx), "leak", "--step", "8M",
                                                         "--max", "1536M"]))
     t, o = expect_enter(suite, tool, "swap_leak", p, "oom_risk", LEAK_WINDOWS + 3, w0)
+    wd = tool.windows() - w0
     st = status(p.pid)
     premise = "at the line: RssAnon %d MiB (limit %d MiB), VmSwap %d MiB" % (
         st.get("RssAnon", 0) >> 20, limit >> 20, st.get("VmSwap", 0) >> 20)
@@ -291,7 +292,7 @@ def t_swap_leak(suite, ctx):
     if now_swap is not None and int(now_swap) <= o["swap_bytes"]:
         raise TestFailure("swap_bytes in its hk_procs entry %s, not above the line's %d" %
                           (now_swap, o["swap_bytes"]))
-    ctx.detected("swap_leak", t - t_ready, tool.windows() - w0)
+    ctx.detected("swap_leak", t - t_ready, wd)
     ctx.record("swap_leak_held", True,
                "%s, swap_bytes %d MiB; %d windows later still oom_risk, VmSwap %d MiB, "
                "RssAnon %d MiB%s" %
