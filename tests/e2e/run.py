@@ -89,7 +89,11 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
 # to it), one freezes every process whose ETA falls under its setting.
 TOGETHER = (
     ("mem_thrashing", "oom_risk", "oom_memcg_bursts", "oom_main_exited", "oom_stops",
-     "page_cache_writer", "freeze_before_oom", "freeze_refused"),
+     "page_cache_writer", "freeze_before_oom", "freeze_refused",
+     # memory truth (#19): none spins a CPU (copy-on-write at ~10 %); the
+     # host's headroom and the two with swap stay alone: they move what
+     # every other test's memory reads
+     "cow_fork", "shmem_map", "freeze_eta_falls"),
 )
 
 
