@@ -19,6 +19,10 @@
  *    (the floor); the others add, piece by piece, what a real walk does
  *    (bn_walk_direct reads the fields with direct loads instead of
  *    BPF_CORE_READ), so that the differences say where a walk's time goes.
+ *    bn_walk_delays reads each thread's block I/O delay as io_blocked does
+ *    (core_fixes.bpf.h's hk_task_io_ns), bn_walk_stall its memory-stall
+ *    delays too (hk_task_mem_stall_ns): the stall counters' own cost per
+ *    thread read (figure 13).
  *  - bn_host_read (SEC("syscall"), BPF_PROG_TEST_RUN): hotspot-k's own
  *    host headroom read (bpf/host_mem.bpf.h's hk_host_read, compiled in
  *    here), called ctx->reads times through bpf_loop and timed around the
@@ -39,6 +43,7 @@
 #define HK_BPF_WALK_STATE_H
 static __u64 hk_walk_no;
 #include "../../bpf/host_mem.bpf.h"
+#include "../../bpf/core_fixes.bpf.h"
 
 #define TASK_RUNNING 0
 #define BN_PF_KTHREAD 0x00200000	/* include/linux/sched.h */
@@ -260,7 +265,8 @@ static __noinline int bn_proc(__u32 tgid)
 /*
  * One thread. Levels: 1 iterate only; 2 + the fields as direct loads;
  * 3 + the fields through BPF_CORE_READ (as hotspot-k's walk reads them);
- * 4 = 3 + task storage; 5 = 4 + a per-process hash entry.
+ * 4 = 3 + task storage; 5 = 4 + a per-process hash entry. 6 iterate +
+ * the block I/O delay (io_blocked's read); 7 = 6 + the memory-stall delays.
  */
 static __noinline int bn_visit(struct task_struct *t, int level)
 {
@@ -269,6 +275,12 @@ static __noinline int bn_visit(struct task_struct *t, int level)
 	bn_threads++;
 	if (level < 2)
 		return 0;
+	if (level >= 6) {
+		bn_sum += hk_task_io_ns(t, bn_walk_no);
+		if (level == 7)
+			bn_sum += hk_task_mem_stall_ns(t);
+		return 0;
+	}
 	if (level == 2) {
 		if (t->flags & BN_PF_KTHREAD)
 			return 0;
@@ -345,6 +357,18 @@ SEC("syscall")
 int bn_walk_hash(struct bn_walk_ctx *ctx)
 {
 	return bn_walk(ctx, 5);
+}
+
+SEC("syscall")
+int bn_walk_delays(struct bn_walk_ctx *ctx)
+{
+	return bn_walk(ctx, 6);
+}
+
+SEC("syscall")
+int bn_walk_stall(struct bn_walk_ctx *ctx)
+{
+	return bn_walk(ctx, 7);
 }
 
 /* --- the host headroom read (figure 13) ---------------------------------- */

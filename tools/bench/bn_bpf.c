@@ -5,6 +5,8 @@
  *   bn-bpf attach empty|filter|tgid  attach a sched_switch yardstick, print
  *                                    "ready prog_id=N", wait for SIGTERM
  *   bn-bpf walk [-r REPS] [-l LEVELS] run the bare walks (BPF_PROG_TEST_RUN)
+ *                                    (LEVELS: iter,direct,fields,store,hash
+ *                                    or all of those; delays,stall)
  *   bn-bpf stats -p PID              hk_stats of the hotspot-k with that PID
  *   bn-bpf watch -p PID[,PID] -d SEC [-n N[,N]] [-b MS] [-l LEVELS]
  *                                    print hk_stats each time a window
@@ -104,10 +106,11 @@ static int cmd_attach(const char *which)
 
 /* --- bare walks ---------------------------------------------------------- */
 
-enum { NR_LEVELS = 5, ALL_LEVELS = (1 << NR_LEVELS) - 1, NR_SLOTS = 3 };
+/* "all": the five levels of figure 3; delays and stall (figure 13) apart */
+enum { NR_LEVELS = 7, ALL_LEVELS = (1 << 5) - 1, NR_SLOTS = 3 };
 
 static const char *const level_names[NR_LEVELS] = {
-	"iter", "direct", "fields", "store", "hash",
+	"iter", "direct", "fields", "store", "hash", "delays", "stall",
 };
 
 struct walker {
@@ -137,6 +140,8 @@ static int walker__open(struct walker *w, __u32 max_procs)
 	w->fd[2] = bpf_program__fd(w->skel->progs.bn_walk_fields);
 	w->fd[3] = bpf_program__fd(w->skel->progs.bn_walk_store);
 	w->fd[4] = bpf_program__fd(w->skel->progs.bn_walk_hash);
+	w->fd[5] = bpf_program__fd(w->skel->progs.bn_walk_delays);
+	w->fd[6] = bpf_program__fd(w->skel->progs.bn_walk_stall);
 	return 0;
 }
 
@@ -541,7 +546,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: bn-bpf attach empty|filter|tgid\n"
-		"       bn-bpf walk [-r REPS] [-l iter,direct,fields,store,hash|all] [-m MAX_PROCS]\n"
+		"       bn-bpf walk [-r REPS] [-l iter,direct,fields,store,hash|all,delays,stall]\n"
+		"                   [-m MAX_PROCS]\n"
 		"       bn-bpf host [-r READS] [-s SAMPLES] [-b MS]\n"
 		"       bn-bpf stats -p PID\n"
 		"       bn-bpf watch -p PID[,PID] -d SECONDS [-n N[,N]] [-b MS] [-l LEVELS]\n"
