@@ -186,7 +186,7 @@ static int parse_levels(const char *s)
 			if (!strcmp(tok, level_names[i]))
 				mask |= 1 << i;
 		if (!strcmp(tok, "all"))
-			mask = ALL_LEVELS;
+			mask |= ALL_LEVELS;
 	}
 	return mask;
 }
