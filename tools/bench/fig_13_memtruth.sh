@@ -25,22 +25,30 @@ MT_S=${BENCH_MT_S:-15}
 
 # --- the headroom read ---------------------------------------------------------
 
-# memtruth_host: bn-bpf host while a sparse 2 GiB file is read into the page
-# cache, 256 MiB at a time 100 ms apart, then removed (its cache freed); lines in
-# memtruth-host.out
+# memtruth_host: bn-bpf host while a sparse 1 GiB file is read into the page
+# cache, 256 MiB at a time 100 ms apart, then 1 GiB of anonymous memory is
+# written 256 MiB at a time and freed, then the file removed (its cache
+# freed); lines in memtruth-host.out
 memtruth_host()
 {
 	local f=/var/tmp/hk-bench-cache.$$ rd
 
-	log "13. memtruth: the host headroom read, next to MemAvailable while the page cache grows"
-	truncate -s 2G "$f" || return 1
+	log "13. memtruth: the host headroom read, next to MemAvailable while the page cache and anon memory change"
+	truncate -s 1G "$f" || return 1
 	# holes read in are page-cache pages like any: no disk I/O needed
 	run_bg "$WORK/memtruth-reader.out" bash -c '
-		for ((i = 0; i < 8; i++)); do
+		for ((i = 0; i < 4; i++)); do
 			dd if="$1" of=/dev/null bs=1M skip=$((i * 256)) count=256 status=none
 			sleep 0.1
 		done
-		rm -f "$1"' reader "$f"
+		"$2" -c "
+import time
+held = []
+for i in range(4):
+    held.append(b\"x\" * (256 << 20))
+    time.sleep(0.2)
+time.sleep(0.5)"
+		rm -f "$1"' reader "$f" "$PY"
 	rd=$BG_PID
 	run_fg "$WORK/memtruth-host.out" "$OUT/bn-bpf" host -r 10000 -s 24 -b 250
 	stop "$rd"
@@ -180,7 +188,7 @@ memtruth_report()
 		FAILED="$FAILED memtruth:host"
 	fi
 	say ""
-	say "Method: \`bn-bpf host\` loads \`bn_host_read\`, a SEC(\"syscall\") program that includes hotspot-k's bpf/host_mem.bpf.h and calls its \`hk_host_read\` (the function the walk calls once per window: the root memory cgroup's per-node LRU vector → each possible node's pglist_data, its counters and each zone's free pages and low watermark) through bpf_loop, timed with bpf_ktime_get_ns around the loop, run by BPF_PROG_TEST_RUN with the nodes hotspot-k passes (/sys/devices/system/node/possible). The first call, which finds the root memory cgroup from the caller's css_set, is not timed. Back to back: 10 000 calls per run, 5 runs; alone: one call per run, 250 ms apart (what once per window sees; the bpf_loop call is in it). Accuracy: each single read between two reads of /proc/meminfo's MemAvailable, error against their mean, while a sparse 2 GiB file on /var/tmp is read into the page cache (256 MiB at a time, 100 ms apart, then removed). The lab kernel boots with \`deferred_init=lazy\`: struct pages not initialised at boot stay out of every zone's NR_FREE_PAGES until a zone needs them, but MemFree (and so MemAvailable) counts them; hk_host_read adds them (\`hk_deferred_pages\`: a node's pages from first_deferred_pfn to its end), shown in their own column; a mainline kernel initialises them all during boot (0 there)."
+	say "Method: \`bn-bpf host\` loads \`bn_host_read\`, a SEC(\"syscall\") program that includes hotspot-k's bpf/host_mem.bpf.h and calls its \`hk_host_read\` (the function the walk calls once per window: the root memory cgroup's per-node LRU vector → each possible node's pglist_data, its counters and each zone's free pages and low watermark) through bpf_loop, timed with bpf_ktime_get_ns around the loop, run by BPF_PROG_TEST_RUN with the nodes hotspot-k passes (/sys/devices/system/node/possible). The first call, which finds the root memory cgroup from the caller's css_set, is not timed. Back to back: 10 000 calls per run, 5 runs; alone: one call per run, 250 ms apart (what once per window sees; the bpf_loop call is in it). Accuracy: each single read between two reads of /proc/meminfo's MemAvailable, error against their mean, while a sparse 1 GiB file on /var/tmp is read into the page cache (256 MiB at a time, 100 ms apart), then 1 GiB of anonymous memory is written (256 MiB every 200 ms) and freed, then the file is removed. The lab kernel boots with \`deferred_init=lazy\`: struct pages not initialised at boot stay out of every zone's NR_FREE_PAGES until a zone needs them, but MemFree (and so MemAvailable) counts them; hk_host_read adds them (\`hk_deferred_pages\`: a node's pages from first_deferred_pfn to its end), shown in their own column; a mainline kernel initialises them all during boot (0 there)."
 	say ""
 
 	say "| population, -i 1s | walk per thread, stall on (default 10 %) | stall = 0% | on ÷ off, per window pair: median (range) | threads visited per window | driver |"
