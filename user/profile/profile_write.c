@@ -322,7 +322,8 @@ static void titles(const struct hk_profile_syms *s, const struct hk_profile_resu
 	snprintf(title, tlen, "hotspot-k: %u (%s), %s", r->pid, s->comm, r->label);
 	if (r->kind == HK_PROF_MEMORY) {
 		snprintf(sub, slen, "%.1f s of wall clock: anonymous memory grown by %.1f MiB "
-			 "(%llu counter changes), weighed in bytes (not microseconds)%s",
+			 "(%llu counter changes); weights are bytes: a frame titled 1.0 ms grew "
+			 "1 kB%s",
 			 (double)r->duration_ns / HK_NSEC_PER_SEC,
 			 (double)r->grown_bytes / (1024 * 1024),
 			 (unsigned long long)r->mem_events,
