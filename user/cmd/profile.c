@@ -24,7 +24,8 @@
 #include "shared/units.h"
 
 static const char usage_text[] =
-"Usage: hotspot-k profile PID [--memory] [--duration DUR] [--profile-dir DIR] [--json]\n"
+"Usage: hotspot-k profile PID [--memory] [--duration DUR] [--profile-dir DIR]\n"
+"                             [--json]\n"
 "\n"
 "Profile one process: its on-CPU stacks, sampled at 99 Hz on every CPU, and\n"
 "the time its threads slept, with the stacks they slept in. Written as\n"
