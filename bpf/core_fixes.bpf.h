@@ -22,6 +22,7 @@
 /* include/linux/mm_types_task.h: indexes of mm->rss_stat, stable since 4.5 */
 #define HK_MM_FILEPAGES 0
 #define HK_MM_ANONPAGES 1
+#define HK_MM_SWAPENTS 2
 #define HK_MM_SHMEMPAGES 3
 
 /* Before 6.2 (f1a7941243c1 "mm: convert mm's rss stats into
@@ -60,18 +61,23 @@ static __always_inline __s64 hk_rss_counter(struct mm_struct *mm, int idx)
 	return pages;
 }
 
-/* Resident pages: all of them, and the anon + shmem part the kernel
- * cannot drop (MM_SWAPENTS are not resident). */
-static __always_inline int hk_rss_pages(struct mm_struct *mm, __u64 *rss, __u64 *anon)
+/* Resident pages (anon + file + shmem), resident anon, and anon swapped
+ * out (MM_SWAPENTS, not resident): what the OOM trend follows is anon,
+ * wherever it is; shmem is shared (classify_mem.h). */
+static __always_inline int hk_rss_pages(struct mm_struct *mm, __u64 *rss, __u64 *anon,
+					__u64 *swap)
 {
-	__s64 file, a;
+	__s64 file, a, sh, sw;
 
 	if (!mm)
 		return 0;
 	file = hk_rss_counter(mm, HK_MM_FILEPAGES);
-	a = hk_rss_counter(mm, HK_MM_ANONPAGES) + hk_rss_counter(mm, HK_MM_SHMEMPAGES);
+	a = hk_rss_counter(mm, HK_MM_ANONPAGES);
+	sh = hk_rss_counter(mm, HK_MM_SHMEMPAGES);
+	sw = hk_rss_counter(mm, HK_MM_SWAPENTS);
 	*anon = a > 0 ? (__u64)a : 0;
-	*rss = file + a > 0 ? (__u64)(file + a) : 0;
+	*swap = sw > 0 ? (__u64)sw : 0;
+	*rss = file + a + sh > 0 ? (__u64)(file + a + sh) : 0;
 	return 1;
 }
 
@@ -126,6 +132,35 @@ static __always_inline __u64 hk_task_io_ns(struct task_struct *t, __u64 rq_now_n
 		if (start && rq_now_ns > start)
 			ns += rq_now_ns - start;
 	}
+	return ns;
+}
+
+/*
+ * Time the thread stalled on memory (delay accounting): refaults of its
+ * working set (thrashing_delay, 5.0), swap-in (swapin_delay), direct
+ * reclaim (freepages_delay) and compaction (compact_delay, 5.2), each
+ * guarded: a kernel that renames one loads without it. Credited when the
+ * stall ends. Not wpcopy_delay (copy-on-write: a fork's copies are work).
+ * 0 when delay accounting is off or not built.
+ */
+static __always_inline __u64 hk_task_mem_stall_ns(struct task_struct *t)
+{
+	struct task_delay_info *d;
+	__u64 ns = 0;
+
+	if (!bpf_core_field_exists(t->delays))
+		return 0;
+	d = t->delays;
+	if (!d)
+		return 0;
+	if (bpf_core_field_exists(d->thrashing_delay))
+		ns += BPF_CORE_READ(d, thrashing_delay);
+	if (bpf_core_field_exists(d->swapin_delay))
+		ns += BPF_CORE_READ(d, swapin_delay);
+	if (bpf_core_field_exists(d->freepages_delay))
+		ns += BPF_CORE_READ(d, freepages_delay);
+	if (bpf_core_field_exists(d->compact_delay))
+		ns += BPF_CORE_READ(d, compact_delay);
 	return ns;
 }
 

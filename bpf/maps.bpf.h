@@ -73,6 +73,7 @@ struct hk_task {
 	__u64 wait_ns;		/* run delay + pending wait at the last walk */
 	__u64 io_ns;		/* I/O wait + the pending one, at the last walk */
 	__u64 io_bytes;		/* read_bytes + write_bytes at the last walk */
+	__u64 mem_stall_ns;	/* stalled on memory, at the last walk */
 	__u64 walk;		/* walk number of the last visit, 0: new */
 	__u64 stale_queued;	/* a queue stamp left on it while asleep */
 	__u32 aggr_tgid;	/* majority candidate among aggressors */

@@ -191,6 +191,7 @@ static __noinline int hk_walk_begin(__u32 in_worker)
 	 * are not met, and the sweep drops their entries */
 	hk_walk_filtered = hk_filter_any(c);
 	hk_io_on = c->io_blocked_pct_x100 != 0;
+	hk_mem_stall_on = c->thrash_stall_pct_x100 != 0;
 	if (c->filter_gen != hk_filter_gen_seen) {
 		hk_filter_gen_seen = c->filter_gen;
 		hk_sweep_needed = 1;

@@ -17,6 +17,7 @@
 #include "window.bpf.h"
 #include "sched_prio.bpf.h"
 #include "walk_state.bpf.h"
+#include "host_mem.bpf.h"
 
 /*
  * Two parts of one window, each with the thread that wanted a CPU most
@@ -183,7 +184,7 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	mm = t->mm;
 	if (!mm)
 		mm = leader->mm;
-	no_mm = !hk_rss_pages(mm, &acc->rss_pages, &acc->anon_pages);
+	no_mm = !hk_rss_pages(mm, &acc->rss_pages, &acc->anon_pages, &acc->swap_pages);
 	acc->now_ns = bpf_ktime_get_ns();
 	acc->nr_threads = sig->nr_threads;
 	acc->start_time_ns = leader->start_time;
@@ -192,6 +193,11 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	/* two 8-byte loads: cheaper than a string copy helper */
 	*(__u64 *)&acc->comm[0] = *(__u64 *)&leader->comm[0];
 	*(__u64 *)&acc->comm[8] = *(__u64 *)&leader->comm[8];
+	/* the host's headroom: read by the first process closed in a walk */
+	if (hk_host_walk != hk_walk_no)
+		hk_host_read((__u64)BPF_CORE_READ(t, cgroups), c->nr_nodes);
+	acc->host_avail_bytes = hk_host_avail_pages * c->page_size_bytes;
+	acc->host_avail_known = hk_host_known;
 	if (hk_memcg_limit((__u64)BPF_CORE_READ(t, cgroups), c->page_size_bytes, acc))
 		acc->limit_kind = HK_LIMIT_MEMCG;
 	hk_cpu_quota(bpf_core_field_exists(t->sched_task_group) ?

@@ -61,6 +61,7 @@ static __u64 hk_cur_visited;
 static __u64 hk_cur_window_ns;
 static __u64 hk_walk_switches;
 static __u32 hk_io_on;			/* io_blocked is on: hk_config's, per walk */
+static __u32 hk_mem_stall_on;		/* Mem-thrashing reads stall time: ditto */
 
 static __u64 hk_stale_dropped;
 static __u64 hk_cur_parked;

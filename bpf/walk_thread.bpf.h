@@ -82,6 +82,7 @@ struct hk_thread_now {
 	__u64 wait_ns;		/* run delay credited, plus the pending wait */
 	__u64 io_ns;		/* I/O wait, pending included (io_blocked) */
 	__u64 io_bytes;
+	__u64 mem_stall_ns;	/* stalled on memory (hk_task_mem_stall_ns) */
 	__u64 start_ns;		/* its start_time */
 	__u64 queued_ns;	/* its queue stamp (sched_info.last_queued) */
 	__u64 task;		/* its address */
@@ -109,7 +110,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	struct hk_thread_now *r = &hk_visit_now;
 	struct hk_config *c = hk_cfg();
 	struct hk_sample *acc = &hk_cur.s;
-	__u64 drun, dwait = 0, dio = 0, dbytes = 0;
+	__u64 drun, dwait = 0, dio = 0, dbytes = 0, dmem = 0;
 	__u64 wait, window = hk_cur_window_ns;
 	struct hk_counters zero = {};
 
@@ -127,6 +128,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 		dwait = hk_sub_clamp(wait, ts->wait_ns);
 		dio = hk_sub_clamp(r->io_ns, ts->io_ns);
 		dbytes = hk_sub_clamp(r->io_bytes, ts->io_bytes);
+		dmem = hk_sub_clamp(r->mem_stall_ns, ts->mem_stall_ns);
 		hk_counters_add_since(&hk_cur.did, &r->c, &ts->seen);
 		/* the stale stamp was consumed since: the kernel credited
 		 * the whole sleep as run delay */
@@ -142,6 +144,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 		dwait = wait;
 		dio = r->io_ns;
 		dbytes = r->io_bytes;
+		dmem = r->mem_stall_ns;
 		window = hk_sub_clamp(hk_walk_start_ns, r->start_ns);
 		hk_counters_add_since(&hk_cur.did, &r->c, &zero);
 	} else {
@@ -161,11 +164,14 @@ __noinline int hk_thread_account(struct hk_task *ts)
 		drun = hk_min_u64(drun, window);
 		dwait = hk_min_u64(dwait, window - drun);
 		dio = hk_min_u64(dio, window - drun - dwait);
+		/* a stall in reclaim runs on the CPU: of the window only */
+		dmem = hk_min_u64(dmem, window);
 	}
 	ts->seen = r->c;
 	ts->wait_ns = wait;
 	ts->io_ns = r->io_ns;
 	ts->io_bytes = r->io_bytes;
+	ts->mem_stall_ns = r->mem_stall_ns;
 	ts->walk = hk_walk_no;
 
 	acc->wait_delta_ns += dwait;
@@ -179,6 +185,10 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	if (dio > acc->thread_io_delta_ns) {
 		acc->thread_io_delta_ns = dio;
 		acc->io_tid = r->pid;
+	}
+	if (dmem > acc->thread_mem_stall_delta_ns) {
+		acc->thread_mem_stall_delta_ns = dmem;
+		acc->mem_stall_tid = r->pid;
 	}
 	if (drun + dwait > acc->thread_run_delta_ns + acc->thread_queued_delta_ns) {
 		acc->thread_run_delta_ns = drun;
@@ -206,8 +216,10 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	return 0;
 }
 
-/* What a visit reads for io_blocked. Not inlined: its CO-RE branches,
- * inlined, cost the verifier 0.6 s more of hk_arm's walk loop. */
+/* What a visit reads of delay accounting: I/O wait for io_blocked, and
+ * memory stalls for Mem-thrashing (both 0 while it is off). Not inlined:
+ * its CO-RE branches, inlined, cost the verifier 0.6 s more of hk_arm's
+ * walk loop. */
 static __noinline int hk_visit_io(struct task_struct *t)
 {
 	struct hk_thread_now *r = &hk_visit_now;
@@ -222,6 +234,7 @@ static __noinline int hk_visit_io(struct task_struct *t)
 		r->io_ns = 0;
 		r->io_bytes = 0;
 	}
+	r->mem_stall_ns = hk_mem_stall_on ? hk_task_mem_stall_ns(t) : 0;
 	return 0;
 }
 

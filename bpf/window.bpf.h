@@ -77,7 +77,9 @@ static __always_inline void hk_peer_comm(char *dst, __u32 tgid)
 		__builtin_memcpy(dst, peer->comm, HK_COMM_LEN);
 }
 
-/* Send one transition; -1 when the ring buffer is full (counted). */
+/* Send one transition; -1 when the ring buffer is full (counted). The
+ * one event sent within a label (from == to) is an OOM risk's ETA that fell
+ * under freeze_eta_s (HK_EV_ETA, hk_eta_crossed). */
 static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 to)
 {
 	struct hk_stats *st = hk_st();
@@ -90,7 +92,7 @@ static __noinline int hk_emit(struct hk_proc *p, __u32 tgid, __u32 from, __u32 t
 		__sync_fetch_and_add(&st->events_dropped, 1);
 		return -1;
 	}
-	e->type = HK_EV_TRANSITION;
+	e->type = from == to ? HK_EV_ETA : HK_EV_TRANSITION;
 	e->tgid = tgid;
 	e->ns_pid = p->ns_pid;
 	e->ns_ino = p->ns_ino;
@@ -192,10 +194,12 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 	struct hk_config *c = hk_cfg();
 	struct hk_stats *st = hk_st();
 	__u32 match = HK_OK, i;
+	__u64 eta_before_s;
 	int ret = 0;
 
 	if (!p || !c || !st)
 		return 0;
+	eta_before_s = p->ev.eta_s;
 	__builtin_memcpy(p->comm, s->comm, HK_COMM_LEN);
 	p->seen_walk = hk_walk_no;
 	if (!hk_window_step_frame(c, p, s, &match))
@@ -216,6 +220,8 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 		__sync_fetch_and_add(&st->defer_overflows, 1);
 	}
 	ret = hk_commit(p, tgid, match);
+	if (!ret && hk_eta_crossed(c, p->hyst.label, eta_before_s, p->ev.eta_s))
+		hk_emit(p, tgid, HK_OOM_RISK, HK_OOM_RISK);
 	/* after the commit: its aggressor may follow it into its label */
 	if (match == HK_STARVED && s->aggressor_tgid && s->aggressor_tgid != tgid) {
 		i = hk_nr_victims;

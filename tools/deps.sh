@@ -5,7 +5,8 @@
 set -eu
 
 build="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config make gcc"
-test="libcunit1-dev python3 util-linux procps coreutils strace"
+# nodejs: the unit and e2e tests run the flame graph SVG's script
+test="libcunit1-dev python3 nodejs util-linux procps coreutils strace"
 # make fuzz, fuzz-smoke, sanitize: clang 14's libFuzzer, ASan and UBSan
 # runtimes (libclang-common-14-dev only recommends them, and recommends are
 # not installed); flock and timeout for the sanitized runs

@@ -35,14 +35,7 @@ static inline __u32 hk_classify(const struct hk_config *c,
 	 * pages back in, and memory.high is then the cause */
 	if (hk_mem_throttled(c, ev))
 		return HK_MEM_THROTTLED;
-	/* faults of a process busy on the CPU are its work, not thrashing;
-	 * so is the fault volume of many CPUs' worth of work: the minor
-	 * threshold is per CPU it ran on (15 k/s over 30 CPUs is noise) */
-	if (!hk_cpu_busy(c, ev) &&
-	    (ev->major_faults_per_s >= c->thrash_major_faults_per_s ||
-	     ev->unexplained_faults_per_s >= c->thrash_minor_faults_per_s *
-					     (ev->cpu_pct_x100 > 10000 ?
-					      ev->cpu_pct_x100 / 10000 : 1)))
+	if (hk_mem_thrashing(c, ev, hk_cpu_busy(c, ev)))
 		return HK_MEM_THRASHING;
 	/* its own cgroup's quota held it back: nobody else is to blame */
 	if (hk_throttled(c, ev))
@@ -88,7 +81,7 @@ static inline void hk_proc_take_counters(struct hk_proc *p, const struct hk_samp
 	p->nvcsw = s->nvcsw;
 	p->nivcsw = s->nivcsw;
 	p->rss_pages = s->rss_pages;
-	p->anon_pages = s->anon_pages;
+	p->owned_pages = hk_owned_pages(s);
 	p->throttled_ns = s->throttled_ns;
 	/* a count is a cgroup's: its id says which (see hk_mem_high) */
 	p->mem_high_events = s->mem_high_events;
@@ -102,7 +95,7 @@ static inline void hk_proc_baseline(struct hk_proc *p, const struct hk_sample *s
 {
 	p->start_time_ns = s->start_time_ns;
 	hk_proc_take_counters(p, s);
-	hk_trend_push(p, s->now_ns / HK_NSEC_PER_MSEC, s->anon_pages);
+	hk_trend_push(p, s->now_ns / HK_NSEC_PER_MSEC, hk_owned_pages(s));
 }
 
 /*
@@ -132,7 +125,7 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 		p->nvcsw = 0;
 		p->nivcsw = 0;
 		p->rss_pages = 0;
-		p->anon_pages = 0;
+		p->owned_pages = 0;
 	}
 	/* skipped as quiet until then: nothing it counts moved before */
 	start_ns = s->quiet_until_ns > p->sample_ns ? s->quiet_until_ns : p->sample_ns;
@@ -168,6 +161,7 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 	hk_mem_high(p, s, window_ns, ev);
 
 	hk_rss(c, p, s, window_ns, ev);
+	hk_mem_stall(s, window_ns, ev);
 	hk_trend(c, p, s, ev);
 	hk_limit(c, s, ev);
 	ev->eta_s = ev->trend_samples < HK_TREND_MIN_SAMPLES ? (__u64)HK_ETA_NONE :
@@ -175,6 +169,7 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 
 	hk_proc_take_counters(p, s);
 	*match = hk_classify(c, ev);
+	ev->thrash_stalled = hk_thrash_stalled(c, ev);
 	return 1;
 }
 

@@ -1,18 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * classify_mem.h - memory in one window: RSS and its growth, the limit
- * that binds (a memory cgroup's, else RAM) and its memory.high, and the
- * rules on them: OOM risk (on the trend, classify_trend.h) and held at
- * memory.high. Growth is anon + shmem only: the kernel can drop file pages.
+ * that binds (a memory cgroup's or the host's) and its memory.high, the
+ * kernel's own memory stall time, and the rules on them: OOM risk (on the
+ * trend, classify_trend.h), held at memory.high, Mem-thrashing.
+ *
+ * Growth is anon memory, resident or swapped out (hk_owned_pages): the
+ * kernel can drop file pages, and swapping a leak out does not stop it.
+ * Mapped shmem is not this process's growth: a PostgreSQL backend mapping
+ * shared_buffers page by page allocates nothing (the pages were charged
+ * when their creator touched them); a process that fills tmpfs shows in
+ * its memory cgroup's usage, i.e. in every member's headroom.
  */
 #ifndef HK_SHARED_CLASSIFY_MEM_H
 #define HK_SHARED_CLASSIFY_MEM_H
 
 #include "hotspot.h"
 #include "classify_math.h"
+#include "classify_trend.h"	/* hk_owned_pages() */
 
 /*
- * OOM risk is decided on the present: RSS (anon + shmem) grew in this very
+ * OOM risk is decided on the present: its anon memory grew in this very
  * window, steadily over a trend that covers min_trend at least, give or
  * take a quarter of an interval (a warm-up or a process born big is not a
  * leak), and at this slope it reaches its limit within the horizon. Size alone is not a risk: a database warming
@@ -31,6 +39,21 @@ static inline int hk_oom_risk(const struct hk_config *c,
 	       ev->rss_slope_bytes_per_s > 0 &&
 	       ev->rss_net_growth_bytes >= (__s64)c->oom_min_growth_bytes &&
 	       ev->eta_s <= c->oom_eta_horizon_s;
+}
+
+/*
+ * A held OOM risk whose ETA fell under freeze_eta_s in this window: the
+ * freeze is decided again on it (a process that entered with an ETA above
+ * the setting is frozen as its ETA shrinks). Once per crossing: the window
+ * before was above (or had no ETA: HK_ETA_NONE is the largest __u64). At
+ * the entry the transition carries the ETA: label is the one held before
+ * this window's commit.
+ */
+static inline int hk_eta_crossed(const struct hk_config *c, __u32 label,
+				 __u64 eta_before_s, __u64 eta_now_s)
+{
+	return c->freeze_eta_s && label == HK_OOM_RISK &&
+	       eta_now_s <= c->freeze_eta_s && eta_before_s > c->freeze_eta_s;
 }
 
 /*
@@ -61,12 +84,24 @@ static inline int hk_mem_throttled(const struct hk_config *c,
 		ev->mem_stalled);
 }
 
-/* The memory limit that binds: the sample's memory cgroup, else RAM. */
+/*
+ * The memory limit that binds: the smaller headroom of the sample's memory
+ * cgroups and of the host (what it can still give: free + reclaimable, as
+ * MemAvailable). A leak beside a big healthy process reaches the host's
+ * OOM long before RAM minus itself; pods whose limits add up to more than
+ * the node reach the node's first. Without the host's figure (not read:
+ * no memory cgroup controller), RAM less its own anon, as before.
+ */
 static inline void hk_limit(const struct hk_config *c, const struct hk_sample *s,
 			    struct hk_evidence *ev)
 {
 	ev->limit_partial = s->limit_partial;
-	if (s->limit_bytes) {
+	if (s->host_avail_known &&
+	    (!s->limit_bytes || s->host_avail_bytes < s->headroom_bytes)) {
+		ev->limit_kind = HK_LIMIT_HOST;
+		ev->limit_bytes = c->total_ram_bytes;
+		ev->headroom_bytes = s->host_avail_bytes;
+	} else if (s->limit_bytes) {
 		ev->limit_kind = s->limit_kind;
 		ev->limit_bytes = s->limit_bytes;
 		ev->headroom_bytes = s->headroom_bytes;
@@ -75,6 +110,51 @@ static inline void hk_limit(const struct hk_config *c, const struct hk_sample *s
 		ev->limit_bytes = c->total_ram_bytes;
 		ev->headroom_bytes = hk_sub_clamp(c->total_ram_bytes, ev->rss_anon_bytes);
 	}
+}
+
+/*
+ * The kernel's own memory stall time (delay accounting): the thread
+ * stalled longest in this window, on refaults of its working set
+ * (thrashing), swap-in, direct reclaim and compaction, and its share of
+ * the window. Not copy-on-write (wpcopy): a fork's copies are work.
+ */
+static inline void hk_mem_stall(const struct hk_sample *s, __u64 window_ns,
+				struct hk_evidence *ev)
+{
+	ev->mem_stall_tid = s->mem_stall_tid;
+	ev->mem_stall_pct_x100 = hk_thread_share_x100(s->thread_mem_stall_delta_ns,
+						      window_ns);
+}
+
+/*
+ * Mem-thrashing. A thread stalled on memory for thrash_stall of the
+ * window is, busy or not: zram/zswap swap-ins and direct reclaim run in
+ * the faulting thread, on its CPU. Else hotspot-bpf's rule, kept: costly
+ * (major) or very many minor faults that RSS growth does not explain,
+ * with low CPU (the faults of a process busy on the CPU are its work; the
+ * minor threshold is per CPU it ran on: 15 k/s over 30 CPUs is noise).
+ * Copy-on-write, NUMA hinting and allocator churn land there too, with no
+ * stall: such an event goes out as a notice (hk_thrash_stalled).
+ */
+static inline int hk_mem_thrashing(const struct hk_config *c,
+				   const struct hk_evidence *ev, int busy)
+{
+	if (c->thrash_stall_pct_x100 &&
+	    ev->mem_stall_pct_x100 >= c->thrash_stall_pct_x100)
+		return 1;
+	return !busy &&
+	       (ev->major_faults_per_s >= c->thrash_major_faults_per_s ||
+		ev->unexplained_faults_per_s >= c->thrash_minor_faults_per_s *
+						(ev->cpu_pct_x100 > 10000 ?
+						 ev->cpu_pct_x100 / 10000 : 1));
+}
+
+/* Was it memory pressure (a stall), or a fault storm with none? */
+static inline int hk_thrash_stalled(const struct hk_config *c,
+				    const struct hk_evidence *ev)
+{
+	return c->thrash_stall_pct_x100 &&
+	       ev->mem_stall_pct_x100 >= c->thrash_stall_pct_x100;
 }
 
 /*
@@ -101,22 +181,23 @@ static inline void hk_mem_high(const struct hk_proc *p, const struct hk_sample *
 }
 
 /*
- * RSS now, its growth in this window and over the trend. Growth is anon +
- * shmem only: file pages can be dropped by the kernel, so a process
- * streaming through a mapped file is not leaking. Faults are explained by
- * the growth of all RSS: a fault that maps a new page of any kind is
- * growth, not thrashing.
+ * RSS now, its growth in this window and over the trend. Growth is anon,
+ * resident or swapped out (hk_owned_pages): file pages can be dropped by
+ * the kernel, so a process streaming through a mapped file is not
+ * leaking. Faults are explained by the growth of all RSS: a fault that
+ * maps a new page of any kind is growth, not thrashing.
  */
 static inline void hk_rss(const struct hk_config *c, const struct hk_proc *p,
 			  const struct hk_sample *s, __u64 window_ns,
 			  struct hk_evidence *ev)
 {
 	__u64 page = c->page_size_bytes, new_pages_per_s;
-	__s64 anon_delta = (__s64)s->anon_pages - (__s64)p->anon_pages;
+	__s64 anon_delta = (__s64)hk_owned_pages(s) - (__s64)p->owned_pages;
 	__s64 rss_delta = (__s64)s->rss_pages - (__s64)p->rss_pages;
 
 	ev->rss_bytes = s->rss_pages * page;
 	ev->rss_anon_bytes = s->anon_pages * page;
+	ev->swap_bytes = s->swap_pages * page;
 	ev->rss_growth_bytes_per_s = hk_sdiv(anon_delta * (__s64)page * 1000,
 					     window_ns / HK_NSEC_PER_MSEC);
 	new_pages_per_s = rss_delta > 0 ? hk_per_s((__u64)rss_delta, window_ns) : 0;

@@ -11,6 +11,13 @@
 
 #include "hotspot.h"
 
+/* What the OOM trend follows: anon, resident or swapped out (a leak
+ * swapped out at its limit goes on growing). */
+static inline __u64 hk_owned_pages(const struct hk_sample *s)
+{
+	return s->anon_pages + s->swap_pages;
+}
+
 /* Record an RSS sample in the trend ring (power-of-two capacity). */
 static inline void hk_trend_push(struct hk_proc *p, __u64 now_ms, __u64 pages)
 {
@@ -153,8 +160,8 @@ static inline void hk_trend(const struct hk_config *c, struct hk_proc *p,
 
 	if (!p->trend_nr ||
 	    now_ms >= hk_trend_newest_ms(p) + c->trend_stride_ns / HK_NSEC_PER_MSEC)
-		hk_trend_push(p, now_ms, s->anon_pages);
-	hk_trend_fit(p, now_ms, s->anon_pages, c->oom_trend_span_ns / HK_NSEC_PER_MSEC,
+		hk_trend_push(p, now_ms, hk_owned_pages(s));
+	hk_trend_fit(p, now_ms, hk_owned_pages(s), c->oom_trend_span_ns / HK_NSEC_PER_MSEC,
 		     c->page_size_bytes, ev);
 }
 

@@ -61,6 +61,9 @@ enum hk_label {
 enum hk_limit_kind {
 	HK_LIMIT_RAM = 0,	/* no memory cgroup limit: total RAM binds */
 	HK_LIMIT_MEMCG = 1,	/* a memory cgroup (or an ancestor) binds */
+	HK_LIMIT_HOST = 2,	/* what the host can still give binds (free +
+				 * reclaimable, read in the kernel each window):
+				 * less than any memory cgroup leaves */
 };
 
 enum hk_consts {
@@ -90,7 +93,8 @@ struct hk_config {
 	__u32 enter_windows;		/* consecutive matches to enter a label */
 	__u32 exit_windows;		/* consecutive misses to leave it */
 
-	/* oom_risk: anonymous + shmem RSS, what the kernel cannot drop */
+	/* oom_risk: anonymous memory, resident or swapped out: what the
+	 * kernel cannot drop (shmem is shared: see classify_mem.h) */
 	__u64 oom_trend_span_ns;	/* RSS history the trend looks at */
 	__u64 oom_min_trend_ns;		/* ... and must already cover */
 	__u64 oom_min_growth_bytes;	/* net growth over the trend */
@@ -101,6 +105,13 @@ struct hk_config {
 	/* mem_thrashing */
 	__u64 thrash_major_faults_per_s;
 	__u64 thrash_minor_faults_per_s; /* not explained by RSS growth */
+	__u32 thrash_stall_pct_x100;	/* a thread stalled on memory (delay
+					 * accounting: refaults, swap-in, direct
+					 * reclaim, compaction), share of the
+					 * window; busy or not. 0: off */
+	__u32 nr_nodes;			/* NUMA nodes the host may have
+					 * (nr_node_ids): the host headroom
+					 * reads each one's counters */
 
 	/* throttled: CPU quota of its own cgroup */
 	__u32 throttled_pct_x100;	/* quota throttling, share of window */
@@ -155,14 +166,17 @@ struct hk_config {
 						 * its hierarchy's root (0: the root) */
 	__u32 pad_filter;
 
+	__u64 freeze_eta_s;			/* freeze the cgroup of a process
+						 * in oom_risk whose ETA is below
+						 * this; 0: never. The kernel sends
+						 * HK_EV_ETA when a held OOM risk's
+						 * ETA falls under it */
+
 	/*
 	 * Userspace only: the kernel does not read these. They live here so
 	 * that the config file, --generate-config, a reload and its diff
 	 * treat them like every other key.
 	 */
-	__u64 freeze_eta_s;			/* freeze the cgroup of a process
-						 * entering oom_risk with an ETA
-						 * below this; 0: never */
 	struct hk_path_list freeze_never;	/* cgroups never frozen */
 	__u64 profile_ns;			/* profile a process entering an alarm
 						 * label for this long; 0: off */
@@ -199,8 +213,8 @@ struct hk_evidence {
 	__u64 vcsw_per_s;
 	__u64 ivcsw_per_s;
 	__u64 rss_bytes;		/* resident: anon + file + shmem */
-	__u64 rss_anon_bytes;		/* anon + shmem: what the trend follows */
-	__s64 rss_growth_bytes_per_s;	/* anon + shmem, this window */
+	__u64 rss_anon_bytes;		/* resident anon (shmem apart) */
+	__s64 rss_growth_bytes_per_s;	/* anon + swapped out, this window */
 	__s64 rss_slope_bytes_per_s;	/* least squares over the trend */
 	__s64 rss_net_growth_bytes;	/* newest minus oldest trend point */
 	__u64 rss_trend_ms;		/* time the trend's points cover */
@@ -264,6 +278,17 @@ struct hk_evidence {
 	__u32 io_bytes_known;		/* the kernel counts them
 					 * (CONFIG_TASK_IO_ACCOUNTING) */
 	__u32 io_stuck_threads;
+	/* memory truth: what the trend follows beside resident anon, and
+	 * the kernel's own stall time */
+	__u64 swap_bytes;		/* its anon swapped out (MM_SWAPENTS):
+					 * the trend follows anon + this */
+	__u32 mem_stall_tid;		/* the thread stalled on memory longest */
+	__u32 mem_stall_pct_x100;	/* ... its share of the window (delay
+					 * accounting: thrashing + swap-in +
+					 * direct reclaim + compaction) */
+	__u32 thrash_stalled;		/* that share reaches thrash_stall: real
+					 * memory pressure, not a fault storm
+					 * (hk_thrash_stalled) */
 };
 
 /* What a thread or a process did, counted by the kernel (cumulative). */
@@ -305,7 +330,7 @@ struct hk_proc {
 	__u64 nvcsw;
 	__u64 nivcsw;
 	__u64 rss_pages;
-	__u64 anon_pages;
+	__u64 owned_pages;		/* anon + swapped out (hk_owned_pages) */
 	__u64 throttled_ns;
 	__u64 mem_high_events;		/* memory.events "high" of mem_high_cgroup_id */
 	__u64 carry_io_bytes;		/* bytes moved in a skipped sample */
@@ -321,7 +346,7 @@ struct hk_proc {
 	__u32 carry_thread_cpu;
 	__u32 carry_aggressor_tgid;
 	__u32 carry_aggressor_switches;
-	/* anon + shmem RSS trend ring */
+	/* anon + swapped-out trend ring (hk_owned_pages) */
 	__u32 trend_head;		/* next slot to write */
 	__u32 trend_nr;
 	__u64 trend_ms[HK_TREND_SLOTS];
@@ -370,7 +395,8 @@ struct hk_sample {
 	__u32 fresh;			/* born since the previous walk */
 	__u64 ns_ino;
 	__u64 rss_pages;		/* anon + file + shmem */
-	__u64 anon_pages;		/* anon + shmem */
+	__u64 anon_pages;		/* resident anon */
+	__u64 swap_pages;		/* anon swapped out (MM_SWAPENTS) */
 	__u32 limit_kind;
 	__u32 pad;
 	__u64 limit_bytes;		/* 0: unknown, total RAM binds */
@@ -402,6 +428,14 @@ struct hk_sample {
 	__u64 io_delta_bytes;		/* in this window, by its visited threads */
 	__u32 io_bytes_known;
 	__u32 io_stuck_threads;
+	/* memory truth (see hk_evidence) */
+	__u64 host_avail_bytes;		/* what the host can still give (free +
+					 * reclaimable, as MemAvailable: see
+					 * bpf/host_mem.bpf.h) */
+	__u32 host_avail_known;		/* 0: not read (no memory controller) */
+	__u32 mem_stall_tid;
+	__u64 thread_mem_stall_delta_ns; /* stalled on memory in this window,
+					  * the thread stalled longest */
 };
 
 enum hk_event_type {
@@ -413,6 +447,13 @@ enum hk_event_type {
 	 * time_ns: the start of that walk; ev.window_ns: how long it took.
 	 */
 	HK_EV_HANDOVER = 2,
+	/*
+	 * A process that holds OOM risk: its ETA fell under freeze_eta_s in
+	 * this window (it entered above it, or held above it until now).
+	 * from = to = HK_OOM_RISK; ev: this window's. The freeze is decided
+	 * on it as on the entry (act/freeze.c).
+	 */
+	HK_EV_ETA = 3,
 };
 
 /* A label change, sent over the hk_events ring buffer. */

@@ -329,7 +329,7 @@ static void check_entry(struct env *env, const struct hkv_vector *v, __u32 w,
 	SAME(sample_ns);
 	SAME(runtime_ns);
 	SAME(rss_pages);
-	SAME(anon_pages);
+	SAME(owned_pages);
 	SAME(throttled_ns);
 	SAME(trend_nr);
 	SAME(trend_head);
@@ -357,6 +357,10 @@ static void check_entry(struct env *env, const struct hkv_vector *v, __u32 w,
 	SAME(ev.limit_bytes);
 	SAME(ev.headroom_bytes);
 	SAME(ev.eta_s);
+	SAME(ev.swap_bytes);
+	SAME(ev.mem_stall_pct_x100);
+	SAME(ev.mem_stall_tid);
+	SAME(ev.thrash_stalled);
 	SAME(ev.aggressor_tgid);
 	check(g, comm_is(kp.comm, (const char *)sh->p.comm),
 	      "%s window %u tgid %u: comm \"%.16s\", expected \"%.16s\"", v->name, w, tgid,

@@ -45,6 +45,7 @@ import test_attrib
 import test_cli
 import test_controls
 import test_cpu
+import test_flame_svg
 import test_freeze
 import test_io
 import test_json
@@ -67,7 +68,7 @@ from hk_e2e.suite import Suite
 TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_freeze.TESTS + test_controls.TESTS + test_output.TESTS +
          test_service.TESTS + test_status.TESTS + test_pin.TESTS + test_io.TESTS + test_profile.TESTS +
-         test_memprof.TESTS +
+         test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS)
 
 

@@ -8,8 +8,8 @@ a frame-pointer walk from inside them skips their caller.
   1 MiB malloc'ed and memset every 100 ms, kept; churn_here(): 64 KiB
   malloc'ed, set and freed 8 times as often, reused by the allocator): the
   folded stacks weigh bytes, leak_here carries >= 80 % of them, their sum is
-  the leak's rate times the duration (+-40 %), and nothing of the profiler
-  stays loaded;
+  the leak's rate times the duration (+-40 %), the SVG titles leak_here's
+  frame in bytes, and nothing of the profiler stays loaded;
 - `hotspot-k profile PID` on `leakload sleep` (sleep_here() calls
   clock_nanosleep): the off-CPU stacks read ...;sleep_here;clock_nanosleep
   for >= 80 % of the time asleep in clock_nanosleep;
@@ -20,6 +20,7 @@ a frame-pointer walk from inside them skips their caller.
 
 import json
 import os
+import re
 import subprocess
 import xml.etree.ElementTree as ET
 
@@ -27,7 +28,7 @@ from hk_e2e import cgroups
 from hk_e2e.checks import expect_enter, fast_trend
 from hk_e2e.procs import TestFailure, read_line, workload_alive
 from hk_e2e.tool import Tool
-from test_profile import loaded_profiler_progs, read_folded, wait_gone, weight
+from test_profile import SVG_NS, loaded_profiler_progs, read_folded, wait_gone, weight
 
 MIB = 1 << 20
 LEAK_KIB, LEAK_MS = 1024, 100          # 10 MiB/s
@@ -96,7 +97,9 @@ def t_memprof_manual(suite, ctx):
         raise TestFailure("%d bytes in the folded stacks (%s in the line) over %.1f s, want "
                           "%.0f +-40 %% (10 MiB/s)" % (total, done.get("grown_bytes"), secs,
                                                        want))
-    ET.parse(done["svg"])
+    titles = [t.text or "" for t in ET.parse(done["svg"]).getroot().iter(SVG_NS + "title")]
+    if not any(re.match(r"leak_here \(\d+ bytes, \d+\.\d\d%\)$", t) for t in titles):
+        raise TestFailure("no SVG frame titled 'leak_here (N bytes, P%%)': %s" % titles[:8])
     wait_gone("after profile --memory")
     events = done.get("memory_events", 0)
     ctx.record("memprof_manual", True, "leak_here %.1f %% of %.1f MiB in %.1f s; %d rss_stat "

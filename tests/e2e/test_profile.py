@@ -86,63 +86,68 @@ def wait_gone(what, timeout_s=3.0):
         time.sleep(0.1)
 
 
-def t_profile_manual(suite, ctx):
+def profile_profload(ctx, tag, duration):
+    """profload under `hotspot-k profile PID --json` for duration: its pid, the
+    JSON lines and the finished process (its data file removed again)."""
     exe = profload(ctx)
-    data = os.path.join("/var/tmp", "hk-e2e-profload.%d" % os.getpid())
+    data = os.path.join("/var/tmp", "hk-e2e-%s.%d" % (tag, os.getpid()))
     try:
         w = ctx.workload("profload", [exe, data], stdout=subprocess.PIPE)
         if read_line(w, 10) != "ready":
             raise TestFailure("profload did not start")
         # the run's spelling; the others keep profile's older --dir
-        r = subprocess.run([ctx.tool, "profile", str(w.pid), "--duration", "5s",
+        r = subprocess.run([ctx.tool, "profile", str(w.pid), "--duration", duration,
                             "--profile-dir", ctx.workdir, "--json"], stdin=subprocess.DEVNULL,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=40)
-        lines = [json.loads(x) for x in r.stdout.decode().splitlines()]
-        if r.returncode != 0 or len(lines) != 2:
-            raise TestFailure("profile exited %d with %d lines, want 0 and 2:\n%s\n%s" %
-                              (r.returncode, len(lines), r.stdout.decode(),
-                               r.stderr.decode()))
-        start, done = lines
-        if start.get("state") != "started" or done.get("state") != "written" or \
-           done.get("pid") != w.pid or done.get("svg") != start.get("svg"):
-            raise TestFailure("unexpected lines: %s" % lines)
-        stacks = read_folded(done["folded"])
-        spin = weight(stacks, "spin_here", off=False)
-        slp = weight(stacks, "sleep_here", off=True)
-        fsy = weight(stacks, "fsync_here", off=True)
-        wrong = weight(stacks, "spin_here", off=True) + weight(stacks, "sleep_here", off=False)
-        ratio = spin / slp if slp else 0
-        if not spin or not slp or not fsy:
-            raise TestFailure("missing: spin_here on-CPU %d us, sleep_here off-CPU %d us, "
-                              "fsync_here off-CPU %d us" % (spin, slp, fsy))
-        # 30 ms of CPU per 20 ms asleep; a wake-up's latency counts as asleep
-        if not 1.0 <= ratio <= 2.0:
-            raise TestFailure("spin_here : sleep_here = %.2f (%d : %d us), want 1.5 +-33 %%" %
-                              (ratio, spin, slp))
-        if wrong > (spin + slp) / 20:
-            raise TestFailure("%d us of spin_here off-CPU or sleep_here on-CPU" % wrong)
-        if not any("main" in fr and fr.index("main") < fr.index("spin_here")
-                   for fr, _, _ in stacks if "spin_here" in fr):
-            raise TestFailure("spin_here is never under main: the user stack is cut")
-        if not any(f.endswith("_[k]") for fr, _, o in stacks if o and "sleep_here" in fr
-                   for f in fr):
-            raise TestFailure("sleep_here's off-CPU stacks have no kernel frame")
-        rgb, title = fill_of(done["svg"], "spin_here")
-        if not rgb[0] > rgb[2]:
-            raise TestFailure("spin_here (%s) is not warm: %s" % (title, rgb))
-        rgb, title = fill_of(done["svg"], "sleep_here")
-        if not rgb[2] > rgb[0]:
-            raise TestFailure("sleep_here (%s) is not blue: %s" % (title, rgb))
-        wait_gone("after profile")
-        ctx.record("profile_manual", True, "spin_here %.2f s on-CPU, sleep_here %.2f s and "
-                   "fsync_here %.2f s off-CPU (ratio %.2f); %d stacks, svg %d bytes" %
-                   (spin / 1e6, slp / 1e6, fsy / 1e6, ratio, len(stacks),
-                    os.path.getsize(done["svg"])))
     finally:
         try:
             os.unlink(data)
         except FileNotFoundError:
             pass
+    return w.pid, [json.loads(x) for x in r.stdout.decode().splitlines()], r
+
+
+def t_profile_manual(suite, ctx):
+    pid, lines, r = profile_profload(ctx, "profload", "5s")
+    if r.returncode != 0 or len(lines) != 2:
+        raise TestFailure("profile exited %d with %d lines, want 0 and 2:\n%s\n%s" %
+                          (r.returncode, len(lines), r.stdout.decode(), r.stderr.decode()))
+    start, done = lines
+    if start.get("state") != "started" or done.get("state") != "written" or \
+       done.get("pid") != pid or done.get("svg") != start.get("svg"):
+        raise TestFailure("unexpected lines: %s" % lines)
+    stacks = read_folded(done["folded"])
+    spin = weight(stacks, "spin_here", off=False)
+    slp = weight(stacks, "sleep_here", off=True)
+    fsy = weight(stacks, "fsync_here", off=True)
+    wrong = weight(stacks, "spin_here", off=True) + weight(stacks, "sleep_here", off=False)
+    ratio = spin / slp if slp else 0
+    if not spin or not slp or not fsy:
+        raise TestFailure("missing: spin_here on-CPU %d us, sleep_here off-CPU %d us, "
+                          "fsync_here off-CPU %d us" % (spin, slp, fsy))
+    # 30 ms of CPU per 20 ms asleep; a wake-up's latency counts as asleep
+    if not 1.0 <= ratio <= 2.0:
+        raise TestFailure("spin_here : sleep_here = %.2f (%d : %d us), want 1.5 +-33 %%" %
+                          (ratio, spin, slp))
+    if wrong > (spin + slp) / 20:
+        raise TestFailure("%d us of spin_here off-CPU or sleep_here on-CPU" % wrong)
+    if not any("main" in fr and fr.index("main") < fr.index("spin_here")
+               for fr, _, _ in stacks if "spin_here" in fr):
+        raise TestFailure("spin_here is never under main: the user stack is cut")
+    if not any(f.endswith("_[k]") for fr, _, o in stacks if o and "sleep_here" in fr
+               for f in fr):
+        raise TestFailure("sleep_here's off-CPU stacks have no kernel frame")
+    rgb, title = fill_of(done["svg"], "spin_here")
+    if not rgb[0] > rgb[2]:
+        raise TestFailure("spin_here (%s) is not warm: %s" % (title, rgb))
+    rgb, title = fill_of(done["svg"], "sleep_here")
+    if not rgb[2] > rgb[0]:
+        raise TestFailure("sleep_here (%s) is not blue: %s" % (title, rgb))
+    wait_gone("after profile")
+    ctx.record("profile_manual", True, "spin_here %.2f s on-CPU, sleep_here %.2f s and "
+               "fsync_here %.2f s off-CPU (ratio %.2f); %d stacks, svg %d bytes" %
+               (spin / 1e6, slp / 1e6, fsy / 1e6, ratio, len(stacks),
+                os.path.getsize(done["svg"])))
 
 
 def t_profile_exit(suite, ctx):

@@ -64,6 +64,7 @@ static inline void other_config(struct hk_config *c)
 	c->oom_eta_horizon_s = 1;
 	c->thrash_major_faults_per_s = 1;
 	c->thrash_minor_faults_per_s = 2;
+	c->thrash_stall_pct_x100 = 9993;
 	c->throttled_pct_x100 = 9994;
 	c->starved_wait_pct_x100 = 9999;
 	c->noisy_cpu_pct_x100 = 9998;

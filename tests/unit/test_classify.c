@@ -53,6 +53,7 @@ static void test_config_under_test(void)
 	EQ(cfg.oom_eta_horizon_s, 900);
 	EQ(cfg.thrash_major_faults_per_s, 100);
 	EQ(cfg.thrash_minor_faults_per_s, 10000);
+	EQ(cfg.thrash_stall_pct_x100, 1000);
 	EQ(cfg.throttled_pct_x100, 2500);
 	EQ(cfg.starved_wait_pct_x100, 7000);
 	EQ(cfg.watch_wait_pct_x100, 7000);
@@ -267,6 +268,116 @@ static void test_classify_thrashing(void)
 	ev.thread_wait_pct_x100 = 10000;
 	ev.throttled_pct_x100 = ev.throttled_norm_pct_x100 = 10000;
 	CLASSIFY(ev, HK_MEM_THRASHING);
+}
+
+/*
+ * Issue #19: a thread stalled on memory (delay accounting) for
+ * mem_thrashing.stall of the window is Mem-thrashing, busy or not (zram
+ * decompresses in the faulting thread); a fault storm without a stall is
+ * still Mem-thrashing (hotspot-bpf's rule) but not "stalled".
+ */
+static void test_classify_stall(void)
+{
+	__u32 stall;
+	struct hk_evidence ev;
+	const char *what;
+
+	vec_config();
+	stall = cfg.thrash_stall_pct_x100;
+	memset(&ev, 0, sizeof(ev));
+	/* busy: one thread on the CPU all the window, no fault storm */
+	ev.thread_cpu_pct_x100 = 10000;
+	ev.cpu_pct_x100 = 10000;
+	what = "busy, stall one below";
+	ev.mem_stall_pct_x100 = stall - 1;
+	CLASSIFY(ev, HK_CPU_BOUND);
+	EQ(hk_thrash_stalled(&cfg, &ev), 0);
+	what = "busy, stall at the threshold";
+	ev.mem_stall_pct_x100 = stall;
+	CLASSIFY(ev, HK_MEM_THRASHING);
+	EQ(hk_thrash_stalled(&cfg, &ev), 1);
+	/* OOM risk still wins: a leak that swaps stalls too */
+	what = "stalled, and an OOM risk";
+	oom_base(&ev);
+	ev.mem_stall_pct_x100 = 10000;
+	CLASSIFY(ev, HK_OOM_RISK);
+	/* off: the stall alone says nothing */
+	what = "stall rule off";
+	memset(&ev, 0, sizeof(ev));
+	ev.mem_stall_pct_x100 = 10000;
+	cfg.thrash_stall_pct_x100 = 0;
+	CLASSIFY(ev, HK_OK);
+	EQ(hk_thrash_stalled(&cfg, &ev), 0);
+	/* a fault storm with no stall: thrashing, not stalled (a notice) */
+	vec_config();
+	what = "fault storm, no stall";
+	ev.mem_stall_pct_x100 = 0;
+	ev.minor_faults_per_s = ev.unexplained_faults_per_s = cfg.thrash_minor_faults_per_s;
+	CLASSIFY(ev, HK_MEM_THRASHING);
+	EQ(hk_thrash_stalled(&cfg, &ev), 0);
+}
+
+/* The headroom that binds: the smaller of the memcg's and the host's. */
+static void test_limit_host(void)
+{
+	struct hk_sample s;
+	struct hk_evidence ev;
+
+	vec_config();
+	memset(&s, 0, sizeof(s));
+	memset(&ev, 0, sizeof(ev));
+	/* nothing read: RAM less its own anon, as before */
+	ev.rss_anon_bytes = 1 * HK_GIB;
+	hk_limit(&cfg, &s, &ev);
+	EQ(ev.limit_kind, HK_LIMIT_RAM);
+	EQ(ev.headroom_bytes, cfg.total_ram_bytes - 1 * HK_GIB);
+	/* the host read, no memcg limit: the host's */
+	s.host_avail_known = 1;
+	s.host_avail_bytes = 3 * HK_GIB;
+	hk_limit(&cfg, &s, &ev);
+	EQ(ev.limit_kind, HK_LIMIT_HOST);
+	EQ(ev.limit_bytes, cfg.total_ram_bytes);
+	EQ(ev.headroom_bytes, 3 * HK_GIB);
+	/* a memcg leaving less: the memcg's */
+	s.limit_kind = HK_LIMIT_MEMCG;
+	s.limit_bytes = 4 * HK_GIB;
+	s.headroom_bytes = 3 * HK_GIB - 1;
+	hk_limit(&cfg, &s, &ev);
+	EQ(ev.limit_kind, HK_LIMIT_MEMCG);
+	EQ(ev.limit_bytes, 4 * HK_GIB);
+	EQ(ev.headroom_bytes, 3 * HK_GIB - 1);
+	/* a memcg leaving more (a Burstable pod on a full node): the host */
+	s.headroom_bytes = 3 * HK_GIB + 1;
+	hk_limit(&cfg, &s, &ev);
+	EQ(ev.limit_kind, HK_LIMIT_HOST);
+	EQ(ev.headroom_bytes, 3 * HK_GIB);
+	/* equal: the memcg's (it names the cgroup) */
+	s.headroom_bytes = 3 * HK_GIB;
+	hk_limit(&cfg, &s, &ev);
+	EQ(ev.limit_kind, HK_LIMIT_MEMCG);
+	/* the host has nothing left: 0 binds */
+	s.host_avail_bytes = 0;
+	hk_limit(&cfg, &s, &ev);
+	EQ(ev.limit_kind, HK_LIMIT_HOST);
+	EQ(ev.headroom_bytes, 0);
+}
+
+/* The ETA crossing that decides a freeze again (HK_EV_ETA). */
+static void test_eta_crossed(void)
+{
+	const __u64 none = (__u64)HK_ETA_NONE;
+
+	vec_config();
+	cfg.freeze_eta_s = 300;
+	EQ(hk_eta_crossed(&cfg, HK_OOM_RISK, 301, 300), 1);
+	EQ(hk_eta_crossed(&cfg, HK_OOM_RISK, none, 10), 1);
+	EQ(hk_eta_crossed(&cfg, HK_OOM_RISK, 300, 299), 0);	/* under already */
+	EQ(hk_eta_crossed(&cfg, HK_OOM_RISK, 600, 301), 0);	/* still above */
+	EQ(hk_eta_crossed(&cfg, HK_OOM_RISK, 600, none), 0);	/* no ETA now */
+	EQ(hk_eta_crossed(&cfg, HK_OK, 600, 10), 0);		/* not held */
+	EQ(hk_eta_crossed(&cfg, HK_MEM_THRASHING, 600, 10), 0);
+	cfg.freeze_eta_s = 0;					/* no freeze */
+	EQ(hk_eta_crossed(&cfg, HK_OOM_RISK, none, 0), 0);
 }
 
 static void test_classify_throttled(void)
@@ -654,6 +765,9 @@ int hk_add_classify_suite(void)
 		{ "config under test", test_config_under_test },
 		{ "classify oom_risk", test_classify_oom },
 		{ "classify mem_thrashing", test_classify_thrashing },
+		{ "classify memory stall", test_classify_stall },
+		{ "headroom: memcg or host", test_limit_host },
+		{ "ETA under freeze_eta_s", test_eta_crossed },
 		{ "classify throttled", test_classify_throttled },
 		{ "classify starved", test_classify_starved },
 		{ "classify noisy_neighbor", test_classify_noisy },

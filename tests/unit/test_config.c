@@ -24,6 +24,7 @@ static void test_defaults(void)
 		.oom_eta_horizon_s = 900,
 		.thrash_major_faults_per_s = 100,
 		.thrash_minor_faults_per_s = 10000,
+		.thrash_stall_pct_x100 = 1000,
 		.throttled_pct_x100 = 2500,
 		.starved_wait_pct_x100 = 7000,
 		.noisy_cpu_pct_x100 = 5000,

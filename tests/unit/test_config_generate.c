@@ -63,6 +63,7 @@ static void test_generate_defaults(void)
 	CHECK_LINE(text, "[mem_thrashing]");
 	CHECK_LINE(text, "major_faults_per_s = 100");
 	CHECK_LINE(text, "minor_faults_per_s = 10000");
+	CHECK_LINE(text, "stall = 10%");
 	CHECK_LINE(text, "[throttled]");
 	CHECK_LINE(text, "min_throttled = 25%");
 	CHECK_LINE(text, "[starved]");
@@ -107,7 +108,7 @@ static void test_generate_defaults(void)
 		  "# Net growth over the trend below which");
 	/* [throttled]: between [mem_thrashing] and [starved], one key */
 	CHECK_HAS(text,
-		  "minor_faults_per_s = 10000\n"
+		  "stall = 10%\n"
 		  "\n"
 		  "# Throttled: the CPU quota of its own cgroup (cgroup v1\n"
 		  "# cpu.cfs_quota_us, v2 cpu.max) held it back: its cgroups were\n"

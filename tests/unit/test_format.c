@@ -181,7 +181,7 @@ static void test_human_mem_thrashing(void)
 		   H_TIME "   5100 thrash            "
 		   "            OK → Mem-thrashing   "
 		   "12.3k minor faults/s, 11.9k not explained by RSS growth"
-		   " · 3 major faults/s · cpu 25 %\n");
+		   " · 3 major faults/s · stalled 0 % · cpu 25 %\n");
 }
 
 /* the vmtest guest's leak, held at a memory.high of 64 MiB */
@@ -655,6 +655,14 @@ static void test_event_priority(void)
 	CU_ASSERT_EQUAL(hk_event__priority(&e), 5);
 	ev_throttled(&e);
 	e.ev.wait_nice = 19;
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);
+
+	/* Mem-thrashing: a warning when its threads stalled on memory, a
+	 * notice for a fault storm with no stall (#19) */
+	ev_thrash(&e);
+	CU_ASSERT_EQUAL(hk_event__priority(&e), 5);
+	e.ev.thrash_stalled = 1;
+	e.ev.mem_stall_pct_x100 = 4200;
 	CU_ASSERT_EQUAL(hk_event__priority(&e), 4);
 
 	CU_ASSERT_STRING_EQUAL(hk_policy__name(HK_SCHED_NORMAL), "normal");

@@ -14,14 +14,14 @@
 #define J_NOPEERS ",\"aggressor_pid\":null,\"aggressor_comm\":null," \
 		  "\"victim_pid\":null,\"victim_comm\":null,\"victim_deprioritised\":false}\n"
 /* the RSS and limit of ev_base() */
-#define J_QUIET_MEM "\"rss_bytes\":10485760,\"rss_anon_bytes\":8388608," \
+#define J_QUIET_MEM "\"rss_bytes\":10485760,\"rss_anon_bytes\":8388608,\"swap_bytes\":0," \
 		    "\"rss_growth_bytes_per_s\":0,\"rss_slope_bytes_per_s\":0," \
 		    "\"rss_net_growth_bytes\":0,\"rss_trend_s\":0.000," \
 		    "\"trend_samples\":0," \
 		    "\"limit_kind\":\"ram\",\"limit_bytes\":8589934592," \
 		    "\"headroom_bytes\":8579448832,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":1," \
 		    "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0," \
-		    "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
+		    "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0"
 
 static void test_json_oom_risk(void)
 {
@@ -42,7 +42,7 @@ static void test_json_oom_risk(void)
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
-		   "\"rss_anon_bytes\":1200000000,"
+		   "\"rss_anon_bytes\":1200000000,\"swap_bytes\":0,"
 		   "\"rss_growth_bytes_per_s\":40000000,"
 		   "\"rss_slope_bytes_per_s\":42991616,"
 		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,"
@@ -50,7 +50,7 @@ static void test_json_oom_risk(void)
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
 		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":554,\"memcg_id\":1,"
 		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
-		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0"
 		   J_NOPEERS);
 }
 
@@ -80,7 +80,7 @@ static void test_json_mem_thrashing(void)
 		   "\"nr_threads\":1,\"faults_per_s\":12348,\"minor_faults_per_s\":12345,"
 		   "\"major_faults_per_s\":3,\"unexplained_faults_per_s\":11900,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2,\"rss_bytes\":10485760,"
-		   "\"rss_anon_bytes\":8388608,"
+		   "\"rss_anon_bytes\":8388608,\"swap_bytes\":0,"
 		   "\"rss_growth_bytes_per_s\":-4096,"
 		   "\"rss_slope_bytes_per_s\":-2097152,"
 		   "\"rss_net_growth_bytes\":-65536,\"rss_trend_s\":7.005,"
@@ -88,7 +88,7 @@ static void test_json_mem_thrashing(void)
 		   "\"limit_kind\":\"memcg\",\"limit_bytes\":536870912,"
 		   "\"headroom_bytes\":526385152,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":77,"
 		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
-		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0"
 		   J_NOPEERS);
 }
 
@@ -275,7 +275,7 @@ static void test_json_exited(void)
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
-		   "\"rss_anon_bytes\":1200000000,"
+		   "\"rss_anon_bytes\":1200000000,\"swap_bytes\":0,"
 		   "\"rss_growth_bytes_per_s\":40000000,"
 		   "\"rss_slope_bytes_per_s\":42991616,"
 		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,"
@@ -283,7 +283,7 @@ static void test_json_exited(void)
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
 		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":0,\"memcg_id\":1,"
 		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
-		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0"
 		   J_NOPEERS);
 }
 

@@ -360,7 +360,7 @@ static void test_window_step(void)
 	EQ(p.windows, 1);
 	EQ(p.runtime_ns, 50 * HK_NSEC_PER_SEC);
 	EQ(p.trend_nr, 1);
-	EQ(p.trend_pages[0], 100);	/* anon + shmem only */
+	EQ(p.trend_pages[0], 100);	/* anon only (+ swapped out) */
 
 	/* 99 ms later: under a tenth of the interval, no window; baseline kept */
 	s.now_ns += 99 * HK_NSEC_PER_MSEC;
@@ -444,6 +444,46 @@ static void test_window_step(void)
 	EQ(p.ev.thread_queued_pct_x100, 6000);
 }
 
+/*
+ * Issue #19: a leak swapped out at its limit goes on growing: the trend
+ * follows anon + swapped out (resident anon flat); the thread stalled on
+ * memory longest gives memory_stall_pct.
+ */
+static void test_window_step_swap(void)
+{
+	struct hk_sample s;
+	struct hk_proc p;
+	__u32 match = 77;
+	int i;
+
+	vec_config();
+	memset(&p, 0, sizeof(p));
+	memset(&s, 0, sizeof(s));
+	s.now_ns = 100 * HK_NSEC_PER_SEC;
+	s.anon_pages = 1000;
+	s.rss_pages = 1000;
+	EQ(hk_window_step(&cfg, &p, &s, &match), 0);
+	EQ(p.owned_pages, 1000);
+	/* resident anon stays at 1000 pages; 512 pages a second go to swap */
+	for (i = 1; i <= 12; i++) {
+		s.now_ns += HK_NSEC_PER_SEC;
+		s.swap_pages += 512;
+		s.thread_mem_stall_delta_ns = 250 * HK_NSEC_PER_MSEC;
+		s.mem_stall_tid = 4321;
+		EQ(hk_window_step(&cfg, &p, &s, &match), 1);
+	}
+	EQ(p.owned_pages, 1000 + 12 * 512);
+	EQ(p.ev.rss_anon_bytes, 1000 * 4096);
+	EQ(p.ev.swap_bytes, 12 * 512 * 4096);
+	EQ(p.ev.rss_growth_bytes_per_s, 512 * 4096);
+	EQ(p.ev.rss_slope_bytes_per_s, 512 * 4096);
+	EQ(p.ev.mem_stall_pct_x100, 2500);
+	EQ(p.ev.mem_stall_tid, 4321);
+	EQ(p.ev.thrash_stalled, 1);
+	/* 2 MiB/s against 16 GiB of RAM: no risk, but growing */
+	check_label(match, HK_MEM_THRASHING, __LINE__, "swapping leak, stalled a quarter");
+}
+
 /* A process born since the previous walk: its life is its first window. */
 static void test_window_step_fresh(void)
 {
@@ -494,6 +534,7 @@ int hk_add_window_step_suite(void)
 		{ "hysteresis retry", test_hyst_retry },
 		{ "window step", test_window_step },
 		{ "window step, fresh process", test_window_step_fresh },
+		{ "window step: swapped-out anon, memory stall", test_window_step_swap },
 	};
 
 	return HK_ADD_SUITE("window step", tests);

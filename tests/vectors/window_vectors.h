@@ -23,8 +23,8 @@
  * tests/unit/test_classify.c pins these values ("config under test"): if
  * a default moves, that test says which, and the vectors need a look.
  * With 1 s windows: cpu_pct_x100 = on-CPU ms * 10, faults/s = faults.
- * The trend follows anonymous + shmem pages (rss_pages of a load);
- * file_pages grow RSS only.
+ * The trend follows anonymous pages, resident (rss_pages of a load) or
+ * swapped out (swap_pages); file_pages grow RSS only.
  */
 #ifndef HK_TESTS_WINDOW_VECTORS_H
 #define HK_TESTS_WINDOW_VECTORS_H
@@ -76,7 +76,9 @@ struct hkv_load {
 	__u64 major_faults;
 	__u64 nvcsw;
 	__u64 nivcsw;
-	__s64 rss_pages;		/* anon + shmem RSS change */
+	__s64 rss_pages;		/* anon RSS change */
+	__s64 swap_pages;		/* anon swapped out: change */
+	__u64 mem_stall_ns;		/* the thread stalled on memory longest */
 	__s64 file_pages;		/* file-backed RSS change */
 	__u32 nr_threads;
 	__u32 aggressor_tgid;
@@ -180,6 +182,9 @@ enum hkv_field {
 	HKV_F_WAIT_NICE,	/* wait_nice */
 	HKV_F_VICTIM_DEPRIO,	/* victim_deprioritised */
 	HKV_F_IO_BYTES,		/* io_bytes_per_s */
+	HKV_F_SWAP,		/* swap_bytes */
+	HKV_F_MEM_STALL,	/* mem_stall_pct_x100 */
+	HKV_F_STALLED,		/* thrash_stalled */
 };
 
 /* One hand-computed evidence value, read after the window ends. */
@@ -215,9 +220,9 @@ static inline const char *hkv_field_name(__u32 f)
 		"thread_wait_pct_x100", "throttled_pct_x100", "rss_bytes",
 		"rss_anon_bytes", "window_ns", "victim_starved",
 		"io_pct_x100", "thread_io_pct_x100", "mem_high_events_per_s",
-		"mem_high_bytes",
-		"io_pct_x100", "thread_io_pct_x100", "cpu_lost_pct_x100",
-		"wait_nice", "victim_deprioritised",
+		"mem_high_bytes", "cpu_lost_pct_x100",
+		"wait_nice", "victim_deprioritised", "io_bytes_per_s",
+		"swap_bytes", "mem_stall_pct_x100", "thrash_stalled",
 	};
 
 	return f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
@@ -230,6 +235,9 @@ static inline __s64 hkv_field_get(const struct hk_evidence *ev, __u32 f)
 	case HKV_F_IO:		return ev->io_pct_x100;
 	case HKV_F_THREAD_IO:	return ev->thread_io_pct_x100;
 	case HKV_F_IO_BYTES:	return (__s64)ev->io_bytes_per_s;
+	case HKV_F_SWAP:	return (__s64)ev->swap_bytes;
+	case HKV_F_MEM_STALL:	return ev->mem_stall_pct_x100;
+	case HKV_F_STALLED:	return ev->thrash_stalled;
 	case HKV_F_THREAD_CPU:	return ev->thread_cpu_pct_x100;
 	case HKV_F_WAIT:	return ev->wait_pct_x100;
 	case HKV_F_MINOR:	return (__s64)ev->minor_faults_per_s;
@@ -323,7 +331,7 @@ static inline void hkv_sample(const struct hkv_vector *v, const struct hkv_proc 
 			      __u32 w, struct hk_sample *s)
 {
 	const struct hkv_load *l = hkv_load_at(p, w);
-	__s64 anon = (__s64)p->rss_pages, file = 0;
+	__s64 anon = (__s64)p->rss_pages, file = 0, swap = 0;
 	__u32 nr = l->nr_threads ? l->nr_threads : 1;
 	__u64 used;
 	size_t n;
@@ -354,6 +362,7 @@ static inline void hkv_sample(const struct hkv_vector *v, const struct hkv_proc 
 		s->mem_high_events += d->mem_high_events;
 		anon += d->rss_pages;
 		file += d->file_pages;
+		swap += d->swap_pages;
 	}
 	/* a process born in its first window brings what it did then */
 	if (p->fresh) {
@@ -367,6 +376,9 @@ static inline void hkv_sample(const struct hkv_vector *v, const struct hkv_proc 
 	}
 	s->anon_pages = anon > 0 ? (__u64)anon : 0;
 	s->rss_pages = s->anon_pages + (file > 0 ? (__u64)file : 0);
+	s->swap_pages = swap > 0 ? (__u64)swap : 0;
+	s->thread_mem_stall_delta_ns = l->mem_stall_ns;
+	s->mem_stall_tid = l->mem_stall_ns ? p->tgid : 0;
 	s->wait_delta_ns = l->wait_ns;
 	s->io_delta_ns = l->io_ns;
 	s->thread_io_delta_ns = l->thread_io_ns ? l->thread_io_ns : l->io_ns;

@@ -194,7 +194,8 @@ void hk_act__transition(void *act, const struct hk_event *e)
 		if (n > 0)
 			hk_printer__write(a->pr, prio, a->freeze->line, (size_t)n);
 	}
-	if (!a->prof)
+	/* an ETA crossing is no new label: nothing to profile */
+	if (!a->prof || e->type != HK_EV_TRANSITION)
 		return;
 	if (e->to == HK_EXITED) {
 		hk_profiler__stop(a->prof, e->tgid);

@@ -159,10 +159,12 @@ int hk_freeze__event(struct hk_freezer *f, const struct hk_event *e, int json,
 	struct hk_freeze_result *r = f->r;
 	int n;
 
-	/* at the entry only: the ring buffer carries changes, not windows */
-	if (!f->eta_s || !r || e->type != HK_EV_TRANSITION || e->to != HK_OOM_RISK ||
-	    e->from == HK_OOM_RISK || e->ev.eta_s == (__u64)HK_ETA_NONE ||
-	    e->ev.eta_s >= f->eta_s)
+	/* at the entry, and when a held OOM risk's ETA falls under the
+	 * setting (HK_EV_ETA, sent by the kernel once per crossing) */
+	if (!f->eta_s || !r || e->to != HK_OOM_RISK ||
+	    !((e->type == HK_EV_TRANSITION && e->from != HK_OOM_RISK) ||
+	      e->type == HK_EV_ETA) ||
+	    e->ev.eta_s == (__u64)HK_ETA_NONE || e->ev.eta_s >= f->eta_s)
 		return 0;
 	memset(r, 0, sizeof(*r));
 	hk_freeze_act__run(f, e, r);

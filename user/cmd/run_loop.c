@@ -152,8 +152,9 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}
-	/* io_blocked turned on: delay accounting too, and the duty shown */
-	if (cfg.io_blocked_pct_x100 && !old.io_blocked_pct_x100) {
+	/* io_blocked or the stall rule turned on: delay accounting too, and
+	 * the duty shown */
+	if (hk_delayacct__wanted(&cfg) && !hk_delayacct__wanted(&old)) {
 		hk_delayacct__for(&cfg);
 		hk_delayacct__say();
 		if (cfg.delayacct_duty != old.delayacct_duty)

@@ -167,6 +167,13 @@ const struct hk_key hk_keys[] = {
 	    "Minor page faults per second, beyond those RSS growth explains,\n"
 	    "from which a process is thrashing (a leak faults its new pages in:\n"
 	    "that is growth, not thrashing)."),
+	KEY("mem_thrashing", "stall", HK_UNIT_PCT_X100, thrash_stall_pct_x100,
+	    1000, 0, 10000,
+	    "Share of the window one thread spent stalled on memory (delay\n"
+	    "accounting: refaults of its working set, swap-in, direct reclaim,\n"
+	    "compaction) from which a process is thrashing, even when busy on\n"
+	    "the CPU (zram and zswap decompress in the faulting thread). Below\n"
+	    "it, a fault storm is a notice, not a warning. 0 %: off."),
 
 	KEY("throttled", "min_throttled", HK_UNIT_PCT_X100, throttled_pct_x100,
 	    2500, 100, 10000,
@@ -220,9 +227,9 @@ const struct hk_key hk_keys[] = {
 
 	KEY("freeze", "on_oom_eta", HK_UNIT_DURATION_S, freeze_eta_s,
 	    0, 0, HK_FREEZE_ETA_MAX_S,
-	    "Freeze the cgroup of a process that enters OOM risk with an ETA\n"
-	    "below this. Decided when it enters, not again while it stays at\n"
-	    "risk. 0s: never freeze."),
+	    "Freeze the cgroup of a process in OOM risk whose ETA is below\n"
+	    "this: decided when it enters, and again each window its ETA\n"
+	    "falls under this while it stays at risk. 0s: never freeze."),
 	KEY("freeze", "max", HK_UNIT_DURATION_S, freeze_max_s,
 	    HK_FREEZE_MAX_DEFAULT_S, 1, HK_FREEZE_MAX_MAX_S,
 	    "How long a cgroup stays frozen at most: then hotspot-k thaws it,\n"

@@ -6,6 +6,7 @@
  *   flamegraph.c  stacks merged into one tree (tree.h)
  *   folded.c      the tree as folded stacks, one line per stack
  *   svg.c         the tree as an SVG flame graph
+ *   svg_script.c  its script: zoom, search, details (svg_script.h)
  *   frame_name.c  a function name made fit to be one frame
  */
 #ifndef HK_USER_FLAME_FACE_H

@@ -44,15 +44,33 @@ int hk_flame__add(struct hk_flame *f, const char *const *frames, size_t n,
 int hk_flame__write_folded(const struct hk_flame *f, FILE *out);
 
 /*
- * A self-contained SVG flame graph (no script, nothing fetched): the root
- * ("all") at the bottom, one <rect> per frame, width by time, callees
- * above their callers sorted by name. On-CPU frames warm (red to yellow,
- * by a hash of the name; "_[k]" kernel frames pale amber), frames mostly
- * off-CPU blue. Each has a <title> "NAME (12.3 ms, 45.67%)" (% of all the
- * time in the graph), and a label cut to its box with "..", none when
- * under 3 characters fit. Frames narrower than 0.1 px are not drawn; the
- * footer says how many. 0 or -errno (write errors too).
+ * A self-contained SVG flame graph (nothing fetched): the root ("all") at
+ * the bottom, one <rect> per frame, width by weight, callees above their
+ * callers sorted by name. On-CPU frames warm (red to yellow, by a hash of
+ * the name; "_[k]" kernel frames pale amber), frames mostly off-CPU blue.
+ * Each has a <title> "NAME (12.3 ms, 45.67%)" (% of all the weight in the
+ * graph), and a label cut to its box with "..", none when under 3
+ * characters fit. Frames narrower than 0.1 px are not drawn; the footer
+ * says how many. A graph with frames carries an inline script
+ * (svg_script.h): click to zoom, search with the matched share, the
+ * hovered frame's title on a details line; without scripts it reads as
+ * before, with the controls hidden. 0 or -errno (write errors too).
  */
+struct hk_flame_svg_opts {
+	const char *title, *subtitle;	/* NULL: empty */
+	/*
+	 * what a weight counts, one word without parentheses ("bytes",
+	 * "samples"): titles say "NAME (4096 bytes, 45.67%)"; NULL: weights
+	 * are microseconds of thread time, said in ms as above
+	 */
+	const char *unit;
+	const char *legend;	/* the footer's key to the colours; NULL: on-/off-CPU */
+};
+
+int hk_flame__write_svg_opts(const struct hk_flame *f, FILE *out,
+			     const struct hk_flame_svg_opts *opts);
+
+/* The same with weights in microseconds and the on-/off-CPU legend. */
 int hk_flame__write_svg(const struct hk_flame *f, FILE *out, const char *title,
 			const char *subtitle);
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * svg.c - the tree as a self-contained SVG flame graph (see
- * flamegraph.h): no script and nothing fetched, so that it opens the same
- * from a ticket, a mail or a browser with scripts off; hover text comes
- * from <title>, which every SVG viewer shows.
+ * flamegraph.h): nothing fetched, and all of it drawn without the script,
+ * so that it opens the same from a ticket, a mail or a viewer with scripts
+ * off (hover text from <title>, which every SVG viewer shows); the script
+ * (svg_script.c) only moves what is drawn, and reads each frame's exact
+ * weights from data- attributes.
  *
  * Two passes: the first finds how many rows are drawn (the height goes in
  * the <svg> element, before any frame) and counts the frames too narrow to
@@ -12,6 +14,7 @@
 #include <string.h>
 #include "flamegraph.h"
 #include "lib/escape.h"
+#include "svg_script.h"
 #include "tree.h"
 
 #define SVG_WIDTH_PX	1200
@@ -22,11 +25,13 @@
 /* monospace at 12 px: 0.6 em a character, so that a cut label fits */
 #define CHAR_W_PX	7.2
 #define MIN_FRAME_PX	0.1
-#define LABEL_MIN_CHARS	3	/* one and the ".." */
+#define LABEL_MIN_CHARS	3	/* one and the ".." (svg_script.c cuts alike) */
 _Static_assert(LABEL_MIN_CHARS >= 3, "xml_text cuts to max_chars - 2 and \"..\"");
+#define LINE_PX		16	/* a line of text below the graph */
 
 struct svg {
 	struct hk_flame_out out;
+	const char *unit;	/* NULL: microseconds, said in ms */
 	__u64 total_us;
 	double px_per_us;
 	size_t rows;		/* the deepest drawn frame's depth + 1 */
@@ -172,26 +177,38 @@ static void measure(struct svg *g, const struct hk_flame_node *n, size_t depth)
 		measure(g, n->kids[i], depth + 1);
 }
 
+/* " (12.3 ms, 45.67%)": the weight, and its share exact to the digit */
+static void weight_text(struct svg *g, __u64 w)
+{
+	/* a ratio as doubles can round 12.345 down; the product wraps past
+	 * 1.8e15, 57 years of thread time in us */
+	__u64 pct_x100 = (w * 10000 + g->total_us / 2) / g->total_us;
+	__u64 ms_x10 = (w + 50) / 100;
+
+	if (g->unit) {
+		hk_flame_out__printf(&g->out, " (%llu ", (unsigned long long)w);
+		xml_text(&g->out, g->unit, (size_t)-1);
+	} else {
+		hk_flame_out__printf(&g->out, " (%llu.%llu ms", ms_x10 / 10, ms_x10 % 10);
+	}
+	hk_flame_out__printf(&g->out, ", %llu.%02llu%%)", pct_x100 / 100, pct_x100 % 100);
+}
+
 static void draw(struct svg *g, const struct hk_flame_node *n, size_t depth, __u64 x_us)
 {
-	__u64 us = hk_flame_node__us(n), ms_x10, pct_x100;
+	__u64 us = hk_flame_node__us(n);
 	double x_px = PAD_X_PX + (double)x_us * g->px_per_us;
 	double w_px = (double)us * g->px_per_us;
 	size_t y_px = TOP_PX + (g->rows - 1 - depth) * FRAME_H_PX, fit, i;
 
 	if (!us || w_px < MIN_FRAME_PX || g->out.err)
 		return;
-	ms_x10 = (us + 50) / 100;
-	/*
-	 * exact to the digit (a ratio as doubles can round 12.345 down); the
-	 * product wraps past 1.8e15 us, 57 years of thread time
-	 */
-	pct_x100 = (us * 10000 + g->total_us / 2) / g->total_us;
-	hk_flame_out__str(&g->out, "<g><title>");
+	/* integers for the script: a zoom stays exact at any depth */
+	hk_flame_out__printf(&g->out, "<g data-x=\"%llu\" data-w=\"%llu\" data-d=\"%zu\"><title>",
+			     (unsigned long long)x_us, (unsigned long long)us, depth);
 	xml_text(&g->out, n->name, (size_t)-1);
-	hk_flame_out__printf(&g->out, " (%llu.%llu ms, %llu.%02llu%%)</title>",
-			     ms_x10 / 10, ms_x10 % 10, pct_x100 / 100, pct_x100 % 100);
-	hk_flame_out__printf(&g->out, "<rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"%d\"",
+	weight_text(g, us);
+	hk_flame_out__printf(&g->out, "</title><rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"%d\"",
 			     x_px, y_px, w_px, FRAME_H_PX - 1);
 	frame_fill(&g->out, n);
 	hk_flame_out__str(&g->out, "/>");
@@ -217,10 +234,44 @@ static void centred(struct svg *g, size_t y_px, const char *attrs, const char *s
 	hk_flame_out__str(&g->out, "</text>\n");
 }
 
-int hk_flame__write_svg(const struct hk_flame *f, FILE *out, const char *title,
-			const char *subtitle)
+/*
+ * The controls the script shows (hidden until it runs, as they do nothing
+ * without it) and the frames' box, which tells the script the layout.
+ */
+static void controls_open(struct svg *g)
 {
-	struct svg g = { .out.f = out };
+	hk_flame_out__printf(&g->out,
+		"<g id=\"hk-unzoom\" display=\"none\" cursor=\"pointer\">"
+		"<text x=\"%d\" y=\"24\">Reset zoom</text></g>\n"
+		"<g id=\"hk-search\" display=\"none\" cursor=\"pointer\">"
+		"<text x=\"%d\" y=\"24\" text-anchor=\"end\">Search</text></g>\n"
+		"<g id=\"hk-frames\" cursor=\"pointer\" data-left=\"%d\" data-width=\"%d\" "
+		"data-char=\"%.1f\" data-font=\"%d\">\n",
+		PAD_X_PX, SVG_WIDTH_PX - PAD_X_PX, PAD_X_PX, SVG_WIDTH_PX - 2 * PAD_X_PX,
+		CHAR_W_PX, FONT_PX);
+}
+
+/* The details and matched lines, empty until the script fills them. */
+static void controls_close(struct svg *g, size_t y_px)
+{
+	hk_flame_out__printf(&g->out,
+		"</g>\n<text id=\"hk-details\" x=\"%d\" y=\"%zu\"></text>"
+		"<text id=\"hk-matched\" x=\"%d\" y=\"%zu\" text-anchor=\"end\"></text>\n",
+		PAD_X_PX, y_px, SVG_WIDTH_PX - PAD_X_PX, y_px);
+}
+
+/* Constant text with no "]]>" in it: one CDATA section holds it. */
+static void script(struct svg *g)
+{
+	hk_flame_out__str(&g->out, "<script type=\"application/ecmascript\"><![CDATA[\n");
+	hk_flame_out__str(&g->out, hk_flame_svg_script);
+	hk_flame_out__str(&g->out, "]]></script>\n");
+}
+
+int hk_flame__write_svg_opts(const struct hk_flame *f, FILE *out,
+			     const struct hk_flame_svg_opts *opts)
+{
+	struct svg g = { .out.f = out, .unit = opts->unit };
 	size_t footer_px;
 
 	g.total_us = hk_flame_node__us(f->root);
@@ -228,26 +279,43 @@ int hk_flame__write_svg(const struct hk_flame *f, FILE *out, const char *title,
 		g.px_per_us = (double)(SVG_WIDTH_PX - 2 * PAD_X_PX) / (double)g.total_us;
 		measure(&g, f->root, 0);
 	}
-	footer_px = TOP_PX + g.rows * FRAME_H_PX + 18;
+	/* the details line under the frames, then the legend */
+	footer_px = TOP_PX + g.rows * FRAME_H_PX + 18 + (g.total_us ? LINE_PX : 0);
 	hk_flame_out__printf(&g.out,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%d\" height=\"%zu\" viewBox=\"0 0 %d %zu\" "
 		"font-family=\"monospace\" font-size=\"%d\">\n",
 		SVG_WIDTH_PX, footer_px + 10, SVG_WIDTH_PX, footer_px + 10, FONT_PX);
-	centred(&g, 24, " font-size=\"17\"", title);
-	centred(&g, 44, " fill=\"#555555\"", subtitle);
-	if (g.total_us)
+	centred(&g, 24, " font-size=\"17\"", opts->title);
+	centred(&g, 44, " fill=\"#555555\"", opts->subtitle);
+	if (g.total_us) {
+		controls_open(&g);
 		draw(&g, f->root, 0, 0);
+		controls_close(&g, footer_px - LINE_PX);
+	}
 	hk_flame_out__printf(&g.out, "<text x=\"%d\" y=\"%zu\" fill=\"#555555\">",
 			     PAD_X_PX, footer_px);
 	if (!g.total_us)
 		hk_flame_out__str(&g.out, "no samples");
+	else if (opts->legend)
+		xml_text(&g.out, opts->legend, (size_t)-1);
 	else
 		hk_flame_out__str(&g.out, "warm: on-CPU (pale: kernel), blue: mostly off-CPU");
 	if (g.narrow)
 		hk_flame_out__printf(&g.out, "; %zu frame%s narrower than %.1f px not drawn",
 				     g.narrow, g.narrow == 1 ? "" : "s", MIN_FRAME_PX);
-	hk_flame_out__str(&g.out, "</text>\n</svg>\n");
+	hk_flame_out__str(&g.out, "</text>\n");
+	if (g.total_us)
+		script(&g);
+	hk_flame_out__str(&g.out, "</svg>\n");
 	return hk_flame_out__finish(&g.out);
+}
+
+int hk_flame__write_svg(const struct hk_flame *f, FILE *out, const char *title,
+			const char *subtitle)
+{
+	struct hk_flame_svg_opts opts = { .title = title, .subtitle = subtitle };
+
+	return hk_flame__write_svg_opts(f, out, &opts);
 }

@@ -282,15 +282,22 @@ static unsigned int delayacct_others(void)
 	return loaded && n ? n - 1 : n;
 }
 
+/* io_blocked (blkio) and Mem-thrashing's stall rule (memory stalls) read
+ * delay accounting. */
+int hk_delayacct__wanted(const struct hk_config *cfg)
+{
+	return cfg->io_blocked_pct_x100 != 0 || cfg->thrash_stall_pct_x100 != 0;
+}
+
 /*
- * io_blocked reads delay accounting: on while it is diagnosed; a record a
- * dead instance left honoured either way. Called before the load, and by
- * a reload that turns io_blocked on (after its config is in place); the
- * duty is shown in cfg.
+ * Delay accounting is on while something reads it (hk_delayacct__wanted);
+ * a record a dead instance left honoured either way. Called before the
+ * load, and by a reload that turns a reader on (after its config is in
+ * place); the duty is shown in cfg.
  */
 void hk_delayacct__for(struct hk_config *cfg)
 {
-	int want = cfg->io_blocked_pct_x100 != 0;
+	int want = hk_delayacct__wanted(cfg);
 
 	if (hk_delayacct__start(&delayacct, want, delayacct_others(), delayacct_note,
 				sizeof(delayacct_note)))

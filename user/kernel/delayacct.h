@@ -90,6 +90,8 @@ unsigned int hk_delayacct__instances(void);
  * a tool that cannot load has a better first line to give.
  */
 void hk_delayacct__for(struct hk_config *cfg);
+/* Does this config read delay accounting (io_blocked, the stall rule)? */
+int hk_delayacct__wanted(const struct hk_config *cfg);
 void hk_delayacct__say(void);
 /* Loaded: hk_delayacct__instances() counts this instance too from now. */
 void hk_delayacct__loaded(void);

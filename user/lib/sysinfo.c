@@ -28,7 +28,31 @@ int hk_sysinfo__fill_env(struct hk_config *c)
 	c->nr_cpus = cpus > 0 ? (__u32)cpus : 1;
 	c->page_size_bytes = page > 0 ? (__u32)page : 4096;
 	c->pidns_ino = stat("/proc/self/ns/pid", &st) ? 0 : (__u64)st.st_ino;
+	c->nr_nodes = hk_sysinfo__nr_nodes();
 	return 0;
+}
+
+/*
+ * NUMA nodes the kernel may have (nr_node_ids: the highest possible node,
+ * plus one), from /sys/devices/system/node/possible ("0", "0-3", "0,2-3").
+ * The host headroom reads each one's counters. 1 without NUMA or sysfs.
+ */
+__u32 hk_sysinfo__nr_nodes(void)
+{
+	char buf[256], *p;
+	unsigned long last = 0;
+	FILE *f = fopen("/sys/devices/system/node/possible", "re");
+
+	if (!f)
+		return 1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	/* the last number of the list is the highest */
+	for (p = buf; *p; p++)
+		if (*p >= '0' && *p <= '9' && (p == buf || p[-1] < '0' || p[-1] > '9'))
+			last = strtoul(p, NULL, 10);
+	return last < 1024 ? (__u32)last + 1 : 1024;
 }
 
 __u32 hk_sysinfo__nr_threads(void)

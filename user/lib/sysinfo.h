@@ -12,6 +12,7 @@
 
 /* Fill the environment fields of c (RAM, CPUs, page size, PID ns). */
 int hk_sysinfo__fill_env(struct hk_config *c);
+__u32 hk_sysinfo__nr_nodes(void);
 
 /* Tasks (threads, kernel threads included) on the machine now; 0: unknown. */
 __u32 hk_sysinfo__nr_threads(void);

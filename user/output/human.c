@@ -54,6 +54,11 @@ static void ev_oom_risk(struct hk_out *o, const struct hk_event *e,
 
 	hk_out__str(o, "anon ");
 	hk_out__bytes(o, ev->rss_anon_bytes);
+	if (ev->swap_bytes) {
+		hk_out__str(o, " + ");
+		hk_out__bytes(o, ev->swap_bytes);
+		hk_out__str(o, " swapped");
+	}
 	hk_out__mem(o, " ", 1);
 	hk_out__bytes_rate(o, ev->rss_slope_bytes_per_s);
 	if (!(flags & HK_EVIDENCE_SHORT)) {
@@ -92,7 +97,10 @@ static void ev_mem_thrashing(struct hk_out *o, const struct hk_event *e,
 	hk_out__count(o, ev->unexplained_faults_per_s);
 	hk_out__str(o, " not explained by RSS growth" SEP);
 	hk_out__count(o, ev->major_faults_per_s);
-	hk_out__str(o, " major faults/s");
+	hk_out__str(o, " major faults/s" SEP "stalled ");
+	hk_out__pct(o, ev->mem_stall_pct_x100);
+	if (ev->mem_stall_tid && ev->mem_stall_pct_x100)
+		hk_out__printf(o, " (tid %u)", ev->mem_stall_tid);
 	if (flags & HK_EVIDENCE_SHORT)
 		return;
 	hk_out__str(o, SEP "cpu ");

@@ -107,6 +107,7 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_json__u64(&o, "ivcsw_per_s", ev->ivcsw_per_s);
 	hk_json__u64(&o, "rss_bytes", ev->rss_bytes);
 	hk_json__u64(&o, "rss_anon_bytes", ev->rss_anon_bytes);
+	hk_json__u64(&o, "swap_bytes", ev->swap_bytes);
 	hk_json__s64(&o, "rss_growth_bytes_per_s", ev->rss_growth_bytes_per_s);
 	hk_json__s64(&o, "rss_slope_bytes_per_s", ev->rss_slope_bytes_per_s);
 	hk_json__s64(&o, "rss_net_growth_bytes", ev->rss_net_growth_bytes);
@@ -128,6 +129,9 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_json__u64(&o, "mem_high_events_per_s", ev->mem_high_events_per_s);
 	hk_json__u64(&o, "mem_high_cgroup_id", ev->mem_high_cgroup_id);
 	hk_json__bool(&o, "mem_stalled", ev->mem_stalled);
+	/* the kernel's own stall time: refaults, swap-in, reclaim, compaction */
+	hk_json__pct(&o, "memory_stall_pct", ev->mem_stall_pct_x100);
+	hk_json__u64(&o, "memory_stall_tid", ev->mem_stall_tid);
 	hk_json__peer(&o, "aggressor", ev->aggressor_tgid, e->aggressor_comm);
 	hk_json__peer(&o, "victim", ev->victim_tgid, e->victim_comm);
 	hk_json__bool(&o, "victim_deprioritised", ev->victim_deprioritised);

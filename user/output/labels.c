@@ -61,6 +61,10 @@ int hk_event__priority(const struct hk_event *e)
 	if ((e->to == HK_STARVED && hk_deprio(&e->ev)) ||
 	    (e->to == HK_NOISY_NEIGHBOR && e->ev.victim_deprioritised))
 		return 5;
+	/* a fault storm with no memory stall (copy-on-write after a fork,
+	 * NUMA hinting, allocator churn): worth knowing, not a page (#19) */
+	if (e->to == HK_MEM_THRASHING && !e->ev.thrash_stalled)
+		return 5;
 	return hk_label__priority(e->to);
 }
 
@@ -92,6 +96,8 @@ const char *hk_limit__name(__u32 kind, bool human)
 		return human ? "RAM" : "ram";
 	if (kind == HK_LIMIT_MEMCG)
 		return "memcg";
+	if (kind == HK_LIMIT_HOST)
+		return "host";
 	return "unknown";
 }
 

@@ -176,8 +176,17 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	struct event_who who = {};
 	int n;
 
+	if (size < sizeof(*e))
+		return 0;
+	/* an ETA under --freeze-on-oom: no line of its own (the label holds);
+	 * the freeze says what it does about it */
+	if (e->type == HK_EV_ETA) {
+		if (p->on_transition && !p->write_errno)
+			p->on_transition(p->act, e);
+		return p->write_errno ? -EIO : 0;
+	}
 	/* transitions only: a hand-over is the loader's business */
-	if (size < sizeof(*e) || e->type != HK_EV_TRANSITION)
+	if (e->type != HK_EV_TRANSITION)
 		return 0;
 	if (p->write_errno) {
 		p->lines_lost++;

@@ -276,7 +276,7 @@ void hk_profile__tally(const struct hk_profile_stacks *st, struct hk_profile_res
 
 struct flame_text {
 	const struct hk_flame *f;
-	const char *title, *subtitle;
+	const struct hk_flame_svg_opts *opts;
 	int svg;
 };
 
@@ -284,7 +284,7 @@ static int flame_write(void *ctx, FILE *out)
 {
 	const struct flame_text *t = ctx;
 
-	return t->svg ? hk_flame__write_svg(t->f, out, t->title, t->subtitle) :
+	return t->svg ? hk_flame__write_svg_opts(t->f, out, t->opts) :
 			hk_flame__write_folded(t->f, out);
 }
 
@@ -294,8 +294,8 @@ static int flame_write(void *ctx, FILE *out)
  * prefix's last part names them there), then named, so that a reader
  * never sees half a file, nor a name someone planted is followed.
  */
-static int write_files(const char *prefix, const struct hk_flame *f, const char *title,
-		       const char *subtitle)
+static int write_files(const char *prefix, const struct hk_flame *f,
+		       const struct hk_flame_svg_opts *opts)
 {
 	static const char *const ext[2] = { "folded", "svg" };
 	struct flame_text t[2];
@@ -306,7 +306,7 @@ static int write_files(const char *prefix, const struct hk_flame *f, const char 
 
 	base = base ? base + 1 : prefix;
 	for (i = 0; i < 2; i++) {
-		t[i] = (struct flame_text){ .f = f, .title = title, .subtitle = subtitle, .svg = i };
+		t[i] = (struct flame_text){ .f = f, .opts = opts, .svg = i };
 		if ((size_t)snprintf(name[i], sizeof(name[i]), "%s.%s", base, ext[i]) >=
 		    sizeof(name[i]))
 			return -ENAMETOOLONG;
@@ -322,8 +322,7 @@ static void titles(const struct hk_profile_syms *s, const struct hk_profile_resu
 	snprintf(title, tlen, "hotspot-k: %u (%s), %s", r->pid, s->comm, r->label);
 	if (r->kind == HK_PROF_MEMORY) {
 		snprintf(sub, slen, "%.1f s of wall clock: anonymous memory grown by %.1f MiB "
-			 "(%llu counter changes); weights are bytes: a frame titled 1.0 ms grew "
-			 "1 kB%s",
+			 "(%llu counter changes)%s",
 			 (double)r->duration_ns / HK_NSEC_PER_SEC,
 			 (double)r->grown_bytes / (1024 * 1024),
 			 (unsigned long long)r->mem_events,
@@ -347,6 +346,7 @@ void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_sy
 	char (*names)[FRAME_LEN] = NULL;
 	const char **frames = NULL;
 	char title[128], sub[256], why[200];
+	struct hk_flame_svg_opts opts = {};
 	struct hk_flame *f;
 	size_t i, n, k;
 	__u64 us;
@@ -391,7 +391,13 @@ void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_sy
 		}
 	}
 	titles(syms, r, title, sizeof(title), sub, sizeof(sub));
-	ret = write_files(r->prefix, f, title, sub);
+	opts.title = title;
+	opts.subtitle = sub;
+	if (r->kind == HK_PROF_MEMORY) {
+		opts.unit = "bytes";
+		opts.legend = "width: bytes of anonymous memory grown (pale: kernel frames)";
+	}
+	ret = write_files(r->prefix, f, &opts);
 	if (ret) {
 		hk_outdir__why(&out_dir, ret, why, sizeof(why));
 		snprintf(out->err, sizeof(out->err), "writing %.90s: %.150s", r->prefix, why);
