@@ -51,6 +51,7 @@ import test_freeze
 import test_io
 import test_json
 import test_memory
+import test_memprof
 import test_output
 import test_pin
 import test_profile
@@ -69,7 +70,7 @@ from hk_e2e.suite import Suite
 TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_freeze.TESTS + test_controls.TESTS + test_output.TESTS +
          test_service.TESTS + test_status.TESTS + test_pin.TESTS + test_io.TESTS + test_profile.TESTS +
-         test_flame_svg.TESTS +
+         test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS)
 
 
@@ -160,7 +161,7 @@ def main():
     shutil.copy2(hkload, suite.hkload)
     os.chmod(suite.hkload, 0o755)
     # the profiler's workload (tests/e2e/profload.c), built beside hkload
-    for helper in ("profload", "uringidle", "memload"):
+    for helper in ("profload", "leakload", "uringidle", "memload"):
         path = os.path.join(os.path.dirname(hkload), helper)
         if os.access(path, os.X_OK):
             shutil.copy2(path, os.path.join(suite.workdir, helper))

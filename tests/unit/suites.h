@@ -42,5 +42,6 @@ int hk_add_service_suite(void);
 int hk_add_cgroup_parse_suite(void);
 int hk_add_workload_suite(void);
 int hk_add_cgroup_id_suite(void);
+int hk_add_leaf_suite(void);
 
 #endif
