@@ -162,20 +162,12 @@ prog-test: $(OUTPUT)/prog-test
 		{ cat $(OUTPUT)/prog-test-b.log; exit 1; }
 	@echo "bounded loops: $$(tail -n 1 $(OUTPUT)/prog-test-b.log)"
 
-<<<<<<< HEAD
-e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle $(OUTPUT)/memload
-=======
-e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle
->>>>>>> memprof
+e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 # the adversarial suite: an unprivileged user (nobody) against the root
 # tool, one test per attack of the security review (tests/e2e/test_attack_*.py)
-<<<<<<< HEAD
-e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle $(OUTPUT)/memload
-=======
-e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle
->>>>>>> memprof
+e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload
 	$(Q)python3 tests/e2e/run.py --attacks --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 # The scenarios whose path in the kernel depends on the driver, as a 5.15
@@ -196,11 +188,7 @@ E2E_ITER_ONLY := $(E2E_ITER_ONLY),walk_in_progress
 E2E_ITER_ONLY := $(E2E_ITER_ONLY),oom_memcg_bursts,throttled_v1
 # a filter asked per process at its first thread met
 E2E_ITER_ONLY := $(E2E_ITER_ONLY),filter_cgroup
-<<<<<<< HEAD
-e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle $(OUTPUT)/memload
-=======
-e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle
->>>>>>> memprof
+e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload
 	$(Q)HOTSPOT_K_AS_5_15=1 python3 tests/e2e/run.py --tool ./hotspot-k \
 		--hkload $(OUTPUT)/hkload --tool-args "--driver iter" --only "$(E2E_ITER_ONLY)"
 
