@@ -131,6 +131,13 @@ $(OUTPUT)/profload: tests/e2e/profload.c $(LINK_STAMP) | $(OUTPUT)
 	$(Q)$(CC) -g -O1 -fno-omit-frame-pointer -fno-inline -Wall -Wextra $(LDFLAGS_LINK) \
 		-pthread $< -o $@
 
+# frame pointers for its own code, libc's memset and clock_nanosleep called
+# (not inlined): the profiler's leaf-frame recovery is what is tested
+$(OUTPUT)/leakload: tests/e2e/leakload.c $(LINK_STAMP) | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -g -O1 -fno-omit-frame-pointer -fno-inline -fno-builtin -Wall -Wextra \
+		$(LDFLAGS_LINK) $< -o $@
+
 # an idle io_uring server (raw system calls: no liburing)
 $(OUTPUT)/uringidle: tests/e2e/uringidle.c $(LINK_STAMP) | $(OUTPUT)
 	$(call msg,CC,$@)
@@ -139,6 +146,11 @@ $(OUTPUT)/uringidle: tests/e2e/uringidle.c $(LINK_STAMP) | $(OUTPUT)
 $(OUTPUT)/hkload: tests/e2e/hkload.c include/shared/units.h $(LINK_STAMP) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude -pthread $< -o $@
+
+# issue #19's memory workloads (tests/e2e/test_memtruth.py)
+$(OUTPUT)/memload: tests/e2e/memload.c include/shared/units.h $(LINK_STAMP) | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude $< -o $@
 
 unit: $(OUTPUT)/unit-tests
 	$(Q)$(OUTPUT)/unit-tests
@@ -150,12 +162,12 @@ prog-test: $(OUTPUT)/prog-test
 		{ cat $(OUTPUT)/prog-test-b.log; exit 1; }
 	@echo "bounded loops: $$(tail -n 1 $(OUTPUT)/prog-test-b.log)"
 
-e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
+e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 # the adversarial suite: an unprivileged user (nobody) against the root
 # tool, one test per attack of the security review (tests/e2e/test_attack_*.py)
-e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
+e2e-attack: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload
 	$(Q)python3 tests/e2e/run.py --attacks --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 # The scenarios whose path in the kernel depends on the driver, as a 5.15
@@ -176,7 +188,7 @@ E2E_ITER_ONLY := $(E2E_ITER_ONLY),walk_in_progress
 E2E_ITER_ONLY := $(E2E_ITER_ONLY),oom_memcg_bursts,throttled_v1
 # a filter asked per process at its first thread met
 E2E_ITER_ONLY := $(E2E_ITER_ONLY),filter_cgroup
-e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/uringidle
+e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload
 	$(Q)HOTSPOT_K_AS_5_15=1 python3 tests/e2e/run.py --tool ./hotspot-k \
 		--hkload $(OUTPUT)/hkload --tool-args "--driver iter" --only "$(E2E_ITER_ONLY)"
 

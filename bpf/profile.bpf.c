@@ -7,9 +7,18 @@
  *    counted;
  *  - hk_prof_switch (tp_btf/sched_switch): a thread of a profiled process
  *    that goes to sleep leaves its stacks and the time in task storage; when
- *    it gets a CPU again, the time it was away is added to those stacks.
+ *    it gets a CPU again, the time it was away is added to those stacks;
+ *  - hk_prof_rss / hk_prof_rss_c (tp_btf/rss_stat, one of the two by the
+ *    tracepoint's arguments): a memory-profiled process's anonymous memory
+ *    counter changed; an increase over the last size seen is added, in
+ *    bytes, to the stacks that made it (a page fault, mostly).
  *
- * Both return at once for every other process: two compares of a TGID
+ * With each new stack, the words at the user stack pointer are kept
+ * beside it (hk_prof_tops): a leaf without a frame pointer (libc's memset,
+ * clock_nanosleep) hides its caller from the frame-pointer walk, and its
+ * caller's return address is there (user/profile/leaf.c puts it back).
+ *
+ * All return at once for every other process: a few compares of a TGID
  * with the few being profiled. The object is loaded and attached only
  * while a profile runs (user/profile/profiler.c).
  */
@@ -26,8 +35,14 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-/* TGIDs being profiled, 0: a free slot. Written by userspace (mmap). */
+/* TGIDs being profiled, 0: a free slot; and what each slot samples (enum
+ * hk_prof_kind: HK_PROF_ON_CPU for on- and off-CPU time, HK_PROF_MEMORY).
+ * Written by userspace (mmap), the kind before the TGID. */
 volatile __u32 hk_prof_tgid[HK_PROF_TARGETS];
+volatile __u32 hk_prof_kind[HK_PROF_TARGETS];
+
+/* the page size, set before the load (4 KiB, or arm64's 16 or 64 KiB) */
+const volatile __u64 hk_prof_page_bytes = 4096;
 
 struct hk_prof_stats hk_prof_stats;
 
@@ -46,11 +61,39 @@ struct {
 	__type(value, __u64);
 } hk_prof_counts SEC(".maps");
 
+/* The user stack's top words of a key's first event (struct hk_prof_top):
+ * one per key, 144 bytes each, ~2.5 MiB preallocated while the object is
+ * loaded. In the key instead, every event's locals would make a new key. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, HK_PROF_KEYS);
+	__type(key, struct hk_prof_key);
+	__type(value, struct hk_prof_top);
+} hk_prof_tops SEC(".maps");
+
+/* 128 bytes: more than a program's stack should hold beside a key */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct hk_prof_top);
+} hk_prof_scratch SEC(".maps");
+
+/* A memory-profiled process's anonymous memory, in pages, as last seen:
+ * LRU, so that a process gone leaves room. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, HK_PROF_SIZES);
+	__type(key, __u32);
+	__type(value, __s64);
+} hk_prof_sizes SEC(".maps");
+
 /* A sleeping thread of a profiled process: since when, and where. */
 struct hk_prof_sleep {
 	__u64 since_ns;
 	__s32 user_stack;
 	__s32 kern_stack;
+	struct hk_prof_top top;
 };
 
 struct {
@@ -60,7 +103,8 @@ struct {
 	__type(value, struct hk_prof_sleep);
 } hk_prof_asleep SEC(".maps");
 
-static __always_inline int hk_prof_target(__u32 tgid)
+/* Is tgid profiled for kind (HK_PROF_ON_CPU: on- and off-CPU time)? */
+static __always_inline int hk_prof_target(__u32 tgid, __u32 kind)
 {
 	int i;
 
@@ -68,31 +112,56 @@ static __always_inline int hk_prof_target(__u32 tgid)
 		return 0;
 	for (i = 0; i < HK_PROF_TARGETS; i++)
 		if (hk_prof_tgid[i] == tgid)
-			return 1;
+			return hk_prof_kind[i] == kind;
 	return 0;
 }
 
-static __always_inline void hk_prof_add(__u32 tgid, __s32 user, __s32 kern,
-					__u32 off_cpu, __u64 n)
+/* The words at the current task's user stack pointer, in the CPU's
+ * scratch (zeroes when unreadable); NULL: no scratch. */
+static __always_inline struct hk_prof_top *hk_prof_top_now(void)
 {
-	struct hk_prof_key key = {
-		.tgid = tgid, .user_stack = user, .kern_stack = kern, .off_cpu = off_cpu,
-	};
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	struct hk_prof_top *t;
+	__u32 zero = 0;
+
+	t = bpf_map_lookup_elem(&hk_prof_scratch, &zero);
+	if (t)
+		/* fails (and zeroes) on a kernel thread or an unmapped stack */
+		bpf_probe_read_user(t->words, sizeof(t->words),
+				    (void *)PT_REGS_SP_CORE(regs));
+	return t;
+}
+
+/*
+ * Add n to key's count. A new key with a user stack keeps the stack's top
+ * words beside it: top, or (NULL) the current task's, read only then, so
+ * that an event on a known stack costs no copy.
+ */
+static __always_inline void hk_prof_add(struct hk_prof_key *key, __u64 n,
+					const struct hk_prof_top *top)
+{
 	__u64 *v, one = n;
 
-	v = bpf_map_lookup_elem(&hk_prof_counts, &key);
+	v = bpf_map_lookup_elem(&hk_prof_counts, key);
 	if (v) {
 		__sync_fetch_and_add(v, n);
 		return;
 	}
 	/* BPF_NOEXIST: two CPUs may add the same new key at once */
-	if (bpf_map_update_elem(&hk_prof_counts, &key, &one, BPF_NOEXIST)) {
-		v = bpf_map_lookup_elem(&hk_prof_counts, &key);
+	if (bpf_map_update_elem(&hk_prof_counts, key, &one, BPF_NOEXIST)) {
+		v = bpf_map_lookup_elem(&hk_prof_counts, key);
 		if (v)
 			__sync_fetch_and_add(v, n);
 		else
 			__sync_fetch_and_add(&hk_prof_stats.keys_lost, 1);
+		return;
 	}
+	if (key->user_stack < 0)
+		return;
+	if (!top)
+		top = hk_prof_top_now();
+	if (!top || bpf_map_update_elem(&hk_prof_tops, key, top, BPF_NOEXIST))
+		__sync_fetch_and_add(&hk_prof_stats.tops_lost, 1);
 }
 
 /* A stack id, or the error counted and a negative id kept as "none". */
@@ -109,12 +178,15 @@ static __always_inline __s32 hk_prof_stack(void *ctx, __u64 flags)
 SEC("perf_event")
 int hk_prof_sample(struct bpf_perf_event_data *ctx)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct hk_prof_key key = { .kind = HK_PROF_ON_CPU };
 
-	if (!hk_prof_target(tgid))
+	key.tgid = bpf_get_current_pid_tgid() >> 32;
+	if (!hk_prof_target(key.tgid, HK_PROF_ON_CPU))
 		return 0;
 	__sync_fetch_and_add(&hk_prof_stats.samples, 1);
-	hk_prof_add(tgid, hk_prof_stack(ctx, BPF_F_USER_STACK), hk_prof_stack(ctx, 0), 0, 1);
+	key.user_stack = hk_prof_stack(ctx, BPF_F_USER_STACK);
+	key.kern_stack = hk_prof_stack(ctx, 0);
+	hk_prof_add(&key, 1, NULL);
 	return 0;
 }
 
@@ -124,13 +196,15 @@ int BPF_PROG(hk_prof_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
 	__u32 prev_tgid = prev->tgid, next_tgid = next->tgid;
+	struct hk_prof_key key = { .kind = HK_PROF_OFF_CPU };
 	struct hk_prof_sleep *s;
 	__u64 now;
 
-	if (!hk_prof_target(prev_tgid) && !hk_prof_target(next_tgid))
+	if (!hk_prof_target(prev_tgid, HK_PROF_ON_CPU) &&
+	    !hk_prof_target(next_tgid, HK_PROF_ON_CPU))
 		return 0;
 	now = bpf_ktime_get_ns();
-	if (hk_prof_target(prev_tgid) && !preempt &&
+	if (hk_prof_target(prev_tgid, HK_PROF_ON_CPU) && !preempt &&
 	    hk_task_state(prev) != HK_TASK_RUNNING) {
 		/* current is prev: the stacks are where it goes to sleep */
 		s = bpf_task_storage_get(&hk_prof_asleep, prev, NULL,
@@ -139,17 +213,93 @@ int BPF_PROG(hk_prof_switch, bool preempt, struct task_struct *prev,
 			s->since_ns = now;
 			s->user_stack = hk_prof_stack(ctx, BPF_F_USER_STACK);
 			s->kern_stack = hk_prof_stack(ctx, 0);
+			/* kept for a stack new at the wake-up: read now, as
+			 * the thread leaves them */
+			if (s->user_stack >= 0 &&
+			    bpf_probe_read_user(s->top.words, sizeof(s->top.words),
+						(void *)PT_REGS_SP_CORE((struct pt_regs *)
+							bpf_task_pt_regs(prev))))
+				s->top.words[0] = 0;
 			__sync_fetch_and_add(&hk_prof_stats.switches_out, 1);
 		}
 	}
-	if (hk_prof_target(next_tgid)) {
+	if (hk_prof_target(next_tgid, HK_PROF_ON_CPU)) {
 		s = bpf_task_storage_get(&hk_prof_asleep, next, NULL, 0);
 		if (s && s->since_ns) {
+			key.tgid = next_tgid;
+			key.user_stack = s->user_stack;
+			key.kern_stack = s->kern_stack;
 			if (now > s->since_ns)
-				hk_prof_add(next_tgid, s->user_stack, s->kern_stack, 1,
-					    now - s->since_ns);
+				hk_prof_add(&key, now - s->since_ns, &s->top);
 			s->since_ns = 0;
 		}
 	}
+	return 0;
+}
+
+/*
+ * mm's counter member is now pages: for a memory-profiled process's own
+ * anonymous memory (MM_ANONPAGES, the same value since 2.6.34), the
+ * increase over the last size seen, in bytes, goes to the current stacks.
+ * Only increases count: a free is not growth, and the stacks that free
+ * are not the ones that grew. Threads of one process on two CPUs may
+ * race on the last size (no atomic exchange before -mcpu=v3): one
+ * increase then counts twice or not at all.
+ */
+static __always_inline void hk_prof_grow(void *ctx, struct mm_struct *mm, int member,
+					 __s64 pages)
+{
+	struct hk_prof_key key = { .kind = HK_PROF_MEMORY };
+	__s64 *last, old;
+	__u64 bytes;
+
+	if (member != MM_ANONPAGES)
+		return;
+	key.tgid = bpf_get_current_pid_tgid() >> 32;
+	if (!hk_prof_target(key.tgid, HK_PROF_MEMORY))
+		return;
+	/* exit, process_madvise() and khugepaged change other tasks' mm */
+	if (bpf_get_current_task_btf()->mm != mm)
+		return;
+	__sync_fetch_and_add(&hk_prof_stats.mem_events, 1);
+	last = bpf_map_lookup_elem(&hk_prof_sizes, &key.tgid);
+	if (!last) {
+		/* the first size seen: where the profile starts from */
+		bpf_map_update_elem(&hk_prof_sizes, &key.tgid, &pages, BPF_ANY);
+		return;
+	}
+	old = *last;
+	*last = pages;
+	if (pages <= old)
+		return;
+	bytes = (__u64)(pages - old) * hk_prof_page_bytes;
+	__sync_fetch_and_add(&hk_prof_stats.mem_grown_bytes, bytes);
+	key.user_stack = hk_prof_stack(ctx, BPF_F_USER_STACK);
+	key.kern_stack = hk_prof_stack(ctx, 0);
+	hk_prof_add(&key, bytes, NULL);
+}
+
+/*
+ * 6.2 on (f1a7941243c1, rss counters made per-CPU): (mm, member); the
+ * size is the counter's shared part, which takes each CPU's part past a
+ * batch (32 pages or twice the CPUs): the event that moves it stands for
+ * the batch, a sample of the faults every 32 pages or so.
+ */
+SEC("tp_btf/rss_stat")
+int BPF_PROG(hk_prof_rss, struct mm_struct *mm, int member)
+{
+	__s64 pages = 0;
+
+	if (member == MM_ANONPAGES)
+		bpf_core_read(&pages, sizeof(pages), &mm->rss_stat[MM_ANONPAGES].count);
+	hk_prof_grow(ctx, mm, member, pages);
+	return 0;
+}
+
+/* Before 6.2 (5.5 on): (mm, member, count), the exact size in pages. */
+SEC("tp_btf/rss_stat")
+int BPF_PROG(hk_prof_rss_c, struct mm_struct *mm, int member, long count)
+{
+	hk_prof_grow(ctx, mm, member, count);
 	return 0;
 }

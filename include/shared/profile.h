@@ -25,14 +25,34 @@ enum hk_prof_limits {
 	/* samples a second on each CPU: off 100 Hz timer ticks, so that
 	 * samples do not beat against periodic work */
 	HK_PROF_FREQ_HZ = 99,
+	/* words copied from the user stack pointer up with each new stack:
+	 * a leaf without a frame pointer (libc's memset, clock_nanosleep)
+	 * still has its caller's return address there (user/profile/leaf.h) */
+	HK_PROF_TOP_WORDS = 16,
+	/* processes whose anonymous memory size is remembered (memory
+	 * profiles): one per target, with room for a PID reused meanwhile */
+	HK_PROF_SIZES = 4 * HK_PROF_TARGETS,
 };
 
-/* A key of hk_prof_counts: one stack of one process, on or off CPU. */
+/* What a key counts, and what a profile slot samples (hk_prof_kind). */
+enum hk_prof_kind {
+	HK_PROF_ON_CPU = 0,	/* samples on a CPU */
+	HK_PROF_OFF_CPU = 1,	/* ns asleep */
+	HK_PROF_MEMORY = 2,	/* bytes of anonymous memory grown */
+};
+
+/* A key of hk_prof_counts: one stack of one process, and what it counts. */
 struct hk_prof_key {
 	__u32 tgid;
 	__s32 user_stack;	/* id in hk_prof_stacks; < 0: none */
 	__s32 kern_stack;	/* id in hk_prof_stacks; < 0: none */
-	__u32 off_cpu;		/* 0: samples on a CPU; 1: ns asleep */
+	__u32 kind;		/* enum hk_prof_kind */
+};
+
+/* hk_prof_tops' value: the words at the user stack pointer when the
+ * key's first event happened, [0] the lowest address (0: unread). */
+struct hk_prof_top {
+	__u64 words[HK_PROF_TOP_WORDS];
 };
 
 /* What the programs could not keep, per run of the object. */
@@ -41,6 +61,10 @@ struct hk_prof_stats {
 	__u64 switches_out;	/* its threads going to sleep */
 	__u64 stack_errors;	/* bpf_get_stackid failed (map full, ...) */
 	__u64 keys_lost;	/* hk_prof_counts full */
+	__u64 mem_events;	/* anonymous memory counter changes of a
+				 * memory-profiled process */
+	__u64 mem_grown_bytes;	/* the increases among them */
+	__u64 tops_lost;	/* no stack top kept for a new key */
 };
 
 #endif /* HK_SHARED_PROFILE_H */

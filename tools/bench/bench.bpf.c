@@ -19,6 +19,14 @@
  *    (the floor); the others add, piece by piece, what a real walk does
  *    (bn_walk_direct reads the fields with direct loads instead of
  *    BPF_CORE_READ), so that the differences say where a walk's time goes.
+ *    bn_walk_delays reads each thread's block I/O delay as io_blocked does
+ *    (core_fixes.bpf.h's hk_task_io_ns), bn_walk_stall its memory-stall
+ *    delays too (hk_task_mem_stall_ns): the stall counters' own cost per
+ *    thread read (figure 13).
+ *  - bn_host_read (SEC("syscall"), BPF_PROG_TEST_RUN): hotspot-k's own
+ *    host headroom read (bpf/host_mem.bpf.h's hk_host_read, compiled in
+ *    here), called ctx->reads times through bpf_loop and timed around the
+ *    loop; returns what the last read found (figure 13).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -26,6 +34,16 @@
 #include <bpf/bpf_core_read.h>
 #include "bench.h"
 #include "shared/hotspot.h"
+
+/*
+ * host_mem.bpf.h needs one thing of the walk's state, the walk number it
+ * stamps each read with: declared here, and walk_state.bpf.h (which would
+ * bring every hotspot-k map into this object) kept out by its guard.
+ */
+#define HK_BPF_WALK_STATE_H
+static __u64 hk_walk_no;
+#include "../../bpf/host_mem.bpf.h"
+#include "../../bpf/core_fixes.bpf.h"
 
 #define TASK_RUNNING 0
 #define BN_PF_KTHREAD 0x00200000	/* include/linux/sched.h */
@@ -247,7 +265,8 @@ static __noinline int bn_proc(__u32 tgid)
 /*
  * One thread. Levels: 1 iterate only; 2 + the fields as direct loads;
  * 3 + the fields through BPF_CORE_READ (as hotspot-k's walk reads them);
- * 4 = 3 + task storage; 5 = 4 + a per-process hash entry.
+ * 4 = 3 + task storage; 5 = 4 + a per-process hash entry. 6 iterate +
+ * the block I/O delay (io_blocked's read); 7 = 6 + the memory-stall delays.
  */
 static __noinline int bn_visit(struct task_struct *t, int level)
 {
@@ -256,6 +275,12 @@ static __noinline int bn_visit(struct task_struct *t, int level)
 	bn_threads++;
 	if (level < 2)
 		return 0;
+	if (level >= 6) {
+		bn_sum += hk_task_io_ns(t, bn_walk_no);
+		if (level == 7)
+			bn_sum += hk_task_mem_stall_ns(t);
+		return 0;
+	}
 	if (level == 2) {
 		if (t->flags & BN_PF_KTHREAD)
 			return 0;
@@ -332,4 +357,67 @@ SEC("syscall")
 int bn_walk_hash(struct bn_walk_ctx *ctx)
 {
 	return bn_walk(ctx, 5);
+}
+
+SEC("syscall")
+int bn_walk_delays(struct bn_walk_ctx *ctx)
+{
+	return bn_walk(ctx, 6);
+}
+
+SEC("syscall")
+int bn_walk_stall(struct bn_walk_ctx *ctx)
+{
+	return bn_walk(ctx, 7);
+}
+
+/* --- the host headroom read (figure 13) ---------------------------------- */
+
+static __u64 bn_host_cset;	/* this task's css_set, as the walk passes one */
+static __u32 bn_host_nodes;
+static __u64 bn_host_deferred;	/* pages, summed by bn_deferred_cb */
+
+static long bn_host_cb(__u64 i, void *ctx)
+{
+	hk_walk_no++;
+	hk_host_read(bn_host_cset, bn_host_nodes);
+	return 0;
+}
+
+/* the not-yet-initialised pages hk_host_read added, node by node */
+static long bn_deferred_cb(__u64 nid, void *ctx)
+{
+	struct mem_cgroup_per_node *pn = NULL;
+	struct pglist_data *pgdat;
+
+	bpf_probe_read_kernel(&pn, sizeof(pn), (void *)hk_root_memcg +
+			      bpf_core_field_offset(struct mem_cgroup, nodeinfo) +
+			      (nid & (HK_HOST_NODES_MAX - 1)) * sizeof(void *));
+	if (!pn)
+		return 0;
+	pgdat = BPF_CORE_READ(pn, lruvec.pgdat);
+	if (pgdat)
+		bn_host_deferred += hk_deferred_pages(pgdat);
+	return 0;
+}
+
+SEC("syscall")
+int bn_host_read(struct bn_host_ctx *ctx)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+	__u64 start;
+
+	bn_host_cset = (__u64)BPF_CORE_READ(t, cgroups);
+	bn_host_nodes = ctx->nr_nodes;
+	start = bpf_ktime_get_ns();
+	bpf_loop(ctx->reads, bn_host_cb, NULL, 0);
+	ctx->ns = bpf_ktime_get_ns() - start;
+	ctx->avail_pages = hk_host_avail_pages;
+	ctx->known = hk_host_known;
+	bn_host_deferred = 0;
+	if (hk_root_memcg)
+		bpf_loop(ctx->nr_nodes < HK_HOST_NODES_MAX ? ctx->nr_nodes : HK_HOST_NODES_MAX,
+			 bn_deferred_cb, NULL, 0);
+	ctx->deferred_pages = bn_host_deferred;
+	return 0;
 }

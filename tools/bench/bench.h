@@ -18,4 +18,14 @@ struct bn_walk_ctx {
 	__u64 ns;		/* the walk, bpf_ktime_get_ns() around it */
 };
 
+/* ctx of bn_host_read: reads and nr_nodes in, the rest out */
+struct bn_host_ctx {
+	__u64 reads;		/* hk_host_read calls, back to back */
+	__u64 ns;		/* all of them, bpf_ktime_get_ns() around */
+	__u64 avail_pages;	/* what the last one found */
+	__u64 deferred_pages;	/* of which not-yet-initialised pages */
+	__u32 nr_nodes;		/* as hotspot-k passes it (node/possible) */
+	__u32 known;		/* nodes read; 0: no reading */
+};
+
 #endif /* HK_BENCH_H */

@@ -5,6 +5,8 @@
  *   bn-bpf attach empty|filter|tgid  attach a sched_switch yardstick, print
  *                                    "ready prog_id=N", wait for SIGTERM
  *   bn-bpf walk [-r REPS] [-l LEVELS] run the bare walks (BPF_PROG_TEST_RUN)
+ *                                    (LEVELS: iter,direct,fields,store,hash
+ *                                    or all of those; delays,stall)
  *   bn-bpf stats -p PID              hk_stats of the hotspot-k with that PID
  *   bn-bpf watch -p PID[,PID] -d SEC [-n N[,N]] [-b MS] [-l LEVELS]
  *                                    print hk_stats each time a window
@@ -13,6 +15,12 @@
  *                                    (iter, then the other levels in turn); stop
  *                                    after SEC or once each PID had N more
  *                                    windows
+ *   bn-bpf host [-r READS] [-s SAMPLES] [-b MS]
+ *                                    hotspot-k's host headroom read
+ *                                    (bn_host_read): READS back to back,
+ *                                    5 times ("hot"), then SAMPLES single
+ *                                    reads MS apart, each between two reads
+ *                                    of /proc/meminfo ("host")
  *
  * hk_stats is found among the PID's own BPF file descriptors (there may be
  * several hotspot-k instances on the machine) and read by field name through
@@ -98,10 +106,11 @@ static int cmd_attach(const char *which)
 
 /* --- bare walks ---------------------------------------------------------- */
 
-enum { NR_LEVELS = 5, ALL_LEVELS = (1 << NR_LEVELS) - 1, NR_SLOTS = 3 };
+/* "all": the five levels of figure 3; delays and stall (figure 13) apart */
+enum { NR_LEVELS = 7, ALL_LEVELS = (1 << 5) - 1, NR_SLOTS = 3 };
 
 static const char *const level_names[NR_LEVELS] = {
-	"iter", "direct", "fields", "store", "hash",
+	"iter", "direct", "fields", "store", "hash", "delays", "stall",
 };
 
 struct walker {
@@ -118,8 +127,7 @@ static int walker__open(struct walker *w, __u32 max_procs)
 	if (!w->skel)
 		return -errno;
 	bpf_object__for_each_program(prog, w->skel->obj)
-		bpf_program__set_autoload(prog,
-			bpf_program__type(prog) == BPF_PROG_TYPE_SYSCALL);
+		bpf_program__set_autoload(prog, !strncmp(bpf_program__name(prog), "bn_walk_", 8));
 	bpf_map__set_max_entries(w->skel->maps.bn_procs, max_procs);
 	err = bench_bpf__load(w->skel);
 	if (err) {
@@ -132,6 +140,8 @@ static int walker__open(struct walker *w, __u32 max_procs)
 	w->fd[2] = bpf_program__fd(w->skel->progs.bn_walk_fields);
 	w->fd[3] = bpf_program__fd(w->skel->progs.bn_walk_store);
 	w->fd[4] = bpf_program__fd(w->skel->progs.bn_walk_hash);
+	w->fd[5] = bpf_program__fd(w->skel->progs.bn_walk_delays);
+	w->fd[6] = bpf_program__fd(w->skel->progs.bn_walk_stall);
 	return 0;
 }
 
@@ -176,7 +186,7 @@ static int parse_levels(const char *s)
 			if (!strcmp(tok, level_names[i]))
 				mask |= 1 << i;
 		if (!strcmp(tok, "all"))
-			mask = ALL_LEVELS;
+			mask |= ALL_LEVELS;
 	}
 	return mask;
 }
@@ -426,11 +436,119 @@ static int cmd_walk(int reps, int levels, __u32 max_procs)
 	return 0;
 }
 
+/* --- the host headroom read ---------------------------------------------- */
+
+/* nr_node_ids, as hotspot-k passes it: the last number of node/possible + 1 */
+static __u32 possible_nodes(void)
+{
+	FILE *f = fopen("/sys/devices/system/node/possible", "re");
+	unsigned int a = 0, b = 0;
+	char buf[256], *p;
+
+	if (!f)
+		return 1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	p = strrchr(buf, ',');
+	if (sscanf(p ? p + 1 : buf, "%u-%u", &a, &b) == 2)
+		a = b;
+	return a < 1024 ? a + 1 : 1024;
+}
+
+/* a /proc/meminfo line's value, kB; -1 when missing */
+static long long meminfo_kb(const char *key)
+{
+	char line[256];
+	size_t len = strlen(key);
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			v = strtoll(line + len + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static int host_run(int fd, __u64 reads, struct bn_host_ctx *c)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	memset(c, 0, sizeof(*c));
+	c->reads = reads;
+	c->nr_nodes = possible_nodes();
+	opts.ctx_in = c;
+	opts.ctx_size_in = sizeof(*c);
+	return bpf_prog_test_run_opts(fd, &opts) ? -errno : 0;
+}
+
+static int cmd_host(int reads, int samples, int gap_ms)
+{
+	struct bench_bpf *skel;
+	struct bpf_program *prog;
+	struct bn_host_ctx c;
+	long long before, after, free_kb;
+	long kb = sysconf(_SC_PAGESIZE) / 1024;
+	int fd, err, i;
+
+	skel = bench_bpf__open();
+	if (!skel)
+		return 1;
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, prog == skel->progs.bn_host_read);
+	err = bench_bpf__load(skel);
+	fd = err ? -1 : bpf_program__fd(skel->progs.bn_host_read);
+	/* the first read finds the root memory cgroup: not timed */
+	if (!err)
+		err = host_run(fd, 1, &c);
+	if (!err && !c.known)
+		err = -ENOENT;
+	if (err) {
+		fprintf(stderr, "bn-bpf: host read: %s\n", err == -ENOENT ?
+			"no reading (no memory controller?)" : strerror(-err));
+		bench_bpf__destroy(skel);
+		return 1;
+	}
+	for (i = 0; i < 5 && !exiting && !err; i++) {
+		err = host_run(fd, reads, &c);
+		if (!err)
+			printf("hot reads=%d ns=%llu nodes=%u\n", reads,
+			       (unsigned long long)c.ns, c.known);
+	}
+	for (i = 0; i < samples && !exiting && !err; i++) {
+		usleep(gap_ms * 1000);
+		before = meminfo_kb("MemAvailable");
+		err = host_run(fd, 1, &c);
+		after = meminfo_kb("MemAvailable");
+		free_kb = meminfo_kb("MemFree");
+		if (!err)
+			printf("host t=%.3f ns=%llu avail_kb=%llu deferred_kb=%llu"
+			       " meminfo_before_kb=%lld meminfo_after_kb=%lld memfree_kb=%lld"
+			       " cached_kb=%lld nodes=%u\n", now_ns() / 1e9,
+			       (unsigned long long)c.ns,
+			       (unsigned long long)c.avail_pages * kb,
+			       (unsigned long long)c.deferred_pages * kb, before, after,
+			       free_kb, meminfo_kb("Cached"), c.known);
+		fflush(stdout);
+	}
+	bench_bpf__destroy(skel);
+	if (err)
+		fprintf(stderr, "bn-bpf: host read: %s\n", strerror(-err));
+	return !!err;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: bn-bpf attach empty|filter|tgid\n"
-		"       bn-bpf walk [-r REPS] [-l iter,direct,fields,store,hash|all] [-m MAX_PROCS]\n"
+		"       bn-bpf walk [-r REPS] [-l iter,direct,fields,store,hash|all,delays,stall]\n"
+		"                   [-m MAX_PROCS]\n"
+		"       bn-bpf host [-r READS] [-s SAMPLES] [-b MS]\n"
 		"       bn-bpf stats -p PID\n"
 		"       bn-bpf watch -p PID[,PID] -d SECONDS [-n N[,N]] [-b MS] [-l LEVELS]\n"
 		"                    [-m MAX_PROCS]\n");
@@ -439,7 +557,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	int reps = 1, levels = 0, bare_ms = 250, opt, pid = 0;
+	int reps = 1, levels = 0, bare_ms = 250, opt, pid = 0, samples = 10;
 	__u32 max_procs = 131072;
 	char *pids = NULL, *min_windows = NULL;
 	double secs = 10;
@@ -461,7 +579,7 @@ int main(int argc, char **argv)
 		return cmd_attach(argv[2]);
 	}
 	optind = 2;
-	while ((opt = getopt(argc, argv, "r:l:p:d:b:m:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:l:p:d:b:m:n:s:")) != -1) {
 		switch (opt) {
 		case 'r':
 			reps = atoi(optarg);
@@ -485,6 +603,9 @@ int main(int argc, char **argv)
 		case 'm':
 			max_procs = strtoul(optarg, NULL, 10);
 			break;
+		case 's':
+			samples = atoi(optarg);
+			break;
 		default:
 			usage();
 			return 2;
@@ -492,6 +613,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "walk"))
 		return cmd_walk(reps, levels ? levels : ALL_LEVELS, max_procs);
+	if (!strcmp(cmd, "host"))
+		return cmd_host(reps > 1 ? reps : 10000, samples, bare_ms);
 	if (!strcmp(cmd, "stats") && pid)
 		return cmd_stats(pid);
 	if (!strcmp(cmd, "watch") && pids)

@@ -11,15 +11,18 @@
 WALK_CONFIGS=${BENCH_WALK_CONFIGS:-"100x1 10x10 1000x1 100x10 10000x1 1000x10 100000x1s 10000x10"}
 HK_MAX_PROCS=131072	# the walk runs track every process of 100 k
 
-# spawn_start PROCS THREADS [-s]: an idle population; its PID in SPAWN_PID
+# spawn_start PROCS THREADS [BN-SPAWN ARGS]: a population, idle unless the
+# args say otherwise (-s: sharing one mm; -e/-w: waking); its PID in SPAWN_PID
 spawn_start()
 {
-	local f=$WORK/spawn-$1x$2${3:+s}.out
+	local p=$1 t=$2 f
 
-	run_bg "$f" "$OUT/bn-spawn" -p "$1" -t "$2" ${3:-}
+	shift 2
+	f=$WORK/spawn-${p}x$t$(tr -d ' -' <<<"$*").out
+	run_bg "$f" "$OUT/bn-spawn" -p "$p" -t "$t" "$@"
 	SPAWN_PID=$BG_PID
 	wait_line "$f" '^ready' 120 "$SPAWN_PID" && return 0
-	echo "bench: bn-spawn -p $1 -t $2 ${3:-}: $(tail -2 "$f")" >&2
+	echo "bench: bn-spawn -p $p -t $t $*: $(tail -2 "$f")" >&2
 	stop "$SPAWN_PID" TERM 120
 	return 1
 }
@@ -30,7 +33,7 @@ spawn_stop()
 }
 
 # window lines of one hotspot-k in a watch log:
-# "W walk_ns dthreads dprocs max driver untracked stretch_max"
+# "W walk_ns dthreads dprocs max driver untracked stretch_max dvisited"
 windows_of()
 {
 	awk -v pid="$1" '
@@ -38,10 +41,10 @@ windows_of()
 		{ delete f; for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
 		f["pid"] != pid { next }
 		{
-			w = f["windows"]; t = f["threads_walked"]; p = f["procs_walked"]
+			w = f["windows"]; t = f["threads_walked"]; p = f["procs_walked"]; v = f["threads_visited"]
 			if (w == 1 || (seen && w == pw + 1))
-				print w, f["last_walk_ns"], t - pt, p - pp, f["walk_ns_max"], f["driver"], f["procs_untracked"], f["stretch_ns_max"]
-			seen = 1; pw = w; pt = t; pp = p
+				print w, f["last_walk_ns"], t - pt, p - pp, f["walk_ns_max"], f["driver"], f["procs_untracked"], f["stretch_ns_max"], v - pv
+			seen = 1; pw = w; pt = t; pp = p; pv = v
 		}' "$2"
 }
 

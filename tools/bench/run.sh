@@ -42,6 +42,11 @@
 #   io      12. io_blocked's cost in the walk: two instances over one
 #               population at once, io_blocked on and off, CPU per thread
 #               walked (not in "all", ~2 min)
+#   memtruth 13. issue #19's memory truth: the host headroom read's ns (once
+#               per window) and its error against MemAvailable while the
+#               page cache changes; the walk's ns per thread with the
+#               memory-stall counters on and off, side by side, at 1000 x 10
+#               and 10000 x 1 (not in "all", ~2.5 min)
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
@@ -64,7 +69,9 @@
 # BENCH_FILTER_S (default 15), BENCH_PROM_S (default 60),
 # BENCH_PROFILE_ROUNDS (default 4), BENCH_PROFILE_RUNS (default 4),
 # BENCH_PROFILE_PAIRS (default 5), BENCH_IO_PROCS (default 150),
-# BENCH_IO_ROUNDS (default 3), BENCH_IO_S (default 15), BENCH_BUDGET_S (default 900: no
+# BENCH_IO_ROUNDS (default 3), BENCH_IO_S (default 15), BENCH_MT_CONFIGS
+# (default "1000x10 10000x1"), BENCH_MT_ROUNDS (default 2), BENCH_MT_S
+# (default 15), BENCH_BUDGET_S (default 900: no
 # measurement starts later than this into the run).
 
 set -u
@@ -77,7 +84,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # in figure order; a figure may use another's helpers (3 and 5 share their
 # populations, 4 reads 7's maps), so all are sourced whatever runs
 for f in 1_hotpath 2_tput 3_walk 4_user 5_poll 6_detect 7_mem 8_stretch \
-	 9_filter 10_prom 11_profile 12_io; do
+	 9_filter 10_prom 11_profile 12_io 13_memtruth; do
 	. "$HERE/fig_$f.sh"
 done
 
@@ -86,13 +93,13 @@ main()
 	local figs="$*" f
 
 	# stretch (~7 min), filter (~2 min), prom (~1.2 min), profile
-	# (~3 min) and io (~2 min) run on their own: the default set takes ~12 min of the
+	# (~3 min), io (~2 min) and memtruth (~2.5 min) run on their own: the default set takes ~12 min of the
 	# 15-minute budget
 	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect"
 	for f in $figs; do
 		case $f in
-		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io) ;;
-		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io]..." >&2; exit 2 ;;
+		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth) ;;
+		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth]..." >&2; exit 2 ;;
 		esac
 	done
 	bench_setup

@@ -5,7 +5,8 @@
  * A process that enters OOM risk close to its limit has its cgroup frozen
  * (--freeze-on-oom, freeze.c), and thawed when --freeze-max is up (the
  * event loop's tick); one that enters an alarm label is profiled
- * (--profile DUR), one that exits has its profile written with what was
+ * (--profile DUR: where its time goes, or, entering OOM risk, where its
+ * memory grows), one that exits has its profile written with what was
  * collected. Each step
  * says so on a line of its own, human or JSON as the transitions are:
  *
@@ -59,8 +60,14 @@ static void json_head(struct hk_out *o, const char *state, __u32 pid, const char
 	hk_out__json_str(o, comm, hk_comm__len(comm));
 }
 
+/* "memory" (growth, in bytes) or "time" (on- and off-CPU) */
+static const char *kind_name(__u32 kind)
+{
+	return kind == HK_PROF_MEMORY ? "memory" : "time";
+}
+
 void hk_act__profile_started(struct hk_act *a, __u32 pid, const char *comm,
-			     const char *label, const char *prefix)
+			     const char *label, __u32 kind, const char *prefix)
 {
 	char buf[ACT_LINE_MAX];
 	struct hk_out o;
@@ -68,14 +75,16 @@ void hk_act__profile_started(struct hk_act *a, __u32 pid, const char *comm,
 	hk_out__init(&o, buf, sizeof(buf));
 	if (a->pr->json) {
 		json_head(&o, "started", pid, comm);
-		hk_out__printf(&o, ",\"label\":\"%s\"", label);
+		hk_out__printf(&o, ",\"label\":\"%s\",\"kind\":\"%s\"", label,
+			       kind_name(kind));
 		hk_json__milli(&o, "duration_s", a->profile_ns / HK_NSEC_PER_MSEC);
 		json_paths(&o, prefix);
 		hk_out__str(&o, "}\n");
 	} else {
 		hk_out__printf(&o, "hotspot-k: profiling %u (", pid);
 		hk_out__term_text(&o, comm, hk_comm__len(comm));
-		hk_out__printf(&o, ", %s) for %llu s: ", label,
+		hk_out__printf(&o, ", %s)%s for %llu s: ", label,
+			       kind == HK_PROF_MEMORY ? " memory growth" : "",
 			       (unsigned long long)(a->profile_ns / HK_NSEC_PER_SEC));
 		hk_out__term_text(&o, prefix, strlen(prefix));
 		hk_out__str(&o, ".{folded,svg}\n");
@@ -107,9 +116,12 @@ void hk_act__profile_done(void *act, const struct hk_profile_result *r)
 	hk_out__init(&o, buf, sizeof(buf));
 	if (a->pr->json) {
 		json_head(&o, r->written ? "written" : "failed", r->pid, r->comm);
-		hk_out__printf(&o, ",\"label\":\"%s\"", r->label);
+		hk_out__printf(&o, ",\"label\":\"%s\",\"kind\":\"%s\"", r->label,
+			       kind_name(r->kind));
 		hk_json__milli(&o, "duration_s", r->duration_ns / HK_NSEC_PER_MSEC);
 		hk_json__u64(&o, "on_cpu_samples", r->on_cpu_samples);
+		hk_json__u64(&o, "grown_bytes", r->grown_bytes);
+		hk_json__u64(&o, "memory_events", r->mem_events);
 		hk_json__milli(&o, "off_cpu_s", r->off_cpu_ns / HK_NSEC_PER_MSEC);
 		hk_json__u64(&o, "stacks", r->stacks);
 		hk_json__u64(&o, "lost", r->lost);
@@ -126,6 +138,15 @@ void hk_act__profile_done(void *act, const struct hk_profile_result *r)
 		else
 			hk_out__str(&o, "null");
 		hk_out__str(&o, "}\n");
+	} else if (r->written && r->kind == HK_PROF_MEMORY) {
+		hk_out__printf(&o, "hotspot-k: memory profile of %u (", r->pid);
+		hk_out__term_text(&o, r->comm, hk_comm__len(r->comm));
+		hk_out__printf(&o, ") written, %.1f MiB grown, %llu stacks%s: ",
+			       (double)r->grown_bytes / (1024 * 1024),
+			       (unsigned long long)r->stacks, r->exited ? ", it exited" : "");
+		hk_out__term_text(&o, r->prefix, strlen(r->prefix));
+		hk_out__str(&o, ".svg");
+		cut_clause(&o, r);
 	} else if (r->written) {
 		hk_out__printf(&o, "hotspot-k: profile of %u (", r->pid);
 		hk_out__term_text(&o, r->comm, hk_comm__len(r->comm));
@@ -183,12 +204,15 @@ void hk_act__transition(void *act, const struct hk_event *e)
 	}
 	if (!a->profile_ns || !is_alarm(e->to) || hk_profiler__active(a->prof, e->tgid))
 		return;
+	/* OOM risk is explained by where the memory grows, not by time */
 	if (hk_profiler__start(a->prof, e->tgid, e->start_boottime_ns, hk_label__id(e->to),
+			       e->to == HK_OOM_RISK ? HK_PROF_MEMORY : HK_PROF_ON_CPU,
 			       a->profile_ns, a->profile_dir, prefix, sizeof(prefix), err,
 			       sizeof(err))) {
 		a->profiles_skipped++;
 		hk_log__print(HK_LOG_WARNING, "not profiling %u: %s\n", e->tgid, err);
 		return;
 	}
-	hk_act__profile_started(a, e->tgid, e->comm, hk_label__id(e->to), prefix);
+	hk_act__profile_started(a, e->tgid, e->comm, hk_label__id(e->to),
+				e->to == HK_OOM_RISK ? HK_PROF_MEMORY : HK_PROF_ON_CPU, prefix);
 }

@@ -38,8 +38,9 @@ void hk_act__freeze_tick(struct hk_act *a);
 /* The profiler's done(): the line that says where the files are. */
 void hk_act__profile_done(void *act, const struct hk_profile_result *r);
 
-/* The line that says a profile started (also for `hotspot-k profile`). */
+/* The line that says a profile started (also for `hotspot-k profile`);
+ * kind: enum hk_prof_kind. */
 void hk_act__profile_started(struct hk_act *a, __u32 pid, const char *comm,
-			     const char *label, const char *prefix);
+			     const char *label, __u32 kind, const char *prefix);
 
 #endif /* HK_USER_ACT_H */

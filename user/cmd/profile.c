@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * profile.c - `hotspot-k profile PID [--duration DUR] [--profile-dir DIR]`:
- * the profile --profile takes on a transition, taken now. SIGINT or
+ * profile.c - `hotspot-k profile PID [--memory] [--duration DUR]
+ * [--profile-dir DIR]`: the profile --profile takes on a transition, taken
+ * now. SIGINT or
  * SIGTERM ends it early, written with what was collected; so does the
  * process's exit.
  */
@@ -23,18 +24,26 @@
 #include "shared/units.h"
 
 static const char usage_text[] =
-"Usage: hotspot-k profile PID [--duration DUR] [--profile-dir DIR] [--json]\n"
+"Usage: hotspot-k profile PID [--memory] [--duration DUR] [--profile-dir DIR]\n"
+"                             [--json]\n"
 "\n"
 "Profile one process: its on-CPU stacks, sampled at 99 Hz on every CPU, and\n"
 "the time its threads slept, with the stacks they slept in. Written as\n"
 "DIR/hotspot-k.PID.manual.TIME.folded (folded stacks, read by flamegraph.pl,\n"
 "inferno and speedscope) and .svg (a flame graph: on-CPU warm, off-CPU blue).\n"
+"With --memory, the stacks that grow its anonymous memory instead, each\n"
+"weighed by the bytes it grew (the kernel's rss_stat tracepoint: increases\n"
+"of the counter only, frees are not subtracted); label \"memory\". This is the\n"
+"profile --profile takes when a process enters oom_risk.\n"
 "Ends after DUR, when the process exits, or on SIGINT/SIGTERM, written with\n"
 "what was collected. Complete user stacks need frame pointers\n"
-"(-fno-omit-frame-pointer). The frames are named and the files written by a\n"
+"(-fno-omit-frame-pointer); a leaf without them (libc's memset, read,\n"
+"clock_nanosleep) gets its caller back from the return address at the top\n"
+"of the stack. The frames are named and the files written by a\n"
 "child with capped inputs, memory (1 GiB) and time (30 s); the written line\n"
 "says which cap cut what (\"cut\" in JSON). A second signal stops the child.\n"
 "\n"
+"  -m, --memory         where its anonymous memory grows, in bytes\n"
 "      --duration DUR   how long (default 10s, at most 1h)\n"
 "      --profile-dir DIR, --dir DIR\n"
 "                       where the files go (default .), as hotspot-k\n"
@@ -69,6 +78,7 @@ int hk_cmd_profile(int argc, char **argv)
 		{ "profile-dir", required_argument, NULL, 'D' },
 		{ "dir", required_argument, NULL, 'D' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "memory", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -80,9 +90,11 @@ int hk_cmd_profile(int argc, char **argv)
 	unsigned long pid;
 	sigset_t stop;
 	long hz;
+	__u32 kind = HK_PROF_ON_CPU;
+	const char *label = "manual";
 	int opt, json = 0, t;
 
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "jmh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			if (hk_units__parse_duration_ns(optarg, &act.profile_ns) ||
@@ -94,6 +106,10 @@ int hk_cmd_profile(int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'm':
+			kind = HK_PROF_MEMORY;
+			label = "memory";
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -136,7 +152,7 @@ int hk_cmd_profile(int argc, char **argv)
 	act.prof = hk_profiler__new(hk_act__profile_done, &act);
 	block_stop_signals(&stop);
 	if (!act.prof || hk_profiler__start(act.prof, (__u32)pid,
-					    ticks * (HK_NSEC_PER_SEC / (__u64)hz), "manual",
+					    ticks * (HK_NSEC_PER_SEC / (__u64)hz), label, kind,
 					    act.profile_ns, act.profile_dir, prefix, sizeof(prefix),
 					    err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "profile %lu: %s\n", pid, act.prof ? err : "out of memory");
@@ -145,7 +161,7 @@ int hk_cmd_profile(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	hk_act__profile_started(&act, (__u32)pid, hk_profiler__comm(act.prof, (__u32)pid),
-				"manual", prefix);
+				label, kind, prefix);
 	/* sampling, then its child naming and writing (within its budget): a
 	 * signal ends the first, a second one the other */
 	while (hk_profiler__count(act.prof)) {

@@ -15,6 +15,8 @@
  *                     lib/outdir.c checks
  *   usyms.c           addresses -> names: usyms_load.c, elf_syms.c, symtab.c
  *                     (a process), ksyms.c (the kernel)
+ *   leaf.c            a leaf without a frame pointer: its caller put back
+ *                     from the stack's top words
  *   worker.c          a job in a forked child with a memory cap and a time
  *                     budget
  */

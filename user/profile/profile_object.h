@@ -18,6 +18,9 @@ struct hk_profile_object {
 	struct bpf_link **links;	/* one per CPU's clock, then the switch */
 	int *perf_fds;
 	int nr_cpus;
+	struct bpf_link *rss_link;	/* the memory program, while a memory
+					 * profile samples */
+	int rss_args;			/* rss_stat's arguments: 2, 3, 0 none */
 };
 
 /* Load, and attach a CPU clock on every CPU and sched_switch; 0, or -1
@@ -27,13 +30,23 @@ int hk_profile_object__up(struct hk_profile_object *o, char *err, size_t err_len
 /* Detach and unload: nothing of the profiler runs any more. Idempotent. */
 void hk_profile_object__down(struct hk_profile_object *o);
 
-/* Sample tgid in slot (0: the slot samples nothing). */
-void hk_profile_object__target(struct hk_profile_object *o, int slot, __u32 tgid);
+/* Sample tgid in slot (0: the slot samples nothing) for kind
+ * (HK_PROF_ON_CPU: on- and off-CPU time; HK_PROF_MEMORY: growth). */
+void hk_profile_object__target(struct hk_profile_object *o, int slot, __u32 tgid, __u32 kind);
+
+/* Attach (on) or detach the memory program; 0, or -1 with one line in err. */
+int hk_profile_object__memory(struct hk_profile_object *o, int on, char *err, size_t err_len);
+
+/* rss_stat events of memory-profiled processes and the bytes they grew,
+ * since the load; 0 when down. */
+void hk_profile_object__mem_stats(const struct hk_profile_object *o, __u64 *events,
+				  __u64 *grown_bytes);
 
 /* Stacks and counts the maps had no room for, since the load; 0 when down. */
 __u64 hk_profile_object__losses(const struct hk_profile_object *o);
 
 int hk_profile_object__counts_fd(const struct hk_profile_object *o);
 int hk_profile_object__stacks_fd(const struct hk_profile_object *o);
+int hk_profile_object__tops_fd(const struct hk_profile_object *o);
 
 #endif /* HK_USER_PROFILE_OBJECT_H */

@@ -116,7 +116,7 @@ static void release_user_stacks(const struct hk_profile_stacks *st, int counts_f
 }
 
 int hk_profile_stacks__take(struct hk_profile_stacks *st, int counts_fd, int stack_fd,
-			    __u32 pid)
+			    int tops_fd, __u32 pid)
 {
 	struct taking *tk = calloc(1, sizeof(*tk));
 	size_t i, out = 0;
@@ -130,6 +130,9 @@ int hk_profile_stacks__take(struct hk_profile_stacks *st, int counts_fd, int sta
 		if (bpf_map_lookup_elem(counts_fd, &c->key, &c->value))
 			continue;
 		bpf_map_delete_elem(counts_fd, &c->key);
+		memset(&c->top, 0, sizeof(c->top));
+		if (tops_fd >= 0 && !bpf_map_lookup_elem(tops_fd, &c->key, &c->top))
+			bpf_map_delete_elem(tops_fd, &c->key);
 		err = copy_trace(st, tk, stack_fd, c->key.user_stack);
 		if (!err)
 			err = copy_trace(st, tk, stack_fd, c->key.kern_stack);

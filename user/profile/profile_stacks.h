@@ -14,7 +14,9 @@
 
 struct hk_prof_count {
 	struct hk_prof_key key;
-	__u64 value;		/* on-CPU: samples; off-CPU: ns asleep */
+	__u64 value;		/* on-CPU: samples; off-CPU: ns asleep;
+				 * memory: bytes grown */
+	struct hk_prof_top top;	/* the user stack's top words, zeroes: none */
 };
 
 /* A stack: its frames, leaf first, in hk_profile_stacks.ips. */
@@ -35,7 +37,8 @@ struct hk_profile_stacks {
 
 /*
  * Take pid's counts out of counts_fd (deleted from the map) with the
- * stacks they name (copied out of stack_fd). Its user stacks that no
+ * stacks they name (copied out of stack_fd) and their stack tops (out of
+ * tops_fd, deleted; -1: none). Its user stacks that no
  * other key of the map names are deleted as well: the stack map is shared
  * by every profile and would fill up for good under profiles that keep
  * following each other. (Kernel stacks are shared by every process that
@@ -43,7 +46,7 @@ struct hk_profile_stacks {
  * 0, or -ENOMEM (nothing taken: st is empty).
  */
 int hk_profile_stacks__take(struct hk_profile_stacks *st, int counts_fd, int stack_fd,
-			    __u32 pid);
+			    int tops_fd, __u32 pid);
 
 /* The frames of stack id (leaf first) and their number; NULL: none kept. */
 const __u64 *hk_profile_stacks__trace(const struct hk_profile_stacks *st, __s32 id,

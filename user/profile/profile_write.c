@@ -6,7 +6,10 @@
  * first, then its kernel frames ("_[k]"). On-CPU samples weigh what a
  * sample stands for (1 / HK_PROF_FREQ_HZ s), off-CPU stacks the time
  * asleep: both in microseconds of thread time, so that one graph shows
- * where the wall-clock time of every thread went.
+ * where the wall-clock time of every thread went. A memory profile's
+ * stacks weigh the bytes of anonymous memory they grew. A user leaf
+ * without a frame pointer gets its caller back from the stack's top
+ * words (leaf.h).
  *
  * The naming and the writing (hk_profile__render) run in a child
  * (profiler.c, worker.c): the names come from the process's own files and
@@ -22,6 +25,7 @@
 #include "flame/flamegraph.h"
 #include "lib/outdir.h"
 #include "lib/pidref.h"
+#include "leaf.h"
 #include "profile_write.h"
 #include "symbolize.h"
 #include "shared/units.h"
@@ -139,19 +143,69 @@ static void syms_refresh(struct hk_profile_syms *s)
 	s->user = now;
 }
 
-/* Is the leaf-most of the n frames (ips[0]) in a BPF program or the
- * tracepoint's call into it? Then the others move up one. */
-static int own_frame(__u64 *ips, int n)
+/*
+ * The leaf-most frames that are the profiler's own: a BPF program and the
+ * tracepoint's call into it. The program is unloaded by the time its
+ * frames are named (its kallsyms line gone: it reads as the last kernel
+ * symbol, _einittext), so the tracepoint's frames, within the first few,
+ * mark where the process's own frames start. How many to drop from ips[0].
+ */
+static int own_frames(const __u64 *ips, int n)
 {
 	char name[FRAME_LEN];
+	int i, own = 0;
 
-	hk_ksyms__name(kernel_syms, ips[0], name, sizeof(name));
-	if (strncmp(name, "bpf_prog_", 9) && strncmp(name, "bpf_trace_run", 13) &&
-	    strncmp(name, "__bpf_trace_", 12) && strncmp(name, "__traceiter_", 12))
-		return 0;
-	memmove(ips, ips + 1, (size_t)(n - 1) * sizeof(*ips));
-	ips[n - 1] = 0;
-	return 1;
+	for (i = 0; i < n && i < 4; i++) {
+		hk_ksyms__name(kernel_syms, ips[i], name, sizeof(name));
+		if (!strncmp(name, "bpf_prog_", 9) || !strncmp(name, "bpf_trace_run", 13) ||
+		    !strncmp(name, "__bpf_trace_", 12) || !strncmp(name, "__traceiter_", 12))
+			own = i + 1;
+	}
+	return own;
+}
+
+/* The process's address space, as leaf.c asks it. */
+static int space_is_return(void *ctx, __u64 addr)
+{
+#if defined(__aarch64__)
+	const int aarch64 = 1;
+#else
+	const int aarch64 = 0;
+#endif
+	unsigned char code[8];
+
+	return !hk_usyms__code(ctx, addr, code, sizeof(code)) &&
+	       hk_leaf__after_call(code, sizeof(code), aarch64);
+}
+
+static long space_module(void *ctx, __u64 addr)
+{
+	return hk_usyms__module(ctx, addr);
+}
+
+static const char *space_name(void *ctx, __u64 addr, char *buf, size_t len)
+{
+	return hk_usyms__name(ctx, addr, buf, len);
+}
+
+/* The user trace's frames with the leaf's lost callers put back after
+ * the leaf, into ips; their number. */
+static __u32 user_frames(const __u64 *trace, __u32 n, const struct hk_prof_top *top,
+			 struct hk_profile_syms *s, __u64 *ips)
+{
+	const struct hk_leaf_space sp = {
+		.ctx = s->user, .is_return = space_is_return, .module = space_module,
+		.name = space_name,
+	};
+	size_t k = 0;
+
+	if (n && top)
+		k = hk_leaf__recover(trace, n, top->words, HK_PROF_TOP_WORDS, &sp, ips + 1);
+	if (n)
+		ips[0] = trace[0];
+	if (n > 1)
+		memcpy(ips + 1 + k, trace + 1, (n - 1) * sizeof(*ips));
+	return n + (__u32)k;
 }
 
 /*
@@ -159,13 +213,13 @@ static int own_frame(__u64 *ips, int n)
  * names. Every address but a sample's own is a return address, the
  * instruction after a call: the call is the byte before, and may end its
  * function. sampled: the leaf is where a CPU sample interrupted (on-CPU),
- * not a return.
+ * not a return. top: the user stack's top words (NULL: none, or kernel).
  */
 static size_t frames_of(const struct hk_profile_stacks *st, __s32 id, int kernel,
-			int sampled, struct hk_profile_syms *s, char (*names)[FRAME_LEN],
-			size_t at, size_t max)
+			int sampled, const struct hk_prof_top *top, struct hk_profile_syms *s,
+			char (*names)[FRAME_LEN], size_t at, size_t max)
 {
-	__u64 ips[HK_PROF_DEPTH] = {}, addr;
+	__u64 ips[HK_PROF_DEPTH + HK_LEAF_MAX] = {}, addr;
 	const __u64 *trace;
 	char buf[FRAME_LEN];
 	__u32 n;
@@ -174,11 +228,17 @@ static size_t frames_of(const struct hk_profile_stacks *st, __s32 id, int kernel
 	trace = hk_profile_stacks__trace(st, id, &n);
 	if (!trace)
 		return at;
-	memcpy(ips, trace, n * sizeof(*ips));
+	if (kernel)
+		memcpy(ips, trace, n * sizeof(*ips));
+	else
+		n = user_frames(trace, n, top, s, ips);
 	/* the off-CPU stack is taken from inside the profiler's own program:
 	 * its frames and the tracepoint's are not the process's */
-	while (kernel && n > 0 && kernel_syms && own_frame(ips, (int)n))
-		n--;
+	if (kernel && kernel_syms) {
+		i = own_frames(ips, (int)n);
+		memmove(ips, ips + i, (n - (__u32)i) * sizeof(*ips));
+		n -= (__u32)i;
+	}
 	for (i = (int)n - 1; i >= 0 && at < max; i--, at++) {
 		addr = ips[i] - (i > 0 || !sampled);
 		if (kernel) {
@@ -199,7 +259,9 @@ void hk_profile__tally(const struct hk_profile_stacks *st, struct hk_profile_res
 	size_t k;
 
 	for (k = 0; k < st->n; k++) {
-		if (st->counts[k].key.off_cpu)
+		if (st->counts[k].key.kind == HK_PROF_MEMORY)
+			r->grown_bytes += st->counts[k].value;
+		else if (st->counts[k].key.kind == HK_PROF_OFF_CPU)
 			r->off_cpu_ns += st->counts[k].value;
 		else
 			r->on_cpu_samples += st->counts[k].value;
@@ -214,7 +276,7 @@ void hk_profile__tally(const struct hk_profile_stacks *st, struct hk_profile_res
 
 struct flame_text {
 	const struct hk_flame *f;
-	const char *title, *subtitle;
+	const struct hk_flame_svg_opts *opts;
 	int svg;
 };
 
@@ -222,7 +284,7 @@ static int flame_write(void *ctx, FILE *out)
 {
 	const struct flame_text *t = ctx;
 
-	return t->svg ? hk_flame__write_svg(t->f, out, t->title, t->subtitle) :
+	return t->svg ? hk_flame__write_svg_opts(t->f, out, t->opts) :
 			hk_flame__write_folded(t->f, out);
 }
 
@@ -232,8 +294,8 @@ static int flame_write(void *ctx, FILE *out)
  * prefix's last part names them there), then named, so that a reader
  * never sees half a file, nor a name someone planted is followed.
  */
-static int write_files(const char *prefix, const struct hk_flame *f, const char *title,
-		       const char *subtitle)
+static int write_files(const char *prefix, const struct hk_flame *f,
+		       const struct hk_flame_svg_opts *opts)
 {
 	static const char *const ext[2] = { "folded", "svg" };
 	struct flame_text t[2];
@@ -244,7 +306,7 @@ static int write_files(const char *prefix, const struct hk_flame *f, const char 
 
 	base = base ? base + 1 : prefix;
 	for (i = 0; i < 2; i++) {
-		t[i] = (struct flame_text){ .f = f, .title = title, .subtitle = subtitle, .svg = i };
+		t[i] = (struct flame_text){ .f = f, .opts = opts, .svg = i };
 		if ((size_t)snprintf(name[i], sizeof(name[i]), "%s.%s", base, ext[i]) >=
 		    sizeof(name[i]))
 			return -ENAMETOOLONG;
@@ -258,6 +320,15 @@ static void titles(const struct hk_profile_syms *s, const struct hk_profile_resu
 		   char *title, size_t tlen, char *sub, size_t slen)
 {
 	snprintf(title, tlen, "hotspot-k: %u (%s), %s", r->pid, s->comm, r->label);
+	if (r->kind == HK_PROF_MEMORY) {
+		snprintf(sub, slen, "%.1f s of wall clock: anonymous memory grown by %.1f MiB "
+			 "(%llu counter changes)%s",
+			 (double)r->duration_ns / HK_NSEC_PER_SEC,
+			 (double)r->grown_bytes / (1024 * 1024),
+			 (unsigned long long)r->mem_events,
+			 r->exited ? "; the process exited" : "");
+		return;
+	}
 	snprintf(sub, slen, "%.1f s of wall clock: on-CPU %llu samples at %d Hz (%.2f s), "
 		 "off-CPU %.2f s (blue), summed over threads%s",
 		 (double)r->duration_ns / HK_NSEC_PER_SEC,
@@ -270,9 +341,12 @@ static void titles(const struct hk_profile_syms *s, const struct hk_profile_resu
 void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_syms *syms,
 			const struct hk_profile_result *r, struct hk_profile_outcome *out)
 {
+	/* the process, its user frames (and those put back), its kernel frames */
+	const size_t most = 1 + HK_PROF_DEPTH + HK_LEAF_MAX + HK_PROF_DEPTH;
 	char (*names)[FRAME_LEN] = NULL;
 	const char **frames = NULL;
 	char title[128], sub[256], why[200];
+	struct hk_flame_svg_opts opts = {};
 	struct hk_flame *f;
 	size_t i, n, k;
 	__u64 us;
@@ -282,13 +356,13 @@ void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_sy
 		kernel_syms = hk_ksyms__load();
 	syms_refresh(syms);
 	f = hk_flame__new();
-	names = calloc(2 * HK_PROF_DEPTH + 1, sizeof(*names));
-	frames = calloc(2 * HK_PROF_DEPTH + 1, sizeof(*frames));
+	names = calloc(most, sizeof(*names));
+	frames = calloc(most, sizeof(*frames));
 	if (!f || !names || !frames) {
 		snprintf(out->err, sizeof(out->err), "out of memory");
 		goto out;
 	}
-	for (i = 0; i < 2 * HK_PROF_DEPTH + 1; i++)
+	for (i = 0; i < most; i++)
 		frames[i] = names[i];
 	for (k = 0; k < st->n; k++) {
 		const struct hk_prof_count *c = &st->counts[k];
@@ -296,20 +370,34 @@ void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_sy
 		snprintf(names[0], FRAME_LEN, "%s", syms->comm);
 		/* on-CPU, the leaf of the kernel stack was interrupted, or, with
 		 * none, the user one's */
-		sampled = !c->key.off_cpu;
-		n = frames_of(st, c->key.user_stack, 0, sampled && c->key.kern_stack < 0, syms,
-			      names, 1, HK_PROF_DEPTH + 1);
-		n = frames_of(st, c->key.kern_stack, 1, sampled, syms, names, n,
-			      2 * HK_PROF_DEPTH + 1);
-		us = c->key.off_cpu ? c->value / HK_NSEC_PER_USEC :
-				      c->value * HK_USEC_PER_SEC / HK_PROF_FREQ_HZ;
-		if (hk_flame__add(f, frames, n, us, (int)c->key.off_cpu)) {
+		sampled = c->key.kind == HK_PROF_ON_CPU;
+		/* the user leaf is where it stopped, not a return: a sample in
+		 * user mode, or the instruction that faulted (memory) */
+		n = frames_of(st, c->key.user_stack, 0,
+			      (sampled && c->key.kern_stack < 0) ||
+			      c->key.kind == HK_PROF_MEMORY,
+			      &c->top, syms, names, 1, 1 + HK_PROF_DEPTH + HK_LEAF_MAX);
+		n = frames_of(st, c->key.kern_stack, 1, sampled, NULL, syms, names, n, most);
+		/* memory: bytes, in the graph's "microseconds" */
+		if (c->key.kind == HK_PROF_MEMORY)
+			us = c->value;
+		else if (c->key.kind == HK_PROF_OFF_CPU)
+			us = c->value / HK_NSEC_PER_USEC;
+		else
+			us = c->value * HK_USEC_PER_SEC / HK_PROF_FREQ_HZ;
+		if (hk_flame__add(f, frames, n, us, c->key.kind == HK_PROF_OFF_CPU)) {
 			snprintf(out->err, sizeof(out->err), "out of memory");
 			goto out;
 		}
 	}
 	titles(syms, r, title, sizeof(title), sub, sizeof(sub));
-	ret = write_files(r->prefix, f, title, sub);
+	opts.title = title;
+	opts.subtitle = sub;
+	if (r->kind == HK_PROF_MEMORY) {
+		opts.unit = "bytes";
+		opts.legend = "width: bytes of anonymous memory grown (pale: kernel frames)";
+	}
+	ret = write_files(r->prefix, f, &opts);
 	if (ret) {
 		hk_outdir__why(&out_dir, ret, why, sizeof(why));
 		snprintf(out->err, sizeof(out->err), "writing %.90s: %.150s", r->prefix, why);

@@ -25,8 +25,11 @@ struct hk_profile_result {
 	int written;			/* .folded and .svg exist */
 	int exited;			/* the process ended before its time */
 	__u64 duration_ns;		/* how long it ran */
+	__u32 kind;			/* enum hk_prof_kind: ON_CPU (time) or MEMORY */
 	__u64 on_cpu_samples;
 	__u64 off_cpu_ns;
+	__u64 grown_bytes;		/* memory: anonymous memory grown, all stacks */
+	__u64 mem_events;		/* memory: its counter's changes seen */
 	__u64 stacks;			/* distinct stacks in the files */
 	__u64 lost;			/* samples or stacks the maps had no room for */
 	char err[256];			/* not written: why */

@@ -43,6 +43,7 @@ struct profile {
 	const char *label;
 	__u64 start_ns, end_ns;		/* CLOCK_MONOTONIC */
 	__u64 lost0;			/* the object's losses at its start */
+	__u64 mem_events0, mem_bytes0;	/* and its memory events */
 	struct hk_pidref ref;		/* the process, as of the event */
 	struct hk_profile_syms *syms;	/* its address space, as of the start */
 	struct hk_profile_stacks stacks;	/* taken at its end, for the child */
@@ -78,6 +79,15 @@ static int sampling(const struct hk_profiler *p)
 
 	for (i = 0; i < HK_PROF_TARGETS; i++)
 		n += p->slot[i].state == SLOT_SAMPLING;
+	return n;
+}
+
+static int sampling_memory(const struct hk_profiler *p)
+{
+	int i, n = 0;
+
+	for (i = 0; i < HK_PROF_TARGETS; i++)
+		n += p->slot[i].state == SLOT_SAMPLING && p->slot[i].r.kind == HK_PROF_MEMORY;
 	return n;
 }
 
@@ -135,12 +145,16 @@ static void slot_free(struct profile *s)
 }
 
 int hk_profiler__start(struct hk_profiler *p, __u32 pid, __u64 start_boottime_ns,
-		       const char *label, __u64 duration_ns, const char *dir, char *prefix,
-		       size_t prefix_len, char *err, size_t err_len)
+		       const char *label, __u32 kind, __u64 duration_ns, const char *dir,
+		       char *prefix, size_t prefix_len, char *err, size_t err_len)
 {
 	struct profile *s = NULL;
 	int i, n;
 
+	if (kind != HK_PROF_ON_CPU && kind != HK_PROF_MEMORY) {
+		snprintf(err, err_len, "no such profile kind %u", kind);
+		return -1;
+	}
 	if (hk_profiler__active(p, pid)) {
 		snprintf(err, err_len, "pid %u is being profiled already", pid);
 		return -1;
@@ -176,7 +190,13 @@ int hk_profiler__start(struct hk_profiler *p, __u32 pid, __u64 start_boottime_ns
 		goto fail;
 	if (!p->obj.skel && hk_profile_object__up(&p->obj, err, err_len))
 		goto fail;
+	if (kind == HK_PROF_MEMORY && hk_profile_object__memory(&p->obj, 1, err, err_len)) {
+		if (!sampling(p))
+			hk_profile_object__down(&p->obj);
+		goto fail;
+	}
 	s->state = SLOT_SAMPLING;
+	s->r.kind = kind;
 	s->pid = pid;
 	s->label = label;
 	s->r.pid = pid;
@@ -185,7 +205,8 @@ int hk_profiler__start(struct hk_profiler *p, __u32 pid, __u64 start_boottime_ns
 	s->start_ns = mono_ns();
 	s->end_ns = s->start_ns + duration_ns;
 	s->lost0 = hk_profile_object__losses(&p->obj);
-	hk_profile_object__target(&p->obj, (int)(s - p->slot), pid);
+	hk_profile_object__mem_stats(&p->obj, &s->mem_events0, &s->mem_bytes0);
+	hk_profile_object__target(&p->obj, (int)(s - p->slot), pid, kind);
 	snprintf(prefix, prefix_len, "%s", s->r.prefix);
 	return 0;
 fail:
@@ -258,16 +279,23 @@ static void end_sampling(struct hk_profiler *p, struct profile *s, int exited)
 		.keep_fds = keep,
 		.nkeep = 1,
 	};
+	__u64 events, bytes;
 	char err[200];
 	int ret;
 
-	hk_profile_object__target(&p->obj, (int)(s - p->slot), 0);
+	hk_profile_object__target(&p->obj, (int)(s - p->slot), 0, HK_PROF_ON_CPU);
 	s->r.exited = exited;
 	s->r.duration_ns = mono_ns() - s->start_ns;
 	s->r.lost = hk_profile_object__losses(&p->obj) - s->lost0;
+	/* every memory profile's events since its start: exact with one */
+	hk_profile_object__mem_stats(&p->obj, &events, &bytes);
+	s->r.mem_events = events - s->mem_events0;
 	ret = hk_profile_stacks__take(&s->stacks, hk_profile_object__counts_fd(&p->obj),
-				      hk_profile_object__stacks_fd(&p->obj), s->pid);
+				      hk_profile_object__stacks_fd(&p->obj),
+				      hk_profile_object__tops_fd(&p->obj), s->pid);
 	s->state = SLOT_WRITING;
+	if (!sampling_memory(p))
+		hk_profile_object__memory(&p->obj, 0, err, sizeof(err));
 	if (!sampling(p))
 		hk_profile_object__down(&p->obj);
 	if (ret) {

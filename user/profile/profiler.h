@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * profiler.h - profile a process for a while: on-CPU samples and off-CPU
- * time with stacks (bpf/profile.bpf.c), then a folded file and an SVG
+ * time with stacks, or the stacks that grow its anonymous memory
+ * (bpf/profile.bpf.c), then a folded file and an SVG
  * flame graph. Several at once, up to HK_PROF_TARGETS, at most
  * HK_PROF_PER_UID of them of one uid; the BPF object is loaded with the
  * first and unloaded with the last.
@@ -41,7 +42,9 @@ struct hk_profiler *hk_profiler__new(hk_profile_done_fn done, void *ctx);
 void hk_profiler__free(struct hk_profiler *p);
 
 /*
- * Profile pid for duration_ns, into dir, if pid is still the process that
+ * Profile pid for duration_ns, into dir, for kind: HK_PROF_ON_CPU (on-CPU
+ * samples and off-CPU time) or HK_PROF_MEMORY (the stacks that grow its
+ * anonymous memory, in bytes), if pid is still the process that
  * started at start_boottime_ns (CLOCK_BOOTTIME, as struct hk_event has it).
  * 0 and the files' prefix (without .folded/.svg) in prefix; -1 with why in
  * err: the caps are reached (all slots, or its uid's), it is profiled
@@ -49,8 +52,8 @@ void hk_profiler__free(struct hk_profiler *p);
  * attach.
  */
 int hk_profiler__start(struct hk_profiler *p, __u32 pid, __u64 start_boottime_ns,
-		       const char *label, __u64 duration_ns, const char *dir, char *prefix,
-		       size_t prefix_len, char *err, size_t err_len);
+		       const char *label, __u32 kind, __u64 duration_ns, const char *dir,
+		       char *prefix, size_t prefix_len, char *err, size_t err_len);
 
 /* The name of a process being profiled, as of its start; NULL: it is not. */
 const char *hk_profiler__comm(const struct hk_profiler *p, __u32 pid);

@@ -72,6 +72,18 @@ const char *hk_usyms__cuts(const struct hk_usyms *s, char *buf, size_t len);
  */
 const char *hk_usyms__name(struct hk_usyms *s, __u64 addr, char *buf, size_t len);
 
+/* The file (or label: [stack], [heap]) mapped at addr, as an index of s's
+ * files; -1: none there, or anonymous. */
+long hk_usyms__module(const struct hk_usyms *s, __u64 addr);
+
+/*
+ * The len bytes that end just before addr, read from the file mapped at
+ * addr if it is mapped executable (the very file: map_files first): the
+ * code before a return address. 0, or -1 (not executable, not a file,
+ * unreadable, or the bytes cross the mapping's start).
+ */
+int hk_usyms__code(struct hk_usyms *s, __u64 addr, unsigned char *buf, size_t len);
+
 void hk_usyms__close(struct hk_usyms *s);
 
 struct hk_ksyms;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/sysmacros.h>
 #include "flame/frame_name.h"
 #include "lib/grow.h"
@@ -167,6 +168,7 @@ static int add_mapping(struct hk_usyms *s, char *line)
 	m->end = end;
 	m->pgoff = pgoff;
 	m->mod = mod;
+	m->exec = perms[2] == 'x';
 	return 0;
 }
 
@@ -229,7 +231,7 @@ struct hk_usyms *hk_usyms__open(int pid, const struct hk_usyms_opts *o)
 	return s;
 }
 
-static const struct hk_umap *find_map(const struct hk_usyms *s, __u64 addr)
+const struct hk_umap *hk_usyms__find_map(const struct hk_usyms *s, __u64 addr)
 {
 	size_t lo = 0, hi = s->nmaps;
 
@@ -244,6 +246,13 @@ static const struct hk_umap *find_map(const struct hk_usyms *s, __u64 addr)
 	if (!lo || addr >= s->maps[lo - 1].end)
 		return NULL;
 	return &s->maps[lo - 1];
+}
+
+long hk_usyms__module(const struct hk_usyms *s, __u64 addr)
+{
+	const struct hk_umap *m = hk_usyms__find_map(s, addr);
+
+	return m ? m->mod : -1;
 }
 
 /* "[libc.so.6]" for a file, "[heap]" as is, "[anon_inode:x]" bracketed. */
@@ -262,7 +271,7 @@ static const char *module_label(const struct hk_umod *mod, char *tmp, size_t len
 
 const char *hk_usyms__name(struct hk_usyms *s, __u64 addr, char *buf, size_t len)
 {
-	const struct hk_umap *m = find_map(s, addr);
+	const struct hk_umap *m = hk_usyms__find_map(s, addr);
 	struct hk_umod *mod = NULL;
 	const char *name = NULL;
 	char tmp[512];
@@ -386,5 +395,7 @@ void hk_usyms__close(struct hk_usyms *s)
 	free(s->mod_hash);
 	free(s->maps);
 	hk_symtab__free(&s->perfmap);
+	if (s->code_mod)
+		close(s->code_fd);
 	free(s);
 }

@@ -38,6 +38,7 @@ struct hk_umod {
 struct hk_umap {
 	__u64 start, end, pgoff;
 	long mod;		/* index into hk_usyms.mods, -1: anonymous */
+	int exec;		/* mapped executable ('x') */
 };
 
 /* What the caps left out (hk_usyms__cuts says it). */
@@ -67,6 +68,9 @@ struct hk_usyms {
 	int perfmap_state;	/* enum hk_load_state */
 	struct hk_symtab perfmap;	/* JIT functions, absolute addresses */
 	struct hk_usyms_cut cut;
+	long code_mod;		/* 1 + the file code_fd reads (hk_usyms__code);
+				 * 0: none open (a zeroed struct has none) */
+	int code_fd;
 };
 
 /* The maps text of pid read from f (a test feeds its own); as hk_usyms__open. */
@@ -77,6 +81,9 @@ int hk_usyms__held(const struct hk_usyms *s);
 
 /* Read mod's symbols through map, one of its mappings; sets mod->state. */
 void hk_umod__load(struct hk_usyms *s, struct hk_umod *mod, const struct hk_umap *map);
+
+/* The mapping holding addr; NULL: none. */
+const struct hk_umap *hk_usyms__find_map(const struct hk_usyms *s, __u64 addr);
 
 /* Read the process's /tmp/perf-PID.map; sets s->perfmap_state. */
 void hk_usyms__load_perfmap(struct hk_usyms *s);

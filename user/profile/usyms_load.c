@@ -149,6 +149,31 @@ void hk_umod__load(struct hk_usyms *s, struct hk_umod *mod, const struct hk_umap
 	s->sym_bytes += held_bytes(&mod->elf);
 }
 
+int hk_usyms__code(struct hk_usyms *s, __u64 addr, unsigned char *buf, size_t len)
+{
+	const struct hk_umap *m = hk_usyms__find_map(s, addr - 1);
+	const struct hk_umod *mod;
+
+	if (!m || !m->exec || m->mod < 0 || addr - len < m->start)
+		return -1;
+	mod = &s->mods[m->mod];
+	if (mod->kind != HK_UMOD_FILE)
+		return -1;
+	/* one file open at a time: the candidates of a stack are mostly in
+	 * the leaf's library and the program */
+	if (s->code_mod != m->mod + 1) {
+		if (s->code_mod)
+			close(s->code_fd);
+		s->code_fd = open_module(s, mod, m);
+		s->code_mod = s->code_fd >= 0 ? m->mod + 1 : 0;
+	}
+	if (!s->code_mod ||
+	    pread(s->code_fd, buf, len, (off_t)(addr - len - m->start + m->pgoff)) !=
+		    (ssize_t)len)
+		return -1;
+	return 0;
+}
+
 /* The pid the process sees itself as: the JIT names its map with that. */
 static int ns_pid(const struct hk_usyms *s)
 {

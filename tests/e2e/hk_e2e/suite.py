@@ -103,6 +103,11 @@ class Ctx:
     def note(self, text):
         self.pending.append(("note", self.name, text, None))
 
+    def skip(self, name, reason):
+        """The machine cannot run this scenario (no swap, too little RAM):
+        neither passed nor failed, said with its reason."""
+        self.pending.append(("skip", name, reason, None))
+
     def workload(self, name, argv, **kw):
         path = os.path.join(self.workdir, "%s.%s.stderr" % (self.name, name))
         err = open(path, "wb")
@@ -170,6 +175,7 @@ class Suite:
         self.calm_until = 0.0       # the last test ended on a calm machine: no
                                     # second of sampling before the next one
         self.notes = []             # (test, text): worth a look, not failures
+        self.skipped = []           # (test, reason): could not run here
         self.all_tools = []
         self.t0 = mono()
 
@@ -312,6 +318,10 @@ class Suite:
         for kind, name, a, b in list(ctx.pending):
             if kind == "record":
                 self.record(name, a, b)
+            elif kind == "skip":
+                print("SKIP %s: %s" % (name, a), flush=True)
+                with self.lock:
+                    self.skipped.append((name, a))
             elif kind == "note":
                 print("note: %s: %s" % (name, a), flush=True)
                 with self.lock:
