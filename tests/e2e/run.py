@@ -97,6 +97,18 @@ TOGETHER = (
      # host's headroom and the two with swap stay alone: they move what
      # every other test's memory reads
      "cow_fork", "shmem_map", "freeze_eta_falls"),
+    # judged on bytes, shares and kills, not on CPU time: the host's headroom
+    # (half the RAM held; its ETA is measured against MemAvailable at the
+    # line, whoever else takes memory), the OOM kills of one tool (it counts
+    # every kill on the host, so the other kill test, whose victim no filter
+    # hides, runs alone), the memory and leaf-frame profiles, the flame
+    # graph's script (memprof_on_oom runs alone: it checks that no profiler
+    # is loaded before its leak is flagged)
+    ("host_headroom", "oom_kill_recall", "memprof_manual",
+     "memprof_offcpu_leaf", "profile_svg_script"),
+    # swap on (a zram device each), so never beside a test that expects an
+    # OOM kill or a memory cgroup at its limit without swap
+    ("swap_leak", "thrash_stall"),
 )
 
 

@@ -180,21 +180,31 @@ def t_io_uring_idle(suite, ctx):
 
 
 def t_io_off(suite, ctx):
-    """min_blocked = 0 %: no diagnosis, and delay accounting left alone."""
+    """Delay accounting is on while something reads it: io_blocked
+    (min_blocked) or Mem-thrashing's stall rule (stall, #19). Both at 0 %:
+    left alone; either alone: turned on."""
     found = read_switch()
-    write_switch("0")
-    conf = os.path.join(ctx.workdir, "io_off.conf")
-    with open(conf, "w") as f:
-        f.write("[io_blocked]\nmin_blocked = 0%\n")
     try:
-        tool = Tool(ctx, "io_off", extra=("--config", conf))
-        tool.wait_ready()
-        if read_switch() != "0":
-            raise TestFailure("io_blocked off, yet delay accounting was turned on")
-        rc = tool.stop()
-        if rc != 0:
-            raise TestFailure("the tool exited %s, want 0" % rc)
-        ctx.record("io_off", True, "delay accounting stayed 0")
+        for io, stall, want in (("0%", "0%", "0"), ("0%", "10%", "1"), ("50%", "0%", "1")):
+            write_switch("0")
+            conf = os.path.join(ctx.workdir, "io_off.conf")
+            with open(conf, "w") as f:
+                f.write("[io_blocked]\nmin_blocked = %s\n[mem_thrashing]\nstall = %s\n"
+                        % (io, stall))
+            tool = Tool(ctx, "io_off_%s_%s" % (io[:-1], stall[:-1]), extra=("--config", conf))
+            tool.wait_ready()
+            got = read_switch()
+            rc = tool.stop()
+            if got != want:
+                raise TestFailure("min_blocked %s, stall %s: delay accounting %s, want %s"
+                                  % (io, stall, got, want))
+            if rc != 0:
+                raise TestFailure("the tool exited %s, want 0" % rc)
+            if read_switch() != "0":
+                raise TestFailure("min_blocked %s, stall %s: delay accounting left at %s after "
+                                  "the tool exited" % (io, stall, read_switch()))
+        ctx.record("io_off", True, "delay accounting 0 with both off, 1 with either on, "
+                   "0 again after each")
     finally:
         write_switch(found)
 

@@ -431,7 +431,9 @@ def t_freeze_eta_falls(suite, ctx):
     fz = cgroups.freezer(ctx, cg)
     if fz is None:
         raise TestFailure("this host has no cgroup freezer (v1 or v2)")
-    tool = Tool(ctx, "etafalls", extra=[*fast_trend(ctx), "--freeze-on-oom", "%ds" % setting])
+    # its own leak only: the other memory scenarios run at the same time
+    tool = Tool(ctx, "etafalls", extra=[*fast_trend(ctx), "--freeze-on-oom", "%ds" % setting,
+                                        "--cgroup", cgroups.path_of(cg)])
     tool.wait_ready()
     w0 = tool.windows()
     # 8 MiB/s: enters at ~5 s, ~120 s from the limit; from 12 s on 40 MiB/s:
