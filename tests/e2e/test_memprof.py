@@ -136,8 +136,11 @@ def t_memprof_on_oom(suite, ctx):
     if cg is None:
         raise TestFailure("this host has no memory cgroup controller (v1 or v2)")
     cgroups.memory_limit(cg, LIMIT)
+    # its own leak only: the other memory scenarios run at the same time,
+    # and an alarm of theirs would be profiled too
     tool = Tool(ctx, "memprof_on", extra=(*fast_trend(ctx), "--profile", "3s",
-                                          "--profile-dir", ctx.workdir))
+                                          "--profile-dir", ctx.workdir,
+                                          "--cgroup", cgroups.path_of(cg)))
     tool.wait_ready()
     if loaded_profiler_progs():
         raise TestFailure("the profiler is loaded with nothing flagged: %s" %

@@ -99,9 +99,9 @@ def t_oom_kill_recall(suite, ctx):
     tool.wait_ready()
     w0 = tool.windows()
 
-    # (a) 10 MiB/s into 256 MiB: OOM risk after ~5 s, the kill ~25 s in
+    # (a) 20 MiB/s into 256 MiB: OOM risk after ~5 s, the kill ~13 s in
     slow_limit = 256 * MIB
-    slow_cg, slow = grow_in(ctx, "leak", slow_limit, ["--step", "5M", "--every", "500ms"])
+    slow_cg, slow = grow_in(ctx, "leak", slow_limit, ["--step", "5M", "--every", "250ms"])
     t_flag, _ = expect_enter(suite, tool, "oom_kill_recall", slow, "oom_risk", 20, w0)
     t_said, o = wait_killed(tool, slow, w0, KILL_WINDOWS)
     bad = check_kill(o, slow, slow_cg, slow_limit, True, True, 4)
