@@ -126,6 +126,14 @@ static inline void hk_mem_stall(const struct hk_sample *s, __u64 window_ns,
 						      window_ns);
 }
 
+/* Was it memory pressure (a stall), or a fault storm with none? */
+static inline int hk_thrash_stalled(const struct hk_config *c,
+				    const struct hk_evidence *ev)
+{
+	return c->thrash_stall_pct_x100 &&
+	       ev->mem_stall_pct_x100 >= c->thrash_stall_pct_x100;
+}
+
 /*
  * Mem-thrashing. A thread stalled on memory for thrash_stall of the
  * window is, busy or not: zram/zswap swap-ins and direct reclaim run in
@@ -139,8 +147,7 @@ static inline void hk_mem_stall(const struct hk_sample *s, __u64 window_ns,
 static inline int hk_mem_thrashing(const struct hk_config *c,
 				   const struct hk_evidence *ev, int busy)
 {
-	if (c->thrash_stall_pct_x100 &&
-	    ev->mem_stall_pct_x100 >= c->thrash_stall_pct_x100)
+	if (hk_thrash_stalled(c, ev))
 		return 1;
 	return !busy &&
 	       (ev->major_faults_per_s >= c->thrash_major_faults_per_s ||
@@ -149,13 +156,6 @@ static inline int hk_mem_thrashing(const struct hk_config *c,
 						 ev->cpu_pct_x100 / 10000 : 1));
 }
 
-/* Was it memory pressure (a stall), or a fault storm with none? */
-static inline int hk_thrash_stalled(const struct hk_config *c,
-				    const struct hk_evidence *ev)
-{
-	return c->thrash_stall_pct_x100 &&
-	       ev->mem_stall_pct_x100 >= c->thrash_stall_pct_x100;
-}
 
 /*
  * The memory.high that binds and how often the kernel reclaimed its cgroup

@@ -97,19 +97,17 @@ TOGETHER = (
      # warm-up, slowed by the others, made it CPU-bound for two windows
      # (2 runs of 2)
      "shmem_map", "freeze_eta_falls",
-     # a kill nobody flagged (each tool judges its own victim) and the
-     # profile an OOM risk starts (its tool filtered to its own cgroup)
-     "oom_kill_untracked", "memprof_on_oom"),
-    # judged on bytes, shares and kills, not on CPU time: the host's headroom
-    # (a third of the RAM held; its ETA is measured against MemAvailable at the
-    # line, whoever else takes memory), the OOM kills of one tool (it counts
-    # every kill on the host, so the other kill test, whose victim no filter
-    # hides, runs with the memory scenarios), the memory and leaf-frame
-    # profiles, the flame
-    # graph's script (memprof_on_oom is with the memory scenarios: it checks
-    # that no profiler is loaded before its leak is flagged)
-    ("host_headroom", "oom_kill_recall", "memprof_manual",
-     "memprof_offcpu_leaf", "profile_svg_script"),
+     # the profile an OOM risk starts (its tool filtered to its own cgroup;
+     # it checks no profiler is loaded before its leak is flagged), the
+     # host's headroom (a third of the RAM held; its ETA is measured against
+     # MemAvailable at the line, whoever else takes memory) and the OOM
+     # kills of one tool (it counts every kill on the host: nothing else
+     # here is killed)
+     "memprof_on_oom", "host_headroom", "oom_kill_recall"),
+    # judged on bytes and shares, not on CPU time: the memory and
+    # leaf-frame profiles, the flame graph's script; and a kill nobody
+    # flagged (its tool judges its own victim)
+    ("memprof_manual", "memprof_offcpu_leaf", "profile_svg_script", "oom_kill_untracked"),
     # swap on (a zram device each), so never beside a test that expects an
     # OOM kill or a memory cgroup at its limit without swap
     ("swap_leak", "thrash_stall"),
