@@ -209,6 +209,7 @@ static __noinline int hk_walk_begin(__u32 in_worker)
 	hk_cur_quiet = 0;
 	hk_cur_visited = 0;
 	hk_walk_switches = 0;
+	hk_cur_watched = 0;
 	hk_stale_dropped = 0;
 	hk_cur_parked = 0;
 	next_half = (hk_walk_no & 1) ^ 1;
@@ -223,11 +224,14 @@ static __noinline int hk_walk_begin(__u32 in_worker)
  * clocks for the next, the counts. Returns how long the walk took. */
 static __noinline __u64 hk_walk_end(__u32 driver)
 {
+	struct hk_config *c = hk_cfg();
 	struct hk_stats *st = hk_st();
 	__u64 end_ns, took_ns;
 
 	hk_walk_flush();
 	hk_window_end(hk_walk_sweep);
+	if (c)
+		hk_hook_gate(c);
 	end_ns = bpf_ktime_get_ns();
 	took_ns = end_ns - hk_walk_start_ns;
 	hk_prev_walk_ns = hk_walk_start_ns;

@@ -12,6 +12,7 @@
 #include "core_fixes.bpf.h"
 #include "window.bpf.h"
 #include "walk_state.bpf.h"
+#include "hook_gate.bpf.h"
 
 /*
  * A stint's bit in hk_ran: its start (last_arrival), hashed. A thread
@@ -198,8 +199,10 @@ __noinline int hk_thread_account(struct hk_task *ts)
 		hk_cur.thread_task = r->task;
 	}
 	if (c->hook && window &&
-	    dwait * 10000 >= (__u64)c->watch_wait_pct_x100 * window)
+	    dwait * 10000 >= (__u64)c->watch_wait_pct_x100 * window) {
 		hk_watch[(r->watch_bit / 64) & (HK_WATCH_WORDS - 1)] |= 1ULL << (r->watch_bit & 63);
+		hk_cur_watched++;
+	}
 
 	hk_walk_switches += ts->invol;
 	ts->invol = 0;

@@ -160,7 +160,7 @@ struct hk_config {
 	__u32 nr_cpus;
 	__u64 total_ram_bytes;
 	__u32 page_size_bytes;
-	__u32 hook;			/* 0: --no-hook, no aggressor naming */
+	__u32 hook;			/* enum hk_hook_mode */
 	__u64 pidns_ino;		/* the tool's own PID namespace */
 	__u64 chunk_ns;			/* iter/task driver: a read() returns
 					 * (a preemption point) after this */
@@ -474,7 +474,26 @@ enum hk_event_type {
 	 * on it as on the entry (act/freeze.c).
 	 */
 	HK_EV_ETA = 3,
+	/*
+	 * The sched_switch hook is wanted (from = 1: the walk began watching
+	 * a thread) or no longer (from = 0: none watched for
+	 * HK_HOOK_IDLE_WINDOWS windows); to: threads watched by this walk.
+	 * The tool attaches or detaches it at once (hk_config.hook
+	 * HK_HOOK_ON_DEMAND only).
+	 */
+	HK_EV_HOOK = 4,
 };
+
+/* hk_config.hook: when the sched_switch hook runs. */
+enum hk_hook_mode {
+	HK_HOOK_NONE = 0,	/* --no-hook: never; no aggressor naming */
+	HK_HOOK_ON_DEMAND = 1,	/* attached while some thread is watched */
+	HK_HOOK_ALWAYS = 2,	/* --pin: nobody would attach it on demand */
+};
+
+/* Windows with no watched thread before the hook is detached: a starved
+ * thread that gets a good window now and then keeps its hook. */
+#define HK_HOOK_IDLE_WINDOWS 3
 
 /*
  * An OOM kill: what the kernel did (oom:mark_victim) and what hotspot-k
@@ -516,6 +535,51 @@ struct hk_event {
 	char victim_comm[HK_COMM_LEN];
 	struct hk_evidence ev;
 	struct hk_oom_kill oom;		/* to HK_OOM_KILLED only; zero otherwise */
+};
+
+/* How the tool knows what its programs cost (struct hk_cost.source). */
+enum hk_cost_source {
+	HK_COST_UNKNOWN = 0,	/* not written yet, or by a tool that left */
+	HK_COST_STATS = 1,	/* the kernel's run times: BPF_ENABLE_STATS,
+				 * held by the tool for its lifetime */
+	HK_COST_SYSCTL = 2,	/* ... kernel.bpf_stats_enabled=1, set by
+				 * someone else */
+	HK_COST_ESTIMATE = 3,	/* runs from the kernel's own counts (context
+				 * switches while attached, forks) x the ns a
+				 * run took in `make bench` (HK_COST_EST_*) */
+};
+
+/* ns per run for HK_COST_ESTIMATE: bench figure 1 (hook) and the thread
+ * create + exit row (exit hook), run times under BPF_ENABLE_STATS on the
+ * 2-CPU lab VM; a faster host pays less */
+#define HK_COST_EST_HOOK_NS 40
+#define HK_COST_EST_EXIT_NS 250
+
+/*
+ * The tool's own cost since it started: the last part of hk_stats, written
+ * by the tool (through its mapping of hk_stats) at most once a window, so
+ * that `status` and the Prometheus file read it with the counters. Nothing
+ * in the kernel writes it.
+ */
+struct hk_cost {
+	__u64 source;			/* enum hk_cost_source */
+	__u64 lifetime_ns;		/* since the tool was ready (after start) */
+	__u64 start_cpu_ns;		/* the start: load, verifier, first walk */
+	__u64 hook_attached;		/* the sched_switch hook is attached now */
+	__u64 hook_attaches;		/* times attached (at a walk's ask) */
+	__u64 hook_attached_ns;		/* ... for this long, all in all */
+	__u64 hook_attach_ns_max;	/* from the walk's ask to the link */
+	__u64 hook_runs;		/* sched_switch runs of the hook */
+	__u64 hook_run_ns;
+	__u64 exit_runs;		/* sched_process_exit runs */
+	__u64 exit_run_ns;
+	__u64 oom_runs;			/* mark_victim runs */
+	__u64 oom_run_ns;
+	__u64 walk_cpu_ns;		/* the walks since start (hk_stats') */
+	__u64 user_cpu_ns;		/* the tool's process since start (user
+					 * + system), less walks it ran in its
+					 * read()s */
+	__u64 total_ns;			/* all of the above but start_cpu_ns */
 };
 
 /* The tool's own cost and losses, one entry in the hk_stats array map. */
@@ -564,6 +628,7 @@ struct hk_stats {
 	__u64 oom_kills_missed;
 	__u64 oom_kills_lost;		/* hk_oom full, or its line refused by
 					 * a full ring buffer: counted missed */
+	struct hk_cost cost;		/* written by the tool, not here */
 };
 
 /* In and out of the hk_test_win program (its .bss): one synthetic window. */

@@ -48,6 +48,7 @@ import test_controls
 import test_cpu
 import test_flame_svg
 import test_freeze
+import test_hook
 import test_io
 import test_json
 import test_memory
@@ -73,7 +74,7 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_service.TESTS + test_status.TESTS + test_pin.TESTS + test_io.TESTS + test_profile.TESTS +
          test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS +
-         test_oom_kill.TESTS)
+         test_oom_kill.TESTS + test_hook.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or

@@ -130,7 +130,9 @@ echo "== unpin"; "$tool" unpin 2>&1; echo "rc=$?"
         _fail("the script", rc, out, err)
     codes = sorted(s["rc"].split())
     pins = s["pins"].split()
-    want_pins = {"hk_config", "hk_procs", "hk_stats", "hk_events", "link_hk_exit"}
+    # the hook too: pinned, nobody would attach it on demand (issue #20)
+    want_pins = {"hk_config", "hk_procs", "hk_stats", "hk_events", "link_hk_exit",
+                 "link_hk_switch"}
     if codes != ["0", "1"]:
         _fail("two --pin at once: want one exit 0 and one exit 1, got %s" % codes,
               rc, out, err)

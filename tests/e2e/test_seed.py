@@ -10,6 +10,9 @@ from hk_e2e import bpf
 from hk_e2e.checks import (check_history, dflt, evidence, expect_enter, expect_exited,
                            history)
 from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS, LEAK_MAX_S, LEAK_WINDOWS
+
+# include/shared/hotspot.h HK_HOOK_IDLE_WINDOWS: the hook stays this long
+HOOK_IDLE_WINDOWS = 3
 from hk_e2e.procs import TestFailure, fmt_events, harness_off_cpu0, pin_harness, workload_alive
 from hk_e2e.tool import Tool
 
@@ -137,10 +140,29 @@ def starved_noisy(suite, ctx):
     # the victim is nice 19: it gets what it asked for, and both lines say
     # so, as notices (review finding 3)
     check_asked(ov, oa, vict, 19, "normal", True)
+    # the hook was attached for the pair (issue #20): it is now
+    _, links = bpf.hook_state(tool.prog_ids)
+    if not links:
+        raise TestFailure("the aggressor was named, but the sched_switch hook is not "
+                          "attached while the pair runs")
+    w_kill = tool.windows()
     lat, wx = expect_exited(suite, tool, "starved", [vict, aggr])
     check_history(tool, vict.pid, "victim", v_allowed)
     check_history(tool, aggr.pid, "aggressor", a_allowed)
     ctx.detected("starved_noisy_exited", lat, wx)
+    # ... and goes once nothing has been watched for HOOK_IDLE_WINDOWS
+    gone = None
+    for _ in range(HOOK_IDLE_WINDOWS + 3):
+        tool.wait_windows(1)
+        _, links = bpf.hook_state(tool.prog_ids)
+        if not links:
+            gone = tool.windows() - w_kill
+            break
+    if gone is None:
+        raise TestFailure("the pair exited %d windows ago and the sched_switch hook is "
+                          "still attached (links %s)" % (HOOK_IDLE_WINDOWS + 3, links))
+    ctx.note("the hook: attached while the pair ran, detached %d windows after it was "
+             "killed" % gone)
 
 
 def check_asked(ov, oa, vict, nice, policy, deprioritised):

@@ -371,7 +371,7 @@ static void test_json_exact(void)
 
 	snap_reset();
 	ASSERT_STR(JSON(false, 10),
-		   J_INSTANCE "\"procs_tracked\":0,\"max_procs\":4096,\"procs_flagged\":0},"
+		   J_INSTANCE "\"procs_tracked\":0,\"max_procs\":4096,\"procs_flagged\":0,\"own_cost\":null},"
 		   "\"flagged\":[],\"top_cpu\":null,\"top_run_delay\":null,"
 		   "\"top_rss_growth\":null}\n");
 	check_json(out);
@@ -382,7 +382,7 @@ static void test_json_exact(void)
 	p->ns_pid = 7;
 	p->ns_ino = 4026532512ULL;
 	ASSERT_STR(JSON(false, 10),
-		   J_INSTANCE "\"procs_tracked\":1,\"max_procs\":4096,\"procs_flagged\":1},"
+		   J_INSTANCE "\"procs_tracked\":1,\"max_procs\":4096,\"procs_flagged\":1,\"own_cost\":null},"
 		   "\"flagged\":[{\"pid\":18217,\"comm\":\"yes\",\"ns_pid\":7,"
 		   "\"pidns_ino\":4026532512,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"label\":\"cpu_bound\",\"match\":\"cpu_bound\","
 		   "\"for_s\":12,\"missed_windows\":0,\"windows\":60,\"quiet\":false,"
@@ -443,7 +443,7 @@ static void test_json_lists(void)
 		  " \xc2\xb7 thread 4301 waited 90 % of the window for a CPU"
 		  " \xc2\xb7 preempted by 999\"}]");
 	v = tc_json_get(&top, "instance", &len);
-	VALUE_HAS(v, len, "\"procs_flagged\":1}");
+	VALUE_HAS(v, len, "\"procs_flagged\":1,\"own_cost\":null}");
 
 	/* the quiet process, listed by -a nowhere, but its rates say 0 where
 	 * it is shown: with a label it is in "flagged" */
@@ -516,6 +516,42 @@ static void test_who_columns(void)
 		   "\"container_id\":\"\",\"pod_uid\":\"\",\"label\":");
 }
 
+/* The tool's own cost, as the running tool last wrote it into hk_stats. */
+static void test_own_cost(void)
+{
+	struct hk_cost *c = &snap.stats.cost;
+
+	snap_reset();
+	c->source = HK_COST_STATS;
+	c->lifetime_ns = 120 * HK_NSEC_PER_SEC;
+	c->start_cpu_ns = 612 * HK_NSEC_PER_MSEC;
+	c->walk_cpu_ns = 9 * HK_NSEC_PER_MSEC;
+	c->user_cpu_ns = 3 * HK_NSEC_PER_MSEC;
+	c->exit_runs = 1000;
+	c->exit_run_ns = 300 * HK_NSEC_PER_USEC;
+	c->total_ns = c->walk_cpu_ns + c->user_cpu_ns + c->exit_run_ns;
+	ASSERT_STR(TEXT(false, 10),
+		   INSTANCE "0 of 4096 processes tracked, 0 flagged\n"
+		   "own cost 12.300 ms CPU in 120 s (0.0102 % of one CPU; measured: "
+		   "BPF_ENABLE_STATS), start apart (612.000 ms: load, verifier, first walk): "
+		   "walks 9.000 ms, userspace 3.000 ms, sched_switch hook 0 runs 0.000 ms "
+		   "(attached 0 times, 0 s in all), exit hook 1000 runs 0.300 ms, OOM hook 0 runs\n"
+		   "no process flagged\n");
+	check_json(JSON(false, 10));
+	ASSERT_HAS(out, "\"procs_flagged\":0,\"own_cost\":{\"source\":\"stats\","
+		   "\"lifetime_ns\":120000000000,\"start_cpu_ns\":612000000,"
+		   "\"cpu_ns\":12300000,\"walk_cpu_ns\":9000000,\"user_cpu_ns\":3000000,"
+		   "\"hook_attached\":false,\"hook_attaches\":0,\"hook_attached_ns\":0,"
+		   "\"hook_attach_ns_max\":0,\"hook_runs\":0,\"hook_run_ns\":0,"
+		   "\"exit_runs\":1000,\"exit_run_ns\":300000,\"oom_runs\":0,"
+		   "\"oom_run_ns\":0}}");
+	c->source = HK_COST_ESTIMATE;
+	c->hook_attached = 1;
+	JSON(false, 10);
+	ASSERT_HAS(out, "\"own_cost\":{\"source\":\"estimate\",");
+	ASSERT_HAS(out, "\"hook_attached\":true,");
+}
+
 int hk_add_status_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -528,6 +564,7 @@ int hk_add_status_suite(void)
 		{ "json: lists", test_json_lists },
 		{ "FOR column", test_for_column },
 		{ "UNIT and CONTAINER", test_who_columns },
+		{ "own cost", test_own_cost },
 	};
 
 	return HK_ADD_SUITE("status", tests);

@@ -34,19 +34,22 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 	static int said;
 	const struct hk_act *a = pr->act;
 	struct hk_stats st = {};
-	__u64 run_ns = 0, run_cnt = 0;
-	char hook[64] = "hook cost unknown (sysctl kernel.bpf_stats_enabled=1)";
-	int e;
+	struct hk_hook_use hu;
+	struct hk_cost cost;
+	char hook[96], line[512];
 
 	/* once: from the loop's cleanup, or from a stuck one's (stopguard.h) */
 	if (!hk_stopguard__once(&said) || hk_loader__stats(l, &st))
 		return;
-	e = hk_loader__hook_cost(l, &run_ns, &run_cnt);
-	if (e == -ENOENT)
+	hk_loader__cost(l, &cost);
+	if (!hk_loader__hook_prog(l))
 		snprintf(hook, sizeof(hook), "no hook");
-	else if (!e && run_cnt)
-		snprintf(hook, sizeof(hook), "hook %llu ns/switch",
-			 (unsigned long long)(run_ns / run_cnt));
+	else if (cost.hook_runs && cost.source != HK_COST_ESTIMATE)
+		snprintf(hook, sizeof(hook), "hook %llu ns/switch while attached",
+			 (unsigned long long)(cost.hook_run_ns / cost.hook_runs));
+	else
+		snprintf(hook, sizeof(hook), "hook %s", cost.hook_attaches ?
+			 "cost not measured (estimated below)" : "never attached");
 	hk_log__print(HK_LOG_INFO,
 		"%llu windows, %llu events (%llu dropped, retried), "
 		"driver %s, walk %llu ns/thread avg, longest walk %llu us, "
@@ -81,6 +84,12 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		(unsigned long long)pr->lines_lost, (unsigned long long)pr->lines_stalled,
 		(unsigned long long)pr->cgroups_cut,
 		HK_FORMAT_CGROUP_MAX);
+	hk_self_cost__format(&cost, line, sizeof(line));
+	hk_log__print(HK_LOG_INFO, "%s\n", line);
+	if (hk_loader__hook_use(l, &hu) >= 0 && hu.failures)
+		hk_log__print(HK_LOG_WARNING, "the sched_switch hook failed to attach %llu "
+			      "times (last: %s): aggressors went unnamed meanwhile\n",
+			      (unsigned long long)hu.failures, strerror(hu.last_errno));
 	/* the tool's recall, measured by the kernel itself */
 	hk_log__print(HK_LOG_INFO, "OOM kills: %llu flagged OOM risk in time, %llu missed "
 		      "(%llu of them lines lost)%s\n",

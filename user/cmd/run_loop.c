@@ -170,6 +170,7 @@ struct watches {
 	struct hk_cgroup_watch cgroup;
 	struct hk_procs_watch procs;
 	__u32 max_procs;
+	__u64 cost_windows;		/* hk_stats.windows when hk_cost was written */
 };
 
 static void watches_check(struct watches *w, struct hk_loader *l)
@@ -177,6 +178,7 @@ static void watches_check(struct watches *w, struct hk_loader *l)
 	char line[HK_ERR_LEN + 1024], err[HK_ERR_LEN + 512];
 	struct hk_config cfg, next;
 	struct hk_stats st;
+	struct hk_cost cost;
 	int prio;
 
 	hk_loader__config(l, &cfg);
@@ -190,6 +192,11 @@ static void watches_check(struct watches *w, struct hk_loader *l)
 		hk_log__print(prio, "%s", line);
 	if (hk_loader__stats(l, &st))
 		return;
+	/* the tool's own cost, for `status`: once a window */
+	if (st.windows != w->cost_windows) {
+		w->cost_windows = st.windows;
+		hk_loader__cost(l, &cost);
+	}
 	prio = hk_watch__procs(&w->procs, &st, w->max_procs, mono_ns(), line, sizeof(line));
 	if (prio)
 		hk_log__print(prio, "%s", line);

@@ -21,6 +21,8 @@
 #include "lib/clock.h"
 #include "loader.h"
 #include "preflight.h"
+#include "self_cost.h"
+#include "lib/sysinfo.h"
 #include "verifier_log.h"
 #include "hotspot.skel.h"
 
@@ -42,6 +44,16 @@ struct hk_loader {
 	struct hk_config cfg;		/* what hk_config holds */
 	volatile struct hk_stats *stats;	/* hk_stats, mapped; NULL: look up */
 	size_t stats_len;
+	struct bpf_program *hook_prog;	/* hk_switch or hk_switch_noarg; NULL: --no-hook */
+	struct bpf_link *hook_link;	/* NULL: not attached now */
+	struct hk_hook_use hook;	/* when it was, and what attaching cost */
+	__u64 iter_walk_cpu_ns;		/* walk_cpu_ns_total of walks made here */
+	enum hk_cost_source cost_source;
+	int stats_fd;			/* BPF_ENABLE_STATS held; -1: none */
+	__u64 forks_at_start;		/* /proc/stat processes then */
+	__u64 ready_ns;			/* the start ended (CLOCK_MONOTONIC) */
+	__u64 start_cpu_ns;		/* this process's CPU then */
+	__u64 start_walk_cpu_ns;	/* hk_stats.walk_cpu_ns_total then */
 };
 
 /*
@@ -50,11 +62,69 @@ struct hk_loader {
  * stopped) makes this process walk from now on, an interval after the
  * start of that last walk, and is kept for hk_loader__handover().
  */
+/* The hook attached now (at the walk's ask, or for good under --pin). */
+static int hook_attach(struct hk_loader *l, __u64 asked_ns)
+{
+	__u64 now_ns;
+
+	if (l->hook_link)
+		return 0;
+	l->hook_link = bpf_program__attach(l->hook_prog);
+	if (!l->hook_link) {
+		l->hook.failures++;
+		l->hook.last_errno = errno;
+		return -errno;
+	}
+	now_ns = mono_ns();
+	l->hook.attaches++;
+	l->hook.since_ns = now_ns;
+	l->hook.ctxt_at_attach = hk_sysinfo__proc_stat("ctxt");
+	if (asked_ns && now_ns > asked_ns && now_ns - asked_ns > l->hook.attach_ns_max)
+		l->hook.attach_ns_max = now_ns - asked_ns;
+	return 0;
+}
+
+static void hook_detach(struct hk_loader *l)
+{
+	__u64 ctxt;
+
+	if (!l->hook_link)
+		return;
+	bpf_link__destroy(l->hook_link);
+	l->hook_link = NULL;
+	l->hook.detaches++;
+	l->hook.attached_ns += mono_ns() - l->hook.since_ns;
+	ctxt = hk_sysinfo__proc_stat("ctxt");
+	if (ctxt > l->hook.ctxt_at_attach)
+		l->hook.switches_attached += ctxt - l->hook.ctxt_at_attach;
+}
+
+/*
+ * The walk asks for the hook (HK_EV_HOOK): attached or detached at once.
+ * An attach that fails is said by the loop (hk_loader__hook_use) and
+ * asked again by the next walk that watches a thread.
+ */
+static void hook_event(struct hk_loader *l, const struct hk_event *e)
+{
+	if (!l->hook_prog || l->cfg.hook != HK_HOOK_ON_DEMAND)
+		return;
+	if (!e->from) {
+		hook_detach(l);
+		return;
+	}
+	if (hook_attach(l, e->time_ns))
+		l->skel->bss->hk_hook_wanted = 0;
+}
+
 static int loader_event(void *ctx, void *data, size_t size)
 {
 	struct hk_loader *l = ctx;
 	const struct hk_event *e = data;
 
+	if (size >= sizeof(*e) && e->type == HK_EV_HOOK) {
+		hook_event(l, e);
+		return 0;
+	}
 	if (size < sizeof(*e) || e->type != HK_EV_HANDOVER)
 		return l->on_event(l->ctx, data, size);
 	if (l->driver == HK_DRIVER_ITER)
@@ -65,6 +135,42 @@ static int loader_event(void *ctx, void *data, size_t size)
 	l->driver = HK_DRIVER_ITER;
 	l->why = "a timer walk held a CPU over 2 chunks";
 	l->next_walk_ns = e->time_ns + l->interval_ns;
+	return 0;
+}
+
+/*
+ * BPF_ENABLE_STATS for the tool's lifetime (CAP_SYS_ADMIN): HK_COST_STATS
+ * and *fd to close at exit; else HK_COST_SYSCTL when the sysctl is on
+ * already, HK_COST_ESTIMATE when not (*fd -1).
+ */
+static enum hk_cost_source cost_open(int *fd)
+{
+	char *text;
+	int on;
+
+	*fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (*fd >= 0)
+		return HK_COST_STATS;
+	*fd = -1;
+	text = hk_sysinfo__read_text("/proc/sys/kernel/bpf_stats_enabled");
+	on = text && text[0] == '1';
+	free(text);
+	return on ? HK_COST_SYSCTL : HK_COST_ESTIMATE;
+}
+
+/* A program's runs so far (zeros when fd < 0). 0 or -errno. */
+static int prog_runs(int fd, struct hk_prog_runs *out)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	memset(out, 0, sizeof(*out));
+	if (fd < 0)
+		return 0;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	out->runs = info.run_cnt;
+	out->run_ns = info.run_time_ns;
 	return 0;
 }
 
@@ -85,7 +191,7 @@ static int run_syscall_prog(struct bpf_program *prog)
  */
 static int iter_walk(struct hk_loader *l)
 {
-	__u64 start_ns = mono_ns();
+	__u64 start_ns = mono_ns(), cpu0_ns = l->stats ? l->stats->walk_cpu_ns_total : 0;
 	unsigned int syscalls = 1;
 	ssize_t n;
 	char byte;
@@ -103,6 +209,10 @@ static int iter_walk(struct hk_loader *l)
 		}
 	} while (n != 0);
 	close(fd);
+	/* the walk ran in this process's read(): its CPU time is counted
+	 * there too, not to be added twice to the tool's cost */
+	if (l->stats && l->stats->walk_cpu_ns_total > cpu0_ns)
+		l->iter_walk_cpu_ns += l->stats->walk_cpu_ns_total - cpu0_ns;
 	l->last.syscalls = syscalls + 1;
 	l->last.wall_ns = mono_ns() - start_ns;
 	return e;
@@ -143,6 +253,10 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		return -1;
 	}
 	l->interval_ns = o->cfg.interval_ns;
+	l->stats_fd = -1;
+	/* before any program runs: every run of ours is timed */
+	l->cost_source = cost_open(&l->stats_fd);
+	l->forks_at_start = hk_sysinfo__proc_stat("processes");
 	/*
 	 * 5.15, 5.16: bounded loops instead of bpf_loop() (bpf/loop.bpf.h);
 	 * before 5.18: the 4-argument sched_switch program. For tests,
@@ -183,9 +297,16 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	bpf_program__set_autoload(l->skel->progs.hk_test_win, false);
 	bpf_program__set_autoload(l->skel->progs.hk_arm, l->driver == HK_DRIVER_WQ);
 	bpf_program__set_autoload(l->skel->progs.hk_arm_nowq, l->driver == HK_DRIVER_TIMER);
-	/* --no-hook: nothing on the scheduler's hot path at all */
+	/* --no-hook: nothing on the scheduler's hot path at all; else the
+	 * hook is attached while the walk watches a thread (hook_gate.bpf.h),
+	 * or for good under --pin, where nobody would attach it */
 	bpf_program__set_autoload(l->skel->progs.hk_switch, !o->no_hook && args != 4);
 	bpf_program__set_autoload(l->skel->progs.hk_switch_noarg, !o->no_hook && args == 4);
+	bpf_program__set_autoattach(l->skel->progs.hk_switch, false);
+	bpf_program__set_autoattach(l->skel->progs.hk_switch_noarg, false);
+	if (!o->no_hook)
+		l->hook_prog = args == 4 ? l->skel->progs.hk_switch_noarg :
+			       l->skel->progs.hk_switch;
 	/* OOM kills: (task, uid) since 6.8, (pid) before */
 	bpf_program__set_autoload(l->skel->progs.hk_oom_kill, oom_args == 3);
 	bpf_program__set_autoload(l->skel->progs.hk_oom_kill_pid, oom_args == 2);
@@ -198,7 +319,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	if (e)
 		goto cleanup;
 	cfg = o->cfg;
-	cfg.hook = !o->no_hook;
+	cfg.hook = o->no_hook ? HK_HOOK_NONE : o->pin ? HK_HOOK_ALWAYS : HK_HOOK_ON_DEMAND;
 	if (!cfg.chunk_ns)
 		cfg.chunk_ns = HK_CHUNK_NS;
 	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.hk_config), &zero, &cfg, BPF_ANY)) {
@@ -208,8 +329,12 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	l->cfg = cfg;
 	e = hotspot_bpf__attach(l->skel);
 	if (e) {
-		snprintf(err, err_len, "cannot attach to sched_switch/sched_process_exit: %s",
-			 strerror(-e));
+		snprintf(err, err_len, "cannot attach to sched_process_exit: %s", strerror(-e));
+		goto cleanup;
+	}
+	if (cfg.hook == HK_HOOK_ALWAYS && hook_attach(l, 0)) {
+		snprintf(err, err_len, "cannot attach to sched_switch: %s",
+			 strerror(l->hook.last_errno));
 		goto cleanup;
 	}
 	l->iter_link = bpf_program__attach_iter(l->skel->progs.hk_iter, NULL);
@@ -219,7 +344,8 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	}
 	/* the watchdog reads hk_stats every few windows: no system call */
 	l->stats_len = ((sizeof(struct hk_stats) - 1) / getpagesize() + 1) * getpagesize();
-	p = mmap(NULL, l->stats_len, PROT_READ, MAP_SHARED,
+	/* writable: the tool's own cost is its last part (hk_loader__cost) */
+	p = mmap(NULL, l->stats_len, PROT_READ | PROT_WRITE, MAP_SHARED,
 		 bpf_map__fd(l->skel->maps.hk_stats), 0);
 	l->stats = p == MAP_FAILED ? NULL : p;
 	l->on_event = o->on_event;
@@ -271,6 +397,12 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 			goto cleanup;
 		}
 	}
+	/* the start's cost (the verifier's most of it) is said apart:
+	 * the share of a CPU is the running tool's */
+	l->ready_ns = mono_ns();
+	l->start_cpu_ns = hk_self_cost__process_cpu_ns();
+	l->start_walk_cpu_ns = l->stats ? l->stats->walk_cpu_ns_total : 0;
+	l->iter_walk_cpu_ns = 0;
 	*out = l;
 	return 0;
 cleanup:
@@ -347,10 +479,11 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 {
 	/* the OOM kill's too: pinned, it keeps noting kills for `follow` */
 	struct bpf_link *links[] = {
-		l->skel->links.hk_switch, l->skel->links.hk_switch_noarg, l->skel->links.hk_exit,
+		l->hook_link, l->skel->links.hk_exit,
 		l->skel->links.hk_oom_kill, l->skel->links.hk_oom_kill_pid,
 	};
-	const char *names[] = { "link_hk_switch", "link_hk_switch_noarg", "link_hk_exit",
+	const char *names[] = { l->hook_prog == l->skel->progs.hk_switch_noarg ?
+				"link_hk_switch_noarg" : "link_hk_switch", "link_hk_exit",
 				"link_hk_oom_kill", "link_hk_oom_kill_pid" };
 	struct hk_config cfg = l->cfg;
 	char path[256];
@@ -365,6 +498,10 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 	/* nobody reads the ring buffer to take a hand-over: the timer walks
 	 * for good, however long it takes */
 	cfg.chunk_ns = 0;
+	/* nobody updates the tool's own cost either: `status` says none
+	 * rather than this process's, frozen at its exit */
+	if (l->stats)
+		memset((void *)&l->stats->cost, 0, sizeof(l->stats->cost));
 	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.hk_config), &zero, &cfg, BPF_ANY)) {
 		snprintf(err, err_len, "--pin: cannot write hk_config: %s", strerror(errno));
 		return -1;
@@ -451,22 +588,56 @@ int hk_loader__stats(struct hk_loader *l, struct hk_stats *out)
 	return 0;
 }
 
-int hk_loader__hook_cost(struct hk_loader *l, __u64 *run_ns, __u64 *run_cnt)
+int hk_loader__cost(struct hk_loader *l, struct hk_cost *out)
 {
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
+	struct hk_self_cost_in in = { .source = l->cost_source, .hook = l->hook };
+	struct bpf_program *oom = l->skel->progs.hk_oom_kill;
+	__u64 now_ns = mono_ns(), ctxt, forks;
 
-	int fd = bpf_program__fd(l->skel->progs.hk_switch);
-
-	if (fd < 0)
-		fd = bpf_program__fd(l->skel->progs.hk_switch_noarg);
-	if (fd < 0)
-		return -ENOENT;	/* --no-hook */
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return -errno;
-	*run_ns = info.run_time_ns;
-	*run_cnt = info.run_cnt;
+	in.lifetime_ns = now_ns - l->ready_ns;
+	in.start_cpu_ns = l->start_cpu_ns;
+	in.start_walk_cpu_ns = l->start_walk_cpu_ns;
+	in.hook_attached = !!l->hook_link;
+	if (l->hook_link) {
+		in.hook.attached_ns += now_ns - l->hook.since_ns;
+		if (in.source == HK_COST_ESTIMATE) {
+			ctxt = hk_sysinfo__proc_stat("ctxt");
+			if (ctxt > l->hook.ctxt_at_attach)
+				in.hook.switches_attached += ctxt - l->hook.ctxt_at_attach;
+		}
+	}
+	if (l->hook_prog)
+		prog_runs(bpf_program__fd(l->hook_prog), &in.hook_prog);
+	prog_runs(bpf_program__fd(l->skel->progs.hk_exit), &in.exit_prog);
+	if (bpf_program__fd(oom) < 0)
+		oom = l->skel->progs.hk_oom_kill_pid;
+	prog_runs(bpf_program__fd(oom), &in.oom_prog);
+	if (in.source == HK_COST_ESTIMATE) {
+		forks = hk_sysinfo__proc_stat("processes");
+		in.forks = forks > l->forks_at_start ? forks - l->forks_at_start : 0;
+	}
+	if (l->stats)
+		in.walk_cpu_ns = l->stats->walk_cpu_ns_total;
+	in.iter_walk_cpu_ns = l->iter_walk_cpu_ns;
+	in.process_cpu_ns = hk_self_cost__process_cpu_ns();
+	hk_self_cost__compute(&in, out);
+	/* for `status` and the Prometheus file: the kernel writes no byte of
+	 * it, so a plain copy races with nothing but a reader */
+	if (!l->stats)
+		return -ENOENT;
+	memcpy((void *)&l->stats->cost, out, sizeof(*out));
 	return 0;
+}
+
+int hk_loader__hook_use(const struct hk_loader *l, struct hk_hook_use *out)
+{
+	*out = l->hook;
+	return l->hook_link != NULL;
+}
+
+int hk_loader__hook_prog(const struct hk_loader *l)
+{
+	return l->hook_prog != NULL;
 }
 
 const char *hk_loader__oom_note(const struct hk_loader *l)
@@ -495,6 +666,9 @@ void hk_loader__destroy(struct hk_loader *l)
 	if (!l)
 		return;
 	ring_buffer__free(l->rb);
+	bpf_link__destroy(l->hook_link);
+	if (l->stats_fd >= 0)
+		close(l->stats_fd);
 	if (l->stats)
 		munmap((void *)l->stats, l->stats_len);
 	bpf_link__destroy(l->iter_link);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <bpf/libbpf.h>
 #include "shared/hotspot.h"
+#include "self_cost.h"
 
 /* The iter driver returns to userspace (a preemption point) this often. */
 #define HK_CHUNK_NS HK_NSEC_PER_MSEC
@@ -70,8 +71,16 @@ int hk_loader__timeout_ms(const struct hk_loader *l);
 /* Walk if one is due (iter driver); 0 or -errno. */
 int hk_loader__walk_if_due(struct hk_loader *l);
 int hk_loader__stats(struct hk_loader *l, struct hk_stats *out);
-/* Average ns per run of the sched_switch hook, if kernel.bpf_stats_enabled. */
-int hk_loader__hook_cost(struct hk_loader *l, __u64 *run_ns, __u64 *run_cnt);
+/*
+ * The tool's own cost since it started (self_cost.h), also written into
+ * the hk_cost map for `status`. 0, or -errno when that write failed (*out
+ * is filled in all the same).
+ */
+int hk_loader__cost(struct hk_loader *l, struct hk_cost *out);
+/* The sched_switch hook's attaches and detaches so far; 1 when attached now. */
+int hk_loader__hook_use(const struct hk_loader *l, struct hk_hook_use *out);
+/* 1 when a sched_switch hook was loaded (not --no-hook). */
+int hk_loader__hook_prog(const struct hk_loader *l);
 enum hk_driver hk_loader__driver(const struct hk_loader *l, const char **why);
 /* Why OOM kills go unseen on this kernel (no oom_killed lines), or NULL. */
 const char *hk_loader__oom_note(const struct hk_loader *l);

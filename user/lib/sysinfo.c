@@ -55,6 +55,34 @@ __u32 hk_sysinfo__nr_nodes(void)
 	return last < 1024 ? (__u32)last + 1 : 1024;
 }
 
+__u64 hk_sysinfo__stat_value(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = text;
+
+	/* "key value\n" at the start of a line, key whole */
+	while (p && *p) {
+		if (!strncmp(p, key, n) && p[n] == ' ')
+			return strtoull(p + n + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+__u64 hk_sysinfo__proc_stat(const char *key)
+{
+	char *text = hk_sysinfo__read_text("/proc/stat");
+	__u64 v;
+
+	if (!text)
+		return 0;
+	v = hk_sysinfo__stat_value(text, key);
+	free(text);
+	return v;
+}
+
 __u32 hk_sysinfo__nr_threads(void)
 {
 	unsigned int running = 0, threads = 0;

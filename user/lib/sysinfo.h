@@ -42,6 +42,14 @@ int hk_sysinfo__lists_controller(const char *list, const char *ctrl);
 /* A file's text, whole (malloc'd, NUL-terminated), or NULL with errno. */
 char *hk_sysinfo__read_text(const char *path);
 
+/*
+ * A counter of /proc/stat: "ctxt" (context switches since boot),
+ * "processes" (forks, threads included). 0 when unreadable. The value of
+ * key in that file's text: hk_sysinfo__stat_value (0 when absent).
+ */
+__u64 hk_sysinfo__proc_stat(const char *key);
+__u64 hk_sysinfo__stat_value(const char *text, const char *key);
+
 /* The text of /proc/PID/cgroup, whole (malloc'd, NUL-terminated), or NULL
  * with errno as hk_sysinfo__cgroup_path() says. */
 char *hk_sysinfo__cgroup_file(__u32 pid);

@@ -86,17 +86,19 @@ static const struct stat_metric stat_metrics[] = {
  * Every hk_stats field is in stat_metrics[] or one of these five: driver
  * (hotspot_k_driver), last_walk_ns and last_walk_end_ns (monotonic clock
  * stamps, meaningless to Prometheus), oom_kills_flagged and
- * oom_kills_missed (one family with a label, below). A new field breaks
- * the build here.
+ * oom_kills_missed (one family with a label, below); and cost, the tool's
+ * own (hotspot_k_own_*, its own table). A new field breaks the build here.
  */
-HK_STATIC_ASSERT(ARRAY_SIZE(stat_metrics) + 5 == sizeof(struct hk_stats) / sizeof(__u64),
+HK_STATIC_ASSERT(ARRAY_SIZE(stat_metrics) + 5 + sizeof(struct hk_cost) / sizeof(__u64) ==
+		 sizeof(struct hk_stats) / sizeof(__u64),
 		 "an hk_stats field is neither exported nor skipped");
 
-static void stat_value(FILE *f, const struct stat_metric *m, const struct hk_stats *st)
+/* base: the struct m->off is in (hk_stats, hk_cost) */
+static void stat_value(FILE *f, const struct stat_metric *m, const void *base)
 {
 	__u64 v;
 
-	memcpy(&v, (const char *)st + m->off, sizeof(v));
+	memcpy(&v, (const char *)base + m->off, sizeof(v));
 	if (m->ns)
 		fprintf(f, "%s %llu.%09llu\n", m->name, (unsigned long long)(v / HK_NSEC_PER_SEC),
 			(unsigned long long)(v % HK_NSEC_PER_SEC));
@@ -104,15 +106,21 @@ static void stat_value(FILE *f, const struct stat_metric *m, const struct hk_sta
 		fprintf(f, "%s %llu\n", m->name, (unsigned long long)v);
 }
 
-void hk_prom_stats__write(FILE *out, const struct hk_stats *st)
+/* A family for each of a table's n metrics, their values read in base. */
+static void write_table(FILE *out, const struct stat_metric *m, size_t n, const void *base)
 {
 	size_t j;
 
-	for (j = 0; j < ARRAY_SIZE(stat_metrics); j++) {
-		fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", stat_metrics[j].name,
-			stat_metrics[j].help, stat_metrics[j].name, stat_metrics[j].type);
-		stat_value(out, &stat_metrics[j], st);
+	for (j = 0; j < n; j++) {
+		fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", m[j].name, m[j].help, m[j].name,
+			m[j].type);
+		stat_value(out, &m[j], base);
 	}
+}
+
+void hk_prom_stats__write(FILE *out, const struct hk_stats *st)
+{
+	write_table(out, stat_metrics, ARRAY_SIZE(stat_metrics), st);
 	/* the tool's recall, measured by the kernel: flagged="false" are the
 	 * OOM kills it missed */
 	fprintf(out, "# HELP hotspot_k_oom_kills_total Processes the kernel's OOM killer "
@@ -123,4 +131,58 @@ void hk_prom_stats__write(FILE *out, const struct hk_stats *st)
 		(unsigned long long)st->oom_kills_flagged);
 	fprintf(out, "hotspot_k_oom_kills_total{flagged=\"false\"} %llu\n",
 		(unsigned long long)st->oom_kills_missed);
+	hk_prom_stats__write_cost(out, &st->cost);
+}
+
+#define CO(field) offsetof(struct hk_cost, field)
+
+static const struct stat_metric cost_metrics[] = {
+	{ "hotspot_k_own_start_cpu_seconds", "gauge", CO(start_cpu_ns), true,
+	  "CPU time the tool's start took: loading, the verifier, the first walk." },
+	{ "hotspot_k_own_cpu_seconds_total", "counter", CO(total_ns), true,
+	  "CPU time the tool cost since its start: walks, userspace and its programs' "
+	  "runs (see hotspot_k_own_cost_source)." },
+	{ "hotspot_k_own_walk_cpu_seconds_total", "counter", CO(walk_cpu_ns), true,
+	  "CPU time of the walks since the start." },
+	{ "hotspot_k_own_user_cpu_seconds_total", "counter", CO(user_cpu_ns), true,
+	  "CPU time of the tool's process since the start (user + system), less the "
+	  "walks it ran." },
+	{ "hotspot_k_own_hook_runs_total", "counter", CO(hook_runs), false,
+	  "Runs of the sched_switch hook (attached only while a thread is watched)." },
+	{ "hotspot_k_own_hook_run_seconds_total", "counter", CO(hook_run_ns), true,
+	  "Time the sched_switch hook's runs took." },
+	{ "hotspot_k_own_hook_attached", "gauge", CO(hook_attached), false,
+	  "1 while the sched_switch hook is attached." },
+	{ "hotspot_k_own_hook_attaches_total", "counter", CO(hook_attaches), false,
+	  "Times the sched_switch hook was attached, at a walk's ask." },
+	{ "hotspot_k_own_hook_attached_seconds_total", "counter", CO(hook_attached_ns), true,
+	  "Time the sched_switch hook was attached, all in all." },
+	{ "hotspot_k_own_hook_attach_max_seconds", "gauge", CO(hook_attach_ns_max), true,
+	  "Longest time from a walk's ask to the hook attached." },
+	{ "hotspot_k_own_exit_hook_runs_total", "counter", CO(exit_runs), false,
+	  "Runs of the sched_process_exit hook." },
+	{ "hotspot_k_own_exit_hook_run_seconds_total", "counter", CO(exit_run_ns), true,
+	  "Time the sched_process_exit hook's runs took." },
+	{ "hotspot_k_own_oom_hook_runs_total", "counter", CO(oom_runs), false,
+	  "Runs of the OOM kill hook." },
+	{ "hotspot_k_own_oom_hook_run_seconds_total", "counter", CO(oom_run_ns), true,
+	  "Time the OOM kill hook's runs took." },
+	{ "hotspot_k_own_lifetime_seconds", "gauge", CO(lifetime_ns), true,
+	  "Time since the tool's start ended: the span the cost counters cover." },
+};
+
+/* Every hk_cost field is in cost_metrics[] but source (hotspot_k_own_cost_source). */
+HK_STATIC_ASSERT(ARRAY_SIZE(cost_metrics) + 1 == sizeof(struct hk_cost) / sizeof(__u64),
+		 "an hk_cost field is neither exported nor skipped");
+
+void hk_prom_stats__write_cost(FILE *out, const struct hk_cost *c)
+{
+	write_table(out, cost_metrics, ARRAY_SIZE(cost_metrics), c);
+	fprintf(out, "# HELP hotspot_k_own_cost_source How the runs' time is known: "
+		"stats (BPF_ENABLE_STATS held by the tool), sysctl "
+		"(kernel.bpf_stats_enabled), estimate (runs counted x ns per run measured "
+		"by make bench).\n# TYPE hotspot_k_own_cost_source gauge\n");
+	fprintf(out, "hotspot_k_own_cost_source{source=\"%s\"} 1\n",
+		c->source == HK_COST_STATS ? "stats" : c->source == HK_COST_SYSCTL ? "sysctl" :
+		c->source == HK_COST_ESTIMATE ? "estimate" : "unknown");
 }

@@ -94,6 +94,34 @@ static void json_row(struct hk_out *o, const struct hk_status_view *v,
 	hk_out__mem(o, "}", 1);
 }
 
+/* ,"own_cost":{...}: the tool's own cost as it last wrote it; null before */
+static void json_cost(struct hk_out *o, const struct hk_cost *c)
+{
+	if (c->source == HK_COST_UNKNOWN) {
+		hk_out__str(o, ",\"own_cost\":null");
+		return;
+	}
+	hk_out__printf(o, ",\"own_cost\":{\"source\":\"%s\"",
+		       c->source == HK_COST_STATS ? "stats" :
+		       c->source == HK_COST_SYSCTL ? "sysctl" : "estimate");
+	hk_json__u64(o, "lifetime_ns", c->lifetime_ns);
+	hk_json__u64(o, "start_cpu_ns", c->start_cpu_ns);
+	hk_json__u64(o, "cpu_ns", c->total_ns);
+	hk_json__u64(o, "walk_cpu_ns", c->walk_cpu_ns);
+	hk_json__u64(o, "user_cpu_ns", c->user_cpu_ns);
+	hk_json__bool(o, "hook_attached", c->hook_attached);
+	hk_json__u64(o, "hook_attaches", c->hook_attaches);
+	hk_json__u64(o, "hook_attached_ns", c->hook_attached_ns);
+	hk_json__u64(o, "hook_attach_ns_max", c->hook_attach_ns_max);
+	hk_json__u64(o, "hook_runs", c->hook_runs);
+	hk_json__u64(o, "hook_run_ns", c->hook_run_ns);
+	hk_json__u64(o, "exit_runs", c->exit_runs);
+	hk_json__u64(o, "exit_run_ns", c->exit_run_ns);
+	hk_json__u64(o, "oom_runs", c->oom_runs);
+	hk_json__u64(o, "oom_run_ns", c->oom_run_ns);
+	hk_out__mem(o, "}", 1);
+}
+
 static void json_instance(struct hk_out *o, const struct hk_status_view *v)
 {
 	const struct hk_status_snap *s = v->snap;
@@ -115,6 +143,7 @@ static void json_instance(struct hk_out *o, const struct hk_status_view *v)
 	else
 		hk_out__str(o, ",\"max_procs\":null");
 	hk_json__u64(o, "procs_flagged", v->nr_flagged);
+	json_cost(o, &s->stats.cost);
 	hk_out__mem(o, "}", 1);
 }
 

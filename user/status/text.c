@@ -17,6 +17,7 @@
 #include <string.h>
 #include "lib/escape.h"
 #include "lib/units.h"
+#include "kernel/self_cost.h"
 #include "output/humanize.h"
 #include "view.h"
 
@@ -179,7 +180,7 @@ static int write_top(FILE *f, const struct hk_status_view *v, enum hk_status_top
 
 int hk_status__write_text(FILE *f, const struct hk_status_view *v, const struct hk_status_opts *op)
 {
-	char buf[LINE_MAX_LEN];
+	char buf[LINE_MAX_LEN], cost[512];
 	struct hk_out o;
 	size_t i;
 	int t;
@@ -188,6 +189,14 @@ int hk_status__write_text(FILE *f, const struct hk_status_view *v, const struct 
 	out_instance(&o, v);
 	if (put_line(f, &o))
 		return -1;
+	/* what the tool costs the host, as it last wrote it */
+	if (v->snap->stats.cost.source != HK_COST_UNKNOWN) {
+		hk_out__init(&o, buf, sizeof(buf));
+		hk_self_cost__format(&v->snap->stats.cost, cost, sizeof(cost));
+		hk_out__str(&o, cost);
+		if (put_line(f, &o))
+			return -1;
+	}
 	hk_out__init(&o, buf, sizeof(buf));
 	if (v->nr_flagged)
 		out_header(&o, true);

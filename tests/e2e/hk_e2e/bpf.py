@@ -98,3 +98,16 @@ def bss_set_u32(map_ids, var, value):
             struct.pack_into("=I", mm, offset, value)
     finally:
         os.close(fd)
+
+
+def hook_state(prog_ids):
+    """The sched_switch hook among prog_ids (a tool's programs): (its
+    program as bpftool shows it, or None under --no-hook; ids of the links
+    that attach it now)."""
+    hook = [p for p in bpftool("prog", "show", "-j") or []
+            if p["id"] in prog_ids and p.get("name", "").startswith("hk_switch")]
+    if not hook:
+        return None, []
+    links = [l["id"] for l in bpftool("link", "show", "-j") or []
+             if l.get("prog_id") == hook[0]["id"]]
+    return hook[0], links

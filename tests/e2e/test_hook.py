@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""The sched_switch hook exists only while a thread is watched (issue #20).
+
+A storm of context switches on a healthy host (a pipe ping-pong across two
+CPUs: nobody waits for a CPU) leaves the hook unattached: no link, not one
+run of it, while /proc/stat counts the switches, and the summary says so
+from the kernel's own run counts (the tool holds BPF_ENABLE_STATS). The
+seed's starved pair attaching it, both sides entering in one window and the
+hook going again after the pair: test_seed.py's starved_noisy_neighbor."""
+
+import json
+import sys
+
+from hk_e2e import bpf
+from hk_e2e.checks import run_cli
+from hk_e2e.procs import TestFailure, indent
+from hk_e2e.tool import Tool
+
+# the windows the storm lasts
+STORM_WINDOWS = 4
+
+# a round trip over two pipes between two processes on two CPUs: two
+# voluntary switches on each CPU per round trip, and nobody waits for a CPU
+PINGPONG_PY = """
+import os
+cpus = sorted(os.sched_getaffinity(0))
+r1, w1 = os.pipe()
+r2, w2 = os.pipe()
+if os.fork() == 0:
+    os.sched_setaffinity(0, {cpus[-1]})
+    while True:
+        os.read(r1, 1)
+        os.write(w2, b"x")
+os.sched_setaffinity(0, {cpus[0]})
+while True:
+    os.write(w1, b"x")
+    os.read(r2, 1)
+"""
+
+
+def ctxt():
+    """Context switches since boot, every CPU (/proc/stat)."""
+    with open("/proc/stat") as f:
+        for line in f:
+            if line.startswith("ctxt "):
+                return int(line.split()[1])
+    raise TestFailure("no ctxt line in /proc/stat")
+
+
+def t_hook_healthy_storm(suite, ctx):
+    tool = Tool(ctx, "hook_storm")
+    tool.wait_ready()
+    hook, links = bpf.hook_state(tool.prog_ids)
+    if hook is None:
+        raise TestFailure("no hk_switch program among the tool's %s" % sorted(tool.prog_ids))
+    # bpftool shows run_cnt once a program ran under stats
+    runs0 = hook.get("run_cnt", 0)
+    c0 = ctxt()
+    w0 = tool.windows()
+    ctx.workload("pingpong", [sys.executable, "-c", PINGPONG_PY])
+    attached = []
+    for i in range(STORM_WINDOWS):
+        tool.wait_windows(1)
+        hook, links = bpf.hook_state(tool.prog_ids)
+        if links:
+            attached.append((tool.windows() - w0, links))
+    switches = ctxt() - c0
+    runs = hook.get("run_cnt", 0) - runs0
+    if switches < 20000 * STORM_WINDOWS:
+        raise TestFailure("the storm made %d context switches in %d windows: too few to "
+                          "show anything" % (switches, STORM_WINDOWS))
+    if attached or runs:
+        raise TestFailure("a healthy storm (%d switches) attached the hook: links %s, %d "
+                          "runs" % (switches, attached, runs))
+    # the tool holds BPF_ENABLE_STATS: the kernel times each run of its
+    # programs, the exit hook's (bpftool's own exits made some) included
+    exits = [p for p in bpf.bpftool("prog", "show", "-j") or []
+             if p["id"] in tool.prog_ids and p.get("name") == "hk_exit"]
+    if not exits or not exits[0].get("run_cnt"):
+        raise TestFailure("the exit hook has no run count: the tool did not enable BPF "
+                          "stats (BPF_ENABLE_STATS): %s" % exits)
+    # the tool's own account of it, from another process
+    rc, out, err, _ = run_cli(suite, [suite.tool, "status", "--json"], timeout=20)
+    cost = json.loads(out)["instance"].get("own_cost") if rc == 0 else None
+    if not cost or cost.get("source") != "stats" or cost.get("hook_attaches") != 0 or \
+            cost.get("hook_runs") != 0:
+        raise TestFailure("status --json: want own_cost measured by the kernel's stats, "
+                          "the hook never attached nor run; exit %s:\n%s%s" %
+                          (rc, indent(out), indent(err)))
+    rc = tool.stop()
+    said = [l for l in tool.stderr_text().splitlines() if "own cost" in l]
+    if rc != 0 or not said or "measured: BPF_ENABLE_STATS" not in said[0] or \
+            "sched_switch hook 0 runs" not in said[0] or "(attached 0 times" not in said[0]:
+        raise TestFailure("summary: want the own cost measured, the hook never attached; "
+                          "exit %s:\n%s" % (rc, indent(tool.stderr_text())))
+    ctx.record("hook_healthy_storm", True,
+               "%d context switches in %d windows (%.0f/s), hook links 0, hook runs 0; %s" %
+               (switches, STORM_WINDOWS, switches / STORM_WINDOWS, said[0].split(": ", 1)[-1]))
+
+
+TESTS = [
+    # name, function, hard timeout (s), rerun once when the machine was disturbed
+    ("hook_healthy_storm", t_hook_healthy_storm, 60, True),
+]
