@@ -320,6 +320,12 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		goto cleanup;
 	cfg = o->cfg;
 	cfg.hook = o->no_hook ? HK_HOOK_NONE : o->pin ? HK_HOOK_ALWAYS : HK_HOOK_ON_DEMAND;
+	/* HOTSPOT_K_TEST_HOOK_ALWAYS=1: the hook attached for good, as
+	 * before it was attached on demand, for the bench to set side by
+	 * side (figure 1) */
+	if (cfg.hook == HK_HOOK_ON_DEMAND && getenv("HOTSPOT_K_TEST_HOOK_ALWAYS") &&
+	    !strcmp(getenv("HOTSPOT_K_TEST_HOOK_ALWAYS"), "1"))
+		cfg.hook = HK_HOOK_ALWAYS;
 	if (!cfg.chunk_ns)
 		cfg.chunk_ns = HK_CHUNK_NS;
 	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.hk_config), &zero, &cfg, BPF_ANY)) {
