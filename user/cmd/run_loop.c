@@ -170,7 +170,8 @@ struct watches {
 	struct hk_cgroup_watch cgroup;
 	struct hk_procs_watch procs;
 	__u32 max_procs;
-	__u64 cost_windows;		/* hk_stats.windows when hk_cost was written */
+	__u64 cost_windows;		/* hk_stats.windows when the cost was written */
+	int hook_failures_said;		/* a failed hook attach was said */
 };
 
 static void watches_check(struct watches *w, struct hk_loader *l)
@@ -179,6 +180,7 @@ static void watches_check(struct watches *w, struct hk_loader *l)
 	struct hk_config cfg, next;
 	struct hk_stats st;
 	struct hk_cost cost;
+	struct hk_hook_use hu;
 	int prio;
 
 	hk_loader__config(l, &cfg);
@@ -196,6 +198,16 @@ static void watches_check(struct watches *w, struct hk_loader *l)
 	if (st.windows != w->cost_windows) {
 		w->cost_windows = st.windows;
 		hk_loader__cost(l, &cost);
+	}
+	/* an attach the walk asked for failed: said once, counted in the
+	 * summary; the next walk that watches a thread asks again */
+	hk_loader__hook_use(l, &hu);
+	if (hu.failures && !w->hook_failures_said) {
+		w->hook_failures_said = 1;
+		hk_log__print(HK_LOG_WARNING, "the sched_switch hook could not be attached: %s: "
+			      "Starved still works, but nobody is named as its aggressor until "
+			      "it can be (tried again each window that needs it)\n",
+			      strerror(hu.last_errno));
 	}
 	prio = hk_watch__procs(&w->procs, &st, w->max_procs, mono_ns(), line, sizeof(line));
 	if (prio)

@@ -302,6 +302,8 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	 * or for good under --pin, where nobody would attach it */
 	bpf_program__set_autoload(l->skel->progs.hk_switch, !o->no_hook && args != 4);
 	bpf_program__set_autoload(l->skel->progs.hk_switch_noarg, !o->no_hook && args == 4);
+	/* made below, once: the skeleton would make a second, unused link */
+	bpf_program__set_autoattach(l->skel->progs.hk_iter, false);
 	bpf_program__set_autoattach(l->skel->progs.hk_switch, false);
 	bpf_program__set_autoattach(l->skel->progs.hk_switch_noarg, false);
 	if (!o->no_hook)
