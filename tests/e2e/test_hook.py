@@ -9,12 +9,14 @@ seed's starved pair attaching it, both sides entering in one window and the
 hook going again after the pair: test_seed.py's starved_noisy_neighbor."""
 
 import json
+import re
 import sys
 
 from hk_e2e import bpf
 from hk_e2e.checks import run_cli
 from hk_e2e.procs import TestFailure, indent
 from hk_e2e.tool import Tool
+from test_seed import pair_variant
 
 # the windows the storm lasts
 STORM_WINDOWS = 4
@@ -98,7 +100,27 @@ def t_hook_healthy_storm(suite, ctx):
                (switches, STORM_WINDOWS, switches / STORM_WINDOWS, said[0].split(": ", 1)[-1]))
 
 
+def t_hook_cost_estimated(suite, ctx):
+    """--no-bpf-stats (and a tool without CAP_SYS_ADMIN): the seed's pair
+    attaches the hook; the summary's own cost is an estimate, the hook's
+    runs counted from the host's context switches while it was attached."""
+    tool, aggr, vict = pair_variant(suite, ctx, "cost_estimated", "--no-bpf-stats")
+    hook, links = bpf.hook_state(tool.prog_ids)
+    if not links:
+        raise TestFailure("the pair is Starved but the hook is not attached")
+    rc = tool.stop()
+    said = [l for l in tool.stderr_text().splitlines() if "own cost" in l]
+    m = re.search(r"sched_switch hook (\d+) runs ([\d.]+) ms \(attached (\d+) times", said[0]) \
+        if said else None
+    if rc != 0 or not m or "estimated: runs counted x ns per run in make bench" not in said[0] \
+            or int(m.group(1)) == 0 or int(m.group(3)) < 1:
+        raise TestFailure("--no-bpf-stats: want the own cost estimated, the hook attached "
+                          "with runs counted; exit %s:\n%s" % (rc, indent(tool.stderr_text())))
+    ctx.record("hook_cost_estimated", True, said[0].split(": ", 1)[-1])
+
+
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("hook_healthy_storm", t_hook_healthy_storm, 60, True),
+    ("hook_cost_estimated", t_hook_cost_estimated, 60, True),
 ]
