@@ -84,8 +84,8 @@ hook_pair()
 	echo "runs $((r1[1] - r0[1]))" >>"$WORK/hook-pair.tsv"
 	echo "ns_per_run $(calc "($((r1[0] - r0[0]))) / $((r1[1] - r0[1]))")" >>"$WORK/hook-pair.tsv"
 	echo "switches_per_s $(calc "$((r1[1] - r0[1])) / ($t1 - $t0)")" >>"$WORK/hook-pair.tsv"
-	echo "summary $(grep -o 'hook [0-9]* ns/switch while attached' "$WORK/variant-hk.log" | tail -1 | tr ' ' '_')" >>"$WORK/hook-pair.tsv"
-	echo "lifetime $(grep -o 'sched_switch hook [0-9]* runs [0-9.]* ms (attached [0-9]* times, [0-9]* s in all[^)]*)' "$WORK/variant-hk.log" | tail -1 | tr ' ' '_')" >>"$WORK/hook-pair.tsv"
+	echo "summary $(grep -o 'hook [0-9]* ns/switch while attached' "$WORK/variant-hk.log" | tail -1)" >>"$WORK/hook-pair.tsv"
+	echo "lifetime $(grep -o 'sched_switch hook [0-9]* runs [0-9.]* ms (attached [0-9]* times, [0-9]* s in all[^)]*)' "$WORK/variant-hk.log" | tail -1)" >>"$WORK/hook-pair.tsv"
 }
 
 # --- b. the exit hook ----------------------------------------------------------
@@ -207,8 +207,8 @@ hook_report()
 	runs=$(awk '$1 == "runs" { print $2 }' "$WORK/hook-pair.tsv")
 	ns=$(awk '$1 == "ns_per_run" { print $2 }' "$WORK/hook-pair.tsv")
 	sps=$(awk '$1 == "switches_per_s" { print $2 }' "$WORK/hook-pair.tsv")
-	sumline=$(awk '$1 == "summary" { print $2 }' "$WORK/hook-pair.tsv" | tr '_' ' ')
-	life=$(awk '$1 == "lifetime" { print $2 }' "$WORK/hook-pair.tsv" | tr '_' ' ')
+	sumline=$(sed -n 's/^summary //p' "$WORK/hook-pair.tsv")
+	life=$(sed -n 's/^lifetime //p' "$WORK/hook-pair.tsv")
 	say "| hook attached before the pair (healthy ping-pong only, 3 s) | attached after the pair's start | share of the pair's ${HOOK_PAIR_S} s attached | hk_switch runs · ns per switch while attached (BPF stats) | switches/s it ran on | detached after the pair ended | the tool's own summary |"
 	say "| --- | --- | --- | --- | --- | --- | --- |"
 	say "| $(grep -q '^attached_before 1' "$WORK/hook-pair.tsv" && echo yes || echo no) | $(fmt %.2f "$ta") s | $(fmt %.0f "$share") % | $runs · $(fmt %.0f "$ns") ns | $(fmt %.0f "$sps") | $(fmt %.2f "$td") s | ${sumline:-n/a}; ${life:-n/a} |"

@@ -58,16 +58,18 @@ runs_of()
 }
 
 # healthy_storm NAME: one healthy storm (ping-pong across CPUs 0 and 1,
-# HEALTHY_OPS round trips; or hackbench -p -g 2 -l 4000) with both
-# hotspot-ks running (DEF_PID as a user gets it, ON_PID with the hook
-# attached for good): a line "storm def_runs def_links on_ns on_runs secs"
-# in healthy.tsv
+# HEALTHY_OPS round trips; or hackbench -p -g 2 -l 4000) with three
+# hotspot-ks running (DEF_PID as a user gets it, FLT_PID the same limited to
+# the storm's processes, ON_PID with the hook attached for good): a line
+# "storm def_runs def_links flt_runs flt_links on_ns on_runs secs load1" in
+# healthy.tsv
 healthy_storm()
 {
-	local f=$WORK/healthy-storm.out links=0 t0 t1 pid
-	local -a d0 d1 o0 o1
+	local f=$WORK/healthy-storm.out links=0 flinks=0 t0 t1 pid
+	local -a d0 d1 g0 g1 o0 o1
 
 	read -r -a d0 <<<"$(runs_of $DEF_PROGS)"
+	read -r -a g0 <<<"$(runs_of $FLT_PROGS)"
 	read -r -a o0 <<<"$(prog_stat "$ON_PROG")"
 	t0=$EPOCHREALTIME
 	case $1 in
@@ -75,44 +77,64 @@ healthy_storm()
 	hackbench) run_bg "$f" hackbench -p -g 2 -l 4000 ;;
 	esac
 	pid=$BG_PID
-	# whether the default one ever holds a sched_switch link meanwhile
+	# whether the default ones ever hold a sched_switch link meanwhile
 	while alive "$pid"; do
 		nohook_attached "$DEF_PID" && links=$((links + 1))
+		nohook_attached "$FLT_PID" && flinks=$((flinks + 1))
 		sleep 0.2
 	done
 	wait "$pid"
 	PIDS=$(echo " $PIDS " | sed "s/ $pid / /; s/^ *//; s/ *$//")
 	t1=$EPOCHREALTIME
 	read -r -a d1 <<<"$(runs_of $DEF_PROGS)"
+	read -r -a g1 <<<"$(runs_of $FLT_PROGS)"
 	read -r -a o1 <<<"$(prog_stat "$ON_PROG")"
 	[ $((o1[1] - o0[1])) -gt 0 ] || return 1
-	echo "$1 $((d1[1] - d0[1])) $links $(calc "($((o1[0] - o0[0]))) / $((o1[1] - o0[1]))") $((o1[1] - o0[1])) $(calc "$t1 - $t0")" >>"$WORK/healthy.tsv"
+	echo "$1 $((d1[1] - d0[1])) $links $((g1[1] - g0[1])) $flinks $(calc "($((o1[0] - o0[0]))) / $((o1[1] - o0[1]))") $((o1[1] - o0[1])) $(calc "$t1 - $t0") $(cut -d' ' -f1 /proc/loadavg)" >>"$WORK/healthy.tsv"
 }
 
-# healthy_storms: the healthy-storm row's runs, both hotspot-ks at once
+# healthy_storms: the healthy-storm row's runs, three hotspot-ks at once
 healthy_storms()
 {
 	local s
 
 	: >"$WORK/healthy.tsv"
 	HEALTHY_ATTACHES=nan
+	HEALTHY_FLT_ATTACHES=nan
 	variant_start hk -i 1s || { echo "bench: hotspot-k did not start" >&2; return 1; }
 	DEF_PID=$VPID
-	variant_start hkon -i 1s || { echo "bench: hotspot-k (hook always) did not start" >&2; variant_stop; return 1; }
+	# on a shared host other work may starve a thread: this one sees only
+	# the storm's processes
+	hk_start "$WORK/healthy-flt.log" --json -i 1s --comm bn-pingpong --comm hackbench ||
+		{ echo "bench: hotspot-k --comm did not start" >&2; stop "$DEF_PID"; return 1; }
+	FLT_PID=$HK_PID
+	variant_start hkon -i 1s || { echo "bench: hotspot-k (hook always) did not start" >&2; stop "$FLT_PID"; stop "$DEF_PID"; return 1; }
 	ON_PID=$VPID
 	ON_PROG=$VPROG
 	DEF_PROGS=$(switch_progs "$DEF_PID")
-	log "1. healthy storms: a ping-pong across CPUs ($HEALTHY_OPS round trips) and hackbench, hotspot-k (programs $(echo $DEF_PROGS)) and hotspot-k with the hook always attached (program $ON_PROG)"
+	FLT_PROGS=$(switch_progs "$FLT_PID")
+	log "1. healthy storms: a ping-pong across CPUs ($HEALTHY_OPS round trips) and hackbench, hotspot-k (programs $(echo $DEF_PROGS)), hotspot-k --comm (programs $(echo $FLT_PROGS)) and hotspot-k with the hook always attached (program $ON_PROG)"
 	next_window "$DEF_PID"
 	for s in pingpong hackbench; do
 		[ "$(sysctl -n kernel.bpf_stats_enabled)" = 1 ] || sysctl -qw kernel.bpf_stats_enabled=1
 		healthy_storm "$s" || echo "bench: healthy storm $s failed: $(tail -2 "$WORK/healthy-storm.out")" >&2
 	done
 	stop "$ON_PID"
+	stop "$FLT_PID"
 	stop "$DEF_PID"
-	# its own count of attaches, from its exit summary
-	HEALTHY_ATTACHES=$(sed -n 's/.*sched_switch hook [0-9]* runs .*(attached \([0-9]*\) times.*/\1/p' "$WORK/variant-hk.log" | tail -1)
-	[ -n "$HEALTHY_ATTACHES" ] || HEALTHY_ATTACHES=nan
+	# their own count of attaches, from their exit summaries
+	HEALTHY_ATTACHES=$(attaches_of "$WORK/variant-hk.log")
+	HEALTHY_FLT_ATTACHES=$(attaches_of "$WORK/healthy-flt.log")
+}
+
+# attaches_of LOG: how many times a stopped hotspot-k's summary says its
+# hook was attached (nan: no summary)
+attaches_of()
+{
+	local n
+
+	n=$(sed -n 's/.*sched_switch hook [0-9]* runs .*(attached \([0-9]*\) times.*/\1/p' "$1" | tail -1)
+	echo "${n:-nan}"
 }
 
 fig_hotpath()
@@ -182,34 +204,40 @@ hotpath_ratio()
 		END { for (k in ns) { split(k, p, " "); if (p[1] == a && (b " " p[2]) in ns && ns[b " " p[2]] > 0) print ns[k] / ns[b " " p[2]] } }' "$WORK/hotpath.tsv" | med
 }
 
+# healthy_col N: column N of healthy.tsv, the storms' values " / "-separated
+healthy_col()
+{
+	awk -v n="$1" '{ printf "%s%s", (NR > 1 ? " / " : ""), $n }' "$WORK/healthy.tsv"
+}
+
 # healthy_report: the healthy-storm row (healthy.tsv), and its summary
 healthy_report()
 {
-	local s label runs links on_ns on_runs secs zero=1 any=0
+	local s label runs links fruns flinks on_ns on_runs secs load zero=1 any=0
 
 	say "### Healthy storms: what runs on sched_switch"
 	say ""
-	say "| storm (both hotspot-ks at once) | hotspot-k (default): runs of its hk_*switch programs · polls that saw a sched_switch link | hotspot-k hook attached (HOOK_ALWAYS): runs · ns per switch | wall clock |"
-	say "| --- | --- | --- | --- |"
+	say "| storm (three hotspot-ks at once) | hotspot-k (default): runs of its hk_*switch programs · polls that saw a sched_switch link | the same, \`--comm bn-pingpong --comm hackbench\` | hotspot-k hook attached (HOOK_ALWAYS): runs · ns per switch | wall clock | load average (1 min) at the end |"
+	say "| --- | --- | --- | --- | --- | --- |"
 	for s in pingpong hackbench; do
 		case $s in
 		pingpong) label="pipe ping-pong across CPUs 0 and 1, $HEALTHY_OPS round trips" ;;
 		hackbench) label="hackbench -p -g 2 -l 4000" ;;
 		esac
-		read -r runs links on_ns on_runs secs <<<"$(awk -v s="$s" '$1 == s { print $2, $3, $4, $5, $6 }' "$WORK/healthy.tsv" | tail -1)"
+		read -r runs links fruns flinks on_ns on_runs secs load <<<"$(awk -v s="$s" '$1 == s { print $2, $3, $4, $5, $6, $7, $8, $9 }' "$WORK/healthy.tsv" | tail -1)"
 		if [ -z "$runs" ]; then
-			say "| $label | not measured | | |"
+			say "| $label | not measured | | | | |"
 			zero=0
 			continue
 		fi
 		any=1
-		[ "$runs" = 0 ] && [ "$links" = 0 ] || zero=0
-		say "| $label | **$runs** runs · $links | $on_runs runs · $(fmt %.0f "$on_ns") ns | $(fmt %.1f "$secs") s |"
+		[ "$fruns" = 0 ] && [ "$flinks" = 0 ] || zero=0
+		say "| $label | **$runs** runs · $links | **$fruns** runs · $flinks | $on_runs runs · $(fmt %.0f "$on_ns") ns | $(fmt %.1f "$secs") s | $load |"
 	done
 	say ""
-	say "Method: one hotspot-k as a user gets it (\`hotspot-k --json -i 1s\`: its sched_switch hook attached only while its walk watches a thread) and one with \`HOTSPOT_K_TEST_HOOK_ALWAYS=1\` (the hook attached for good, as before issue #20) running at the same time, started before the storms, one window passed; then each storm once: \`bn-pingpong pipe -c 0 -C 1 -n $HEALTHY_OPS\` (the two sides on CPUs 0 and 1) and \`hackbench -p -g 2 -l 4000\`. Runs: Δ\`run_cnt\` over the whole storm (BPF stats on: the sysctl for this figure, and each hotspot-k holds a BPF_ENABLE_STATS fd) of every program of the default hotspot-k whose name is hk_*switch* (attached or not: a program that never ran on a switch counts 0), and of the other one's attached \`hk_switch\` (ns per switch: Δ\`run_time_ns\` ÷ Δ\`run_cnt\`); every 0.2 s during the storm, whether the default hotspot-k holds a sched_switch bpf_link (/proc/PID/fdinfo). The default hotspot-k's exit summary says its hook was attached $(fmt %s "$HEALTHY_ATTACHES") times over its whole life (both storms and the windows around them)."
+	say "Method: one hotspot-k as a user gets it (\`hotspot-k --json -i 1s\`: its sched_switch hook attached only while its walk watches a thread), the same limited to the storms' processes (\`--comm bn-pingpong --comm hackbench\`: on a shared host another job's thread that waits ≥ 70 % of a window for a CPU is watched, rightly, and attaches the unfiltered one's hook; the load average column says how busy the host was) and one with \`HOTSPOT_K_TEST_HOOK_ALWAYS=1\` (the hook attached for good, as before issue #20) running at the same time, started before the storms, one window passed; then each storm once: \`bn-pingpong pipe -c 0 -C 1 -n $HEALTHY_OPS\` (the two sides on CPUs 0 and 1) and \`hackbench -p -g 2 -l 4000\`. Runs: Δ\`run_cnt\` over the whole storm (BPF stats on: the sysctl for this figure, and each hotspot-k holds a BPF_ENABLE_STATS fd) of every program of the default hotspot-k whose name is hk_*switch* (attached or not: a program that never ran on a switch counts 0), and of the other one's attached \`hk_switch\` (ns per switch: Δ\`run_time_ns\` ÷ Δ\`run_cnt\`); every 0.2 s during the storm, whether each default hotspot-k holds a sched_switch bpf_link (/proc/PID/fdinfo). Their exit summaries say their hooks were attached $(fmt %s "$HEALTHY_ATTACHES") times (unfiltered) and $(fmt %s "$HEALTHY_FLT_ATTACHES") times (\`--comm\`) over their whole lives (both storms and the windows around them). The target (0 runs, no link) is checked on the \`--comm\` one, whose only threads are the storm's."
 	say ""
-	HEALTHY_SUMMARY="healthy storms (ping-pong across CPUs, $HEALTHY_OPS round trips; hackbench): $(awk '{ printf "%s%s", (NR > 1 ? " / " : ""), $2 }' "$WORK/healthy.tsv") runs of hotspot-k's sched_switch programs, vs $(awk '{ printf "%s%s", (NR > 1 ? " / " : ""), $5 }' "$WORK/healthy.tsv") runs with the hook always attached"
+	HEALTHY_SUMMARY="healthy storms (ping-pong across CPUs, $HEALTHY_OPS round trips; hackbench): $(healthy_col 4) runs of hotspot-k's sched_switch programs (\`--comm\` the storm; unfiltered, on a host at load $(healthy_col 9): $(healthy_col 2)), vs $(healthy_col 7) runs with the hook always attached"
 	HEALTHY_MET=$([ "$any" = 1 ] && echo "$zero")
 }
 
