@@ -179,16 +179,11 @@ hw_col()
 	awk -v t="$1" -v s="$2" -v k="$3" "$KV_FIELDS"' f["tool"] == t && f["side"] == s { print f[k] }' "$WORK/hook-win.tsv"
 }
 
-# hw_dist TOOL SIDE: "k: n runs" of the window the side entered in, by the
-# line's windows field and by ceil(seconds since the start / 1 s)
+# hw_dist TOOL SIDE: "k: n" of the window the side entered in (the line's
+# windows field), over the runs
 hw_dist()
 {
-	local w c
-
-	w=$(hw_col "$1" "$2" windows | sort -n | uniq -c | awk '{ printf "%s%s: %d", (NR > 1 ? ", " : ""), $2, $1 }')
-	c=$(hw_col "$1" "$2" t | awk '$1 != "nan" { k = int($1); if (k < $1) k++; print k } $1 == "nan" { print "none" }' |
-		sort -n | uniq -c | awk '{ printf "%s%s: %d", (NR > 1 ? ", " : ""), $2, $1 }')
-	echo "$w | $c"
+	hw_col "$1" "$2" windows | sort -n | uniq -c | awk '{ printf "%s%s: %d", (NR > 1 ? ", " : ""), $2, $1 }'
 }
 
 hook_report()
@@ -239,8 +234,8 @@ hook_report()
 	nrun=$(awk "$KV_FIELDS"' { print f["run"] }' "$WORK/hook-win.tsv" | sort -u | wc -l)
 	say "$nrun runs, two hotspot-ks watching the same pair each run: \"before\" \`HOTSPOT_K_TEST_HOOK_ALWAYS=1 hotspot-k --json -i 1s\` (the hook attached for good, as before issue #20), \"after\" \`hotspot-k --json -i 1s\` (the hook attached when the walk first watches a thread)."
 	say ""
-	say "| tool | side | entered in window (the line's \`windows\`): runs | entered in window (⌈s since the pair's start⌉): runs | s from the start, median (spread) |"
-	say "| --- | --- | --- | --- | --- |"
+	say "| tool | side | entered in window k (the line's \`windows\`) — k: runs | s from the pair's start to the line, median (spread) |"
+	say "| --- | --- | --- | --- |"
 	for v in before after; do
 		for s in starved noisy_neighbor; do
 			say "| $v | $s | $(hw_dist "$v" "$s") | $(fmt %.2f "$(hw_col "$v" "$s" t | med)") ($(hw_col "$v" "$s" t | spread %.2f)) |"
@@ -266,7 +261,7 @@ hook_report()
 		}' "$WORK/hook-win.tsv")"
 	say "Victim and aggressor in the same window: before $same_b of $nrun runs, after $same_a of $nrun. The aggressor named later after than before (a higher \`windows\` value, or named only before): $later of $nrun runs; earlier: $earlier. Largest (after − before) of the aggressor's entry time in one run: $dt s (the two tools' windows have their own phases, so the times differ by up to 1 s either way for the same window count, and the first, partial window may count for one tool and not the other: the same-window counts within each tool are the phase-free comparison). The default tool's hook was detached at the start of every run (waited for up to 10 s: $(hw_col after starved detached_s | spread %.1f) s)."
 	say ""
-	say "Method: both hotspot-ks started once and left running; each run waits until the default one's hook is detached (no sched_switch link: no thread watched for 3 windows), then a random 0–0.9 s more (so that the pair starts at a varying phase of the windows), then starts the seed pair (\`taskset -c 0 bash -c 'while :; do :; done'\`, then the same under \`nice -n 19\`), waits (10 s at most) for each tool's transition lines (victim → starved, aggressor → noisy_neighbor) and kills the pair by PID. Window: the \`windows\` field of the transition line (the windows that tool has seen the process in, the partial first one included), and ⌈(the line's \`time\` − the pair's start) ÷ 1 s⌉."
+	say "Method: both hotspot-ks started once and left running; each run waits until the default one's hook is detached (no sched_switch link: no thread watched for 3 windows), then a random 0–0.9 s more (so that the pair starts at a varying phase of the windows), then starts the seed pair (\`taskset -c 0 bash -c 'while :; do :; done'\`, then the same under \`nice -n 19\`), waits (10 s at most) for each tool's transition lines (victim → starved, aggressor → noisy_neighbor) and kills the pair by PID. Window: the \`windows\` field of the transition line (the windows that tool has seen the process in, the partial first one included: 3 when the pair started late in a window, whose share of waiting then fell short); time: the line's \`time\` − the pair's start."
 	say ""
 	summary "14. hook on demand" "one Starved pair among healthy load: attached $(fmt %.2f "$ta") s after its start, $(fmt %.0f "$share") % of its time, $(fmt %.0f "$ns") ns per switch while attached, detached $(fmt %.1f "$td") s after it ended; thread create+exit $(fmt %.3f "$th_hk")× with hotspot-k (hk_exit $(fmt %.0f "$ex_hk") ns/run); seed pair over $nrun runs: same window before $same_b, after $same_a; aggressor later after than before in $later runs" "aggressor named no later: $(verdict "$([ "$nrun" -gt 0 ] && { [ "$later" = 0 ] && echo 1 || echo 0; })")"
 }
