@@ -189,7 +189,7 @@ hw_dist()
 hook_report()
 {
 	local v med_none med_hk med_on ex_hk ex_on th_hk th_on ns runs share ta td sps sumline life
-	local nrun same_b same_a later earlier dt
+	local nrun same_b same_a later earlier dt lagged
 
 	section 14-hook
 	say "## 14. The sched_switch hook on demand (issue #20)"
@@ -244,10 +244,15 @@ hook_report()
 	say ""
 	# per run: both sides in the same window (the same windows value), and the
 	# aggressor after vs before
-	read -r same_b same_a later earlier dt <<<"$(awk "$KV_FIELDS"'
+	read -r same_b same_a later earlier dt lagged <<<"$(awk "$KV_FIELDS"'
 		{ w[f["run"] " " f["tool"] " " f["side"]] = f["windows"]; t[f["run"] " " f["tool"] " " f["side"]] = f["t"]; runs[f["run"]] = 1 }
 		END {
 			for (r in runs) {
+				# phase-free: the window of the aggressor behind that
+				# of its victim, after vs before (a miss counts as behind)
+				lb = w[r " before noisy_neighbor"] == "nan" ? 99 : w[r " before noisy_neighbor"] - w[r " before starved"]
+				la = w[r " after noisy_neighbor"] == "nan" ? 99 : w[r " after noisy_neighbor"] - w[r " after starved"]
+				if (la > lb) g++
 				if (w[r " before starved"] != "nan" && w[r " before starved"] == w[r " before noisy_neighbor"]) sb++
 				if (w[r " after starved"] != "nan" && w[r " after starved"] == w[r " after noisy_neighbor"]) sa++
 				a = w[r " after noisy_neighbor"]; b = w[r " before noisy_neighbor"]
@@ -257,13 +262,13 @@ hook_report()
 				d = t[r " after noisy_neighbor"] - t[r " before noisy_neighbor"]
 				if (!n++ || d > dmax) dmax = d
 			}
-			printf "%d %d %d %d %s\n", sb, sa, l, e, (n ? sprintf("%.2f", dmax) : "nan")
+			printf "%d %d %d %d %s %d\n", sb, sa, l, e, (n ? sprintf("%.2f", dmax) : "nan"), g
 		}' "$WORK/hook-win.tsv")"
-	say "Victim and aggressor in the same window: before $same_b of $nrun runs, after $same_a of $nrun. The aggressor named later after than before (a higher \`windows\` value, or named only before): $later of $nrun runs; earlier: $earlier. Largest (after − before) of the aggressor's entry time in one run: $dt s (the two tools' windows have their own phases, so the times differ by up to 1 s either way for the same window count, and the first, partial window may count for one tool and not the other: the same-window counts within each tool are the phase-free comparison). The default tool's hook was detached at the start of every run (waited for up to 10 s: $(hw_col after starved detached_s | spread %.1f) s)."
+	say "Victim and aggressor in the same window: before $same_b of $nrun runs, after $same_a of $nrun. The aggressor further behind its victim after than before (its window minus the victim's, per tool; phase-free): $lagged of $nrun runs. Raw, across the tools: the aggressor named in a later window after than before (a higher \`windows\` value, or named only before): $later of $nrun runs; earlier: $earlier — with its victim in the same window each time, so the phase of each tool's first window, not the hook, decides these. Largest (after − before) of the aggressor's entry time in one run: $dt s (the two tools' windows have their own phases, so the times differ by up to 1 s either way for the same window count, and the first, partial window may count for one tool and not the other: the same-window counts within each tool are the phase-free comparison). The default tool's hook was detached at the start of every run (waited for up to 10 s: $(hw_col after starved detached_s | spread %.1f) s)."
 	say ""
 	say "Method: both hotspot-ks started once and left running; each run waits until the default one's hook is detached (no sched_switch link: no thread watched for 3 windows), then a random 0–0.9 s more (so that the pair starts at a varying phase of the windows), then starts the seed pair (\`taskset -c 0 bash -c 'while :; do :; done'\`, then the same under \`nice -n 19\`), waits (10 s at most) for each tool's transition lines (victim → starved, aggressor → noisy_neighbor) and kills the pair by PID. Window: the \`windows\` field of the transition line (the windows that tool has seen the process in, the partial first one included: 3 when the pair started late in a window, whose share of waiting then fell short); time: the line's \`time\` − the pair's start."
 	say ""
-	summary "14. hook on demand" "one Starved pair among healthy load: attached $(fmt %.2f "$ta") s after its start, $(fmt %.0f "$share") % of its time, $(fmt %.0f "$ns") ns per switch while attached, detached $(fmt %.1f "$td") s after it ended; thread create+exit $(fmt %.3f "$th_hk")× with hotspot-k (hk_exit $(fmt %.0f "$ex_hk") ns/run); seed pair over $nrun runs: same window before $same_b, after $same_a; aggressor later after than before in $later runs" "aggressor named no later: $(verdict "$([ "$nrun" -gt 0 ] && { [ "$later" = 0 ] && echo 1 || echo 0; })")"
+	summary "14. hook on demand" "one Starved pair among healthy load: attached $(fmt %.2f "$ta") s after its start, $(fmt %.0f "$share") % of its time, $(fmt %.0f "$ns") ns per switch while attached, detached $(fmt %.1f "$td") s after it ended; thread create+exit $(fmt %.3f "$th_hk")× with hotspot-k (hk_exit $(fmt %.0f "$ex_hk") ns/run); seed pair over $nrun runs: same window before $same_b, after $same_a; aggressor further behind its victim after than before in $lagged runs (raw window later after than before: $later, earlier: $earlier, the windows' phases)" "aggressor named no later: $(verdict "$([ "$nrun" -gt 0 ] && { [ "$lagged" = 0 ] && echo 1 || echo 0; })")"
 }
 
 fig_hook()
