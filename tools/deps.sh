@@ -13,7 +13,8 @@ test="libcunit1-dev python3 nodejs util-linux procps coreutils strace"
 fuzz="libclang-rt-14-dev libcunit1-dev python3 util-linux coreutils"
 # make vmtest: Debian's kernels under qemu, with a static busybox as /init
 vmtest="qemu-system-x86 busybox-static"
-bench="rt-tests stress-ng linux-perf sysstat strace"
+# libbpf-tools: runqlat and cpudist, figure 1's peers on sched_switch
+bench="rt-tests stress-ng linux-perf sysstat strace libbpf-tools"
 # make install-test: systemd-analyze (verify, security, syscall-filter), man
 # and groff for the man page, setpriv, unshare and flock, strace, and
 # /bin/kill, which the unit's ExecReload runs

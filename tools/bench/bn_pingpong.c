@@ -2,7 +2,7 @@
 /*
  * bn-pingpong - context-switch storms, two processes:
  *
- *   bn-pingpong pipe  -c CPU [-C CPU] -d SECONDS [-w SECONDS]
+ *   bn-pingpong pipe  -c CPU [-C CPU] -d SECONDS [-w SECONDS] [-n OPS]
  *          one byte back and forth over two pipes; an op is a round trip
  *   bn-pingpong yield -c CPU -d SECONDS [-w SECONDS]
  *          both loop on sched_yield(); an op is one yield
@@ -14,7 +14,9 @@
  * the measured part starts. Then prints "ops=N secs=S ops_per_s=X nvcsw=V
  * nivcsw=I", nvcsw/nivcsw being the voluntary/involuntary switches of both
  * processes in the measured part (/proc/PID/status), so that the storm's
- * mix is known. The child is killed by its PID at the end.
+ * mix is known. With -n, the measured part ends after OPS ops instead
+ * (-d is then ignored): a storm of a known size, whatever the rate.
+ * The child is killed by its PID at the end.
  */
 #include <errno.h>
 #include <sched.h>
@@ -70,19 +72,19 @@ int main(int argc, char **argv)
 	int cpu = 0, kid_cpu = -1, opt, yield_mode, a[2], b[2];
 	double secs = 2, warm = 0, t0, t1, tw;
 	volatile unsigned long *shared;
-	unsigned long ops = 0, kid_ops0 = 0;
+	unsigned long ops = 0, kid_ops0 = 0, want_ops = 0;
 	long v[4] = {}, nv[4] = {};
 	pid_t parent = getpid(), pid;
 	char c = 0;
 
 	if (argc < 2 || (strcmp(argv[1], "pipe") && strcmp(argv[1], "yield"))) {
 		fprintf(stderr, "usage: bn-pingpong pipe|yield [-c CPU] [-C CHILD_CPU] [-d SECONDS]"
-			" [-w SECONDS]\n");
+			" [-w SECONDS] [-n OPS]\n");
 		return 2;
 	}
 	yield_mode = !strcmp(argv[1], "yield");
 	optind = 2;
-	while ((opt = getopt(argc, argv, "c:C:d:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:C:d:w:n:")) != -1) {
 		if (opt == 'c')
 			cpu = atoi(optarg);
 		else if (opt == 'C')
@@ -91,6 +93,8 @@ int main(int argc, char **argv)
 			secs = atof(optarg);
 		else if (opt == 'w')
 			warm = atof(optarg);
+		else if (opt == 'n')
+			want_ops = strtoul(optarg, NULL, 10);
 		else
 			return 2;
 	}
@@ -154,7 +158,7 @@ int main(int argc, char **argv)
 			t0 = t1;
 			printf("go\n");
 			fflush(stdout);
-		} else if (!tw && t1 - t0 >= secs) {
+		} else if (!tw && (want_ops ? ops >= want_ops : t1 - t0 >= secs)) {
 			break;
 		}
 	}

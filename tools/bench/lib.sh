@@ -236,14 +236,16 @@ prog_stat()
 }
 
 # hk_start LOG ARGS...: start hotspot-k, wait until its sched_switch hook is
-# attached (with --no-hook: its exit hook); its PID in HK_PID (empty on
-# failure)
+# attached when it is from the start (--pin, or HOTSPOT_K_TEST_HOOK_ALWAYS=1
+# in the environment), else its exit hook (by default the sched_switch hook
+# waits for a watched thread); its PID in HK_PID (empty on failure)
 hk_start()
 {
-	local out=$1 i tp=sched_switch
+	local out=$1 i tp=sched_process_exit
 
 	shift
-	case " $* " in *" --no-hook "*) tp=sched_process_exit ;; esac
+	case " $* " in *" --no-hook "*) ;; *" --pin "*) tp=sched_switch ;; esac
+	[ "${HOTSPOT_K_TEST_HOOK_ALWAYS:-}" = 1 ] && tp=sched_switch
 	run_bg "$out" "$HK" "$@"
 	HK_PID=$BG_PID
 	for ((i = 0; i < 300; i++)); do
@@ -338,7 +340,9 @@ cpu_ticks()
 
 # strace_start TAG ARGS...: hotspot-k ARGS under strace -f -ttt from its
 # exec (attaching later interrupts its epoll_wait), in $WORK/strace-TAG.txt;
-# strace's PID in TR_STRACE, hotspot-k's in TR_PID (empty on failure)
+# strace's PID in TR_STRACE, hotspot-k's in TR_PID (empty on failure); up
+# once its exit hook is attached (the sched_switch hook waits for a watched
+# thread)
 strace_start()
 {
 	local tag=$1 i pid=
@@ -348,11 +352,11 @@ strace_start()
 	TR_STRACE=$BG_PID
 	for ((i = 0; i < 500; i++)); do
 		pid=$(cat /proc/"$TR_STRACE"/task/*/children 2>/dev/null | awk '{ print $1 }')
-		[ -n "$pid" ] && link_prog "$pid" sched_switch >/dev/null && break
+		[ -n "$pid" ] && link_prog "$pid" sched_process_exit >/dev/null && break
 		alive "$TR_STRACE" || break
 		sleep 0.02
 	done
-	if [ -z "$pid" ] || ! link_prog "$pid" sched_switch >/dev/null; then
+	if [ -z "$pid" ] || ! link_prog "$pid" sched_process_exit >/dev/null; then
 		stop "$TR_STRACE"
 		TR_PID=
 		return 1

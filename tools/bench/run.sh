@@ -12,10 +12,13 @@
 # figure is fig_<n>_<name>.sh, the storms of figures 1 and 11 are
 # storms.sh and the yardsticks of figures 1 and 2 yardsticks.sh.
 #
-#   hotpath  1. ns per sched_switch: hotspot-k vs an empty hook vs
-#               hk_switch's filter alone vs a per-TGID hash hook, under
-#               five switch storms (hackbench, pipe, yield,
-#               many tasks, idle-heavy); hotspot-k --no-hook attaches none
+#   hotpath  1. ns per sched_switch: hotspot-k's hook attached
+#               (HOTSPOT_K_TEST_HOOK_ALWAYS=1) vs an empty hook vs
+#               hk_switch's filter alone vs a per-TGID hash hook vs runqlat's
+#               and cpudist's, under five switch storms (hackbench, pipe,
+#               yield, many tasks, idle-heavy); hotspot-k --no-hook attaches
+#               none; healthy storms: hotspot-k as a user gets it runs
+#               nothing on sched_switch
 #   tput     2. pinned pipe ping-pong ops/s: none vs hotspot-k vs empty vs
 #               hotspot-k --no-hook
 #   walk     3. window cost at 100..100 k threads (also runs poll at 1 k
@@ -47,6 +50,11 @@
 #               page cache changes; the walk's ns per thread with the
 #               memory-stall counters on and off, side by side, at 1000 x 10
 #               and 10000 x 1 (not in "all", ~2.5 min)
+#   hook    14. issue #20's hook on demand: one Starved pair among healthy
+#               load (attached when, how long, ns per switch), thread
+#               create+exit with and without hotspot-k (hk_exit's ns), the
+#               seed pair's entry windows before and after over 20 runs
+#               (not in "all", ~5 min)
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
@@ -71,7 +79,9 @@
 # BENCH_PROFILE_PAIRS (default 5), BENCH_IO_PROCS (default 150),
 # BENCH_IO_ROUNDS (default 3), BENCH_IO_S (default 15), BENCH_MT_CONFIGS
 # (default "1000x10 10000x1"), BENCH_MT_ROUNDS (default 2), BENCH_MT_S
-# (default 15), BENCH_BUDGET_S (default 900: no
+# (default 15), BENCH_HEALTHY_OPS (default 500000), BENCH_HOOK_PAIR_S
+# (default 20), BENCH_HOOK_EXIT_ROUNDS (default 5), BENCH_HOOK_THREADS
+# (default 20000), BENCH_HOOK_RUNS (default 20), BENCH_BUDGET_S (default 900: no
 # measurement starts later than this into the run).
 
 set -u
@@ -84,7 +94,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # in figure order; a figure may use another's helpers (3 and 5 share their
 # populations, 4 reads 7's maps), so all are sourced whatever runs
 for f in 1_hotpath 2_tput 3_walk 4_user 5_poll 6_detect 7_mem 8_stretch \
-	 9_filter 10_prom 11_profile 12_io 13_memtruth; do
+	 9_filter 10_prom 11_profile 12_io 13_memtruth 14_hook; do
 	. "$HERE/fig_$f.sh"
 done
 
@@ -93,13 +103,13 @@ main()
 	local figs="$*" f
 
 	# stretch (~7 min), filter (~2 min), prom (~1.2 min), profile
-	# (~3 min), io (~2 min) and memtruth (~2.5 min) run on their own: the default set takes ~12 min of the
+	# (~3 min), io (~2 min), memtruth (~2.5 min) and hook (~5 min) run on their own: the default set takes ~12 min of the
 	# 15-minute budget
 	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect"
 	for f in $figs; do
 		case $f in
-		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth) ;;
-		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth]..." >&2; exit 2 ;;
+		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth | hook) ;;
+		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth|hook]..." >&2; exit 2 ;;
 		esac
 	done
 	bench_setup
