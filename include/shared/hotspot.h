@@ -549,11 +549,12 @@ enum hk_cost_source {
 				 * run took in `make bench` (HK_COST_EST_*) */
 };
 
-/* ns per run for HK_COST_ESTIMATE: bench figure 1 (hook) and the thread
- * create + exit row (exit hook), run times under BPF_ENABLE_STATS on the
- * 2-CPU lab VM; a faster host pays less */
-#define HK_COST_EST_HOOK_NS 40
-#define HK_COST_EST_EXIT_NS 250
+/* ns per run for HK_COST_ESTIMATE, run times under BPF_ENABLE_STATS on the
+ * 2-CPU lab VM (2026-11-26): hk_switch 51-61 ns in steady storms and under a
+ * Starved pair (figures 1 and 14a; cache-cold hackbench 114-141), hk_exit
+ * 172-177 ns (figure 14b); a faster host pays less */
+#define HK_COST_EST_HOOK_NS 55
+#define HK_COST_EST_EXIT_NS 175
 
 /*
  * The tool's own cost since it started: the last part of hk_stats, written
