@@ -115,9 +115,13 @@ TOGETHER = (
     # cgroup (a tool that saw another's leak would freeze it), and a leak 70
     # cgroups deep (its tool freezes nothing; it judges its own PID). Not
     # attack_freeze_crash: its `thaw --all` thaws every recorded freeze, the
-    # others' too
+    # others' too. With them the attacks judged on files alone: the
+    # textfile's FIFO, hard link and last write, the profile directories
+    # (the two busy loops beside the textfile tests are never judged)
     ("attack_freeze_shared", "attack_freeze_expiry", "attack_freeze_pid_reuse",
-     "attack_freeze_count", "attack_thaw_outside", "attack_memcg_deep"),
+     "attack_freeze_count", "attack_thaw_outside", "attack_memcg_deep",
+     "attack_prom_fifo", "attack_prom_hardlink", "attack_prom_stale",
+     "attack_profile_dir_shared", "attack_profile_dir_reload"),
 )
 
 
