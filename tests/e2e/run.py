@@ -111,6 +111,12 @@ TOGETHER = (
     # swap on (a zram device each), so never beside a test that expects an
     # OOM kill or a memory cgroup at its limit without swap
     ("swap_leak", "thrash_stall"),
+    # the command line's tools that watch no workload: a --duration that
+    # ends (or, past 2^32 s, does not) and the teardown after SIGINT and
+    # SIGTERM, each judged by its own programs and maps. Not cli_arm_enomem:
+    # its start line must come first on stderr, and another tool's running
+    # makes a delay-accounting line come first
+    ("cli_sigint_teardown", "cli_sigterm_teardown", "cli_duration", "cli_duration_long"),
     # --attacks: the freeze attacks, each tool filtered to its own memory
     # cgroup (a tool that saw another's leak would freeze it), and a leak 70
     # cgroups deep (its tool freezes nothing; it judges its own PID). Not
