@@ -112,6 +112,23 @@ TOGETHER = (
     # swap on (a zram device each), so never beside a test that expects an
     # OOM kill or a memory cgroup at its limit without swap
     ("swap_leak", "thrash_stall"),
+    # the command line's tools that watch no workload: a --duration that
+    # ends (or, past 2^32 s, does not) and the teardown after SIGINT and
+    # SIGTERM, each judged by its own programs and maps. Not cli_arm_enomem:
+    # its start line must come first on stderr, and another tool's running
+    # makes a delay-accounting line come first
+    ("cli_sigint_teardown", "cli_sigterm_teardown", "cli_duration", "cli_duration_long"),
+    # --attacks: the freeze attacks, each tool filtered to its own memory
+    # cgroup (a tool that saw another's leak would freeze it), and a leak 70
+    # cgroups deep (its tool freezes nothing; it judges its own PID). Not
+    # attack_freeze_crash: its `thaw --all` thaws every recorded freeze, the
+    # others' too. With them the attacks judged on files alone: the
+    # textfile's FIFO, hard link and last write, the profile directories
+    # (the two busy loops beside the textfile tests are never judged)
+    ("attack_freeze_shared", "attack_freeze_expiry", "attack_freeze_pid_reuse",
+     "attack_freeze_count", "attack_thaw_outside", "attack_memcg_deep",
+     "attack_prom_fifo", "attack_prom_hardlink", "attack_prom_stale",
+     "attack_profile_dir_shared", "attack_profile_dir_reload"),
 )
 
 
@@ -140,6 +157,9 @@ def main():
     ap.add_argument("--attacks", action="store_true",
                     help="run the adversarial suite instead (test_attack_*.py): an "
                          "unprivileged user against the root tool")
+    ap.add_argument("--times", default="",
+                    help="write each attempt's wall time to this file, "
+                         "one `seconds name` a line (where a suite's time goes)")
     ap.add_argument("--suite-timeout", type=float, default=SUITE_TIMEOUT_S,
                     help="global watchdog in seconds (default %(default)s)")
     args = ap.parse_args()
@@ -257,6 +277,10 @@ def main():
     for name, foreign, why in suite.retries:
         print("note: %s was rerun: other work used %.0f %% of a CPU during its first "
               "attempt, which failed: %s" % (name, foreign, why))
+    if args.times:
+        with open(args.times, "w") as f:
+            for d, n in sorted(suite.durations, reverse=True):
+                f.write("%.1f %s\n" % (d, n))
     slow = sorted(suite.durations, reverse=True)[:8]
     if slow:
         print("slowest: " + ", ".join("%s %.1f s" % (n, d) for d, n in slow))

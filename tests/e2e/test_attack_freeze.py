@@ -27,6 +27,10 @@ On the base binary each fails: the shared cgroup and the victim of the
 recycled PID are frozen, the count says 2, the thaw writes "0" into the
 root file, and --freeze-max is an unknown flag. Every cgroup is thawed
 before anything is killed.
+
+Each tool that may freeze is filtered to its test's memory cgroup, so that
+the tests run together (run.TOGETHER); attack_freeze_crash runs apart, as
+its `thaw --all` thaws every recorded freeze.
 """
 
 import os
@@ -99,6 +103,13 @@ def sibling_freezer(ctx, fz, suffix):
     return cg
 
 
+def own_cgroup(cg):
+    """The tool filtered to the test's memory cgroup: the freeze attacks run
+    together (run.TOGETHER), and a tool that saw another test's leak would
+    freeze it."""
+    return ["--cgroup", cgroups.path_of(cg)]
+
+
 def timer_driver():
     """A driver that walks with the tool stopped (the kernel's timer): wq
     from 6.10, timer from 6.7; None before (iter walks from the tool)."""
@@ -141,7 +152,8 @@ def t_shared(suite, ctx):
         if mono() > deadline:
             raise TestFailure("root's sleep did not get into %s" % fz.path)
         time.sleep(0.05)
-    tool = Tool(ctx, "shared", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA])
+    tool = Tool(ctx, "shared", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA,
+                                      *own_cgroup(cg)])
     tool.wait_ready()
     w0 = tool.windows()
     p = start_nobody_leak(ctx, "leak", cg, fz)
@@ -166,7 +178,8 @@ def t_expiry(suite, ctx):
     cg, fz = leak_in_cgroups(ctx)
     path = cgroups.path_of(fz)
     forget_record(ctx, fz)
-    tool = Tool(ctx, "expiry", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA, "--freeze-max", "3s"])
+    tool = Tool(ctx, "expiry", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA, "--freeze-max",
+                                      "3s", *own_cgroup(cg)])
     tool.wait_ready()
     w0 = tool.windows()
     p = start_nobody_leak(ctx, "leak", cg, fz)
@@ -216,7 +229,7 @@ def t_crash(suite, ctx):
     cg, fz = leak_in_cgroups(ctx)
     path = cgroups.path_of(fz)
     rec = forget_record(ctx, fz)
-    a = Tool(ctx, "crash-a", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA])
+    a = Tool(ctx, "crash-a", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA, *own_cgroup(cg)])
     a.wait_ready()
     w0 = a.windows()
     p = start_nobody_leak(ctx, "leak", cg, fz)
@@ -288,7 +301,8 @@ def t_pid_reuse(suite, ctx):
     cg, fz = leak_in_cgroups(ctx)
     victim = sibling_freezer(ctx, fz, "victim")
     vpath = cgroups.path_of(victim)
-    tool = Tool(ctx, "reuse", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA, *driver])
+    tool = Tool(ctx, "reuse", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA, *driver,
+                                     *own_cgroup(cg)])
     tool.wait_ready()
     p = start_nobody_leak(ctx, "leak", cg, fz)
     pid = p.pid
@@ -339,7 +353,8 @@ def t_count(suite, ctx):
     cg, fz = leak_in_cgroups(ctx)
     path = cgroups.path_of(fz)
     forget_record(ctx, fz)
-    tool = Tool(ctx, "count", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA, *driver])
+    tool = Tool(ctx, "count", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA, *driver,
+                                     *own_cgroup(cg)])
     tool.wait_ready()
     leaks = [start_nobody_leak(ctx, "leak%d" % i, cg, fz) for i in (1, 2)]
     # both enter OOM risk before the tool reads either (a busy tool, one window)

@@ -20,7 +20,7 @@ import subprocess
 from hk_e2e import cgroups
 from hk_e2e.attack import NOBODY_GID, NOBODY_UID, as_nobody
 from hk_e2e.checks import expect_enter, fast_trend
-from hk_e2e.common import ENTER_WINDOWS, LEAK_WINDOWS
+from hk_e2e.common import ENTER_WINDOWS, FAST_INTERVAL, LEAK_WINDOWS
 from hk_e2e.procs import TestFailure, fmt_events, read_line, workload_alive
 from hk_e2e.tool import Tool
 
@@ -88,7 +88,7 @@ def t_attack_filter_deep(suite, ctx):
     cg = cgroups.make(ctx, "memory")
     if cg is None:
         raise TestFailure("no memory cgroup hierarchy on this host")
-    tool = Tool(ctx, "filter_deep", extra=["--cgroup", cgroups.path_of(cg)])
+    tool = Tool(ctx, "filter_deep", extra=["--cgroup", cgroups.path_of(cg), "-i", FAST_INTERVAL])
     tool.wait_ready()
     w0 = tool.windows()
     hog = nested(ctx, cg, 40, "hog", ["yes"], stdout=subprocess.DEVNULL)

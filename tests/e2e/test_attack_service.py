@@ -21,7 +21,8 @@ import time
 from hk_e2e import bpf, cgroups
 from hk_e2e.attack import arena, as_nobody, run_as_nobody, spawn_as_nobody
 from hk_e2e.checks import history, run_cli
-from hk_e2e.common import ENTER_WINDOWS, INTERVAL, INTERVAL_S
+from hk_e2e.common import (ENTER_WINDOWS, FAST_INTERVAL, FAST_INTERVAL_S, INTERVAL,
+                           INTERVAL_S)
 from hk_e2e.procs import (TestFailure, fmt_events, indent, kill_group, mono, read_line,
                           workload_alive)
 from hk_e2e.tool import Tool
@@ -70,7 +71,7 @@ def t_delayacct_sigkill(suite, ctx):
     after a stop timeout, the OOM killer); a clean run after it must put 0
     back: the record in /run says it was 0 (it stayed 1 for good)."""
     delayacct_off(ctx)
-    tool = Tool(ctx, "delayacct_killed")
+    tool = Tool(ctx, "delayacct_killed", extra=["-i", FAST_INTERVAL])
     tool.wait_ready()
     if read_sysctl(DELAYACCT) != "1":
         raise TestFailure("io_blocked on, yet delay accounting is %s while the tool runs" %
@@ -78,12 +79,12 @@ def t_delayacct_sigkill(suite, ctx):
     tool.proc.kill()
     tool.proc.wait(5)
     after_kill = read_sysctl(DELAYACCT)
-    rc, out, err, took = run_cli(suite, [suite.tool, "--duration", "3s", "-i", INTERVAL,
+    rc, out, err, took = run_cli(suite, [suite.tool, "--duration", "1s", "-i", FAST_INTERVAL,
                                          *suite.tool_args], timeout=30)
     now = read_sysctl(DELAYACCT)
     if rc != 0 or now != "0":
         raise TestFailure("after a SIGKILLed instance (switch %s) and a clean --duration "
-                          "3s run (exit %d): kernel.task_delayacct is %s, want 0, as the "
+                          "1s run (exit %d): kernel.task_delayacct is %s, want 0, as the "
                           "first found it; its stderr:\n%s" %
                           (after_kill, rc, now, indent(err)))
     if os.path.exists(RECORD):
@@ -111,7 +112,7 @@ def t_blocked_stdout(suite, ctx):
     ctx.undo.append(lambda: os.close(r))
     err_path = os.path.join(ctx.workdir, "blocked.tool.stderr")
     with open(err_path, "wb") as err:
-        tool = ctx.workload("tool", [suite.tool, "--json", "-i", INTERVAL,
+        tool = ctx.workload("tool", [suite.tool, "--json", "-i", FAST_INTERVAL,
                                      *suite.tool_args], stdout=w, stderr=err)
     os.close(w)
 
@@ -130,13 +131,13 @@ def t_blocked_stdout(suite, ctx):
     # (two lines of ~1.5 KiB fit, the third waits; 8 s at most)
     deadline = mono() + 8
     held, still_since = pipe_bytes(r), mono()
-    while mono() < deadline and mono() - still_since < 2 * INTERVAL_S:
+    while mono() < deadline and mono() - still_since < 2 * FAST_INTERVAL_S:
         time.sleep(0.2)
         now_bytes = pipe_bytes(r)
         if now_bytes != held:
             held, still_since = now_bytes, mono()
     # a window or two more: the next line waits on the full pipe
-    time.sleep(3 * INTERVAL_S)
+    time.sleep(3 * FAST_INTERVAL_S)
     workload_alive(ctx, tool)
     t0 = mono()
     os.kill(tool.pid, signal.SIGTERM)
@@ -203,10 +204,11 @@ def t_cgroup_recreated(suite, ctx):
     cg = cgroups.make(ctx, "memory")
     if cg is None:
         raise TestFailure("no memory cgroup hierarchy on this host")
-    tool = Tool(ctx, "cgroup_recreated", extra=["--cgroup", cgroups.path_of(cg)])
+    tool = Tool(ctx, "cgroup_recreated", extra=["--cgroup", cgroups.path_of(cg),
+                                                 "-i", FAST_INTERVAL])
     tool.wait_ready()
     os.rmdir(cg.path)
-    time.sleep(1.5 * INTERVAL_S)
+    time.sleep(1.5 * FAST_INTERVAL_S)
     os.mkdir(cg.path)
     w0 = tool.windows()
     loop = ctx.workload("busy", cgroups.run_in(cg, as_nobody(BUSY)))
@@ -236,7 +238,7 @@ def t_procs_full(suite, ctx):
     line when it has room again (it was only counted for the summary)."""
     procs = sum(1 for d in os.listdir("/proc") if d.isdigit())
     room = procs + 150
-    tool = Tool(ctx, "procs_full", extra=["--max-procs", str(room)])
+    tool = Tool(ctx, "procs_full", extra=["--max-procs", str(room), "-i", FAST_INTERVAL])
     tool.wait_ready()
     tool.wait_windows(2)
     early = [l for l in tool.stderr_text().splitlines() if "hk_procs is full" in l]
@@ -294,7 +296,7 @@ def t_cgroup_too_long(suite, ctx):
     ctx.undo.append(remove)
     # started inside the leaf: its cgroup.procs, through the fd
     procs = "/proc/self/fd/%d/cgroup.procs" % fds[-1]
-    tool = Tool(ctx, "cgroup_too_long")
+    tool = Tool(ctx, "cgroup_too_long", extra=["-i", FAST_INTERVAL])
     tool.wait_ready()
     w0 = tool.windows()
     loop = ctx.workload("busy", ["sh", "-c", 'echo $$ > "$0" && exec "$@"',

@@ -13,7 +13,7 @@ import time
 
 from hk_e2e import cgroups
 from hk_e2e.checks import check_summary_and_teardown, run_cli
-from hk_e2e.common import INTERVAL
+from hk_e2e.common import FAST_INTERVAL, INTERVAL
 from hk_e2e.procs import TestFailure, indent, mono
 from hk_e2e.tool import Tool
 
@@ -277,7 +277,7 @@ def t_cli_arm_enomem(suite, ctx):
     exit 1 in every case)."""
     env = dict(os.environ, HOTSPOT_K_TEST_ARM_ENOMEM="1")
     hog = ctx.workload("hog", ["yes"], stdout=subprocess.DEVNULL)
-    rc, out, err, _ = run_cli(suite, [suite.tool, "--json", "-i", INTERVAL, "--duration", "4s",
+    rc, out, err, _ = run_cli(suite, [suite.tool, "--json", "-i", FAST_INTERVAL, "--duration", "2s",
                                       *suite.tool_args], timeout=20, env=env)
     first = err.splitlines()[0] if err else ""
     evs = [json.loads(l) for l in out.splitlines() if l.startswith("{")]

@@ -8,7 +8,7 @@ import os
 import shutil
 
 from hk_e2e.checks import expect_enter, expect_exited, history
-from hk_e2e.common import ENTER_WINDOWS, LABELS, TIME_RE
+from hk_e2e.common import ENTER_WINDOWS, FAST_INTERVAL, LABELS, TIME_RE
 from hk_e2e.procs import TestFailure, fmt_events
 from hk_e2e.tool import Tool
 
@@ -20,7 +20,7 @@ def t_hostile_comm(suite, ctx):
     link = os.path.join(os.fsencode(suite.workdir), name)
     if not os.path.lexists(link):                       # a rerun finds it there
         os.symlink(os.fsencode(shutil.which("yes")), link)  # comm = the name exec'd
-    tool = Tool(ctx, "hostile_comm")
+    tool = Tool(ctx, "hostile_comm", extra=["-i", FAST_INTERVAL])
     tool.wait_ready()
     w0 = tool.windows()
     p = ctx.workload("hostile", [link])

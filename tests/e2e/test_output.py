@@ -11,7 +11,7 @@ import time
 from hk_e2e import cgroups
 from hk_e2e.bpf import bss_set_u32
 from hk_e2e.checks import expect_enter, history
-from hk_e2e.common import ENTER_WINDOWS, INTERVAL
+from hk_e2e.common import ENTER_WINDOWS, FAST_INTERVAL, INTERVAL
 from hk_e2e.procs import TestFailure, fmt_events, indent, kill_group, mono
 from hk_e2e.tool import Tool
 
@@ -33,7 +33,7 @@ def t_long_cgroup(suite, ctx):
         os.mkdir(path)
         ctx.undo.append(lambda p=path: cgroups.Cgroup(p, cg.version).remove())
     leaf = cgroups.Cgroup(path, cg.version)
-    tool = Tool(ctx, "long_cgroup")
+    tool = Tool(ctx, "long_cgroup", extra=["-i", FAST_INTERVAL])
     tool.wait_ready()
     w0 = tool.windows()
     p = ctx.workload("hog", cgroups.run_in(leaf, ["yes"]), stdout=subprocess.DEVNULL)
@@ -55,8 +55,8 @@ def t_output_full(suite, ctx):
     says so and exits 1 (it ran on, printing nothing, and exited 0)."""
     err_path = os.path.join(ctx.workdir, "full.tool.stderr")
     with open("/dev/full", "w") as full, open(err_path, "wb") as err:
-        tool = ctx.workload("tool", [suite.tool, "--json", "-i", INTERVAL, *suite.tool_args],
-                            stdout=full, stderr=err)
+        tool = ctx.workload("tool", [suite.tool, "--json", "-i", FAST_INTERVAL,
+                                     *suite.tool_args], stdout=full, stderr=err)
     hog = ctx.workload("hog", ["yes"], stdout=subprocess.DEVNULL)
     deadline = mono() + ENTER_WINDOWS + 10
     while tool.poll() is None and mono() < deadline:
@@ -136,7 +136,7 @@ def t_dead_timer(suite, ctx):
     """The kernel's window timer stops (here: switched off from outside, as a
     failed re-arm would): within 3 intervals the tool says so and walks
     itself (it went silent, for ever)."""
-    tool = Tool(ctx, "dead_timer")
+    tool = Tool(ctx, "dead_timer", extra=["-i", FAST_INTERVAL])
     tool.wait_ready()
     bss_set_u32(tool.map_ids, "hk_timer_off", 1)
     t0 = mono()

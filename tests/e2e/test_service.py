@@ -10,7 +10,7 @@ import time
 
 from hk_e2e import cgroups
 from hk_e2e.checks import expect_enter, history
-from hk_e2e.common import ENTER_WINDOWS, INTERVAL
+from hk_e2e.common import ENTER_WINDOWS, FAST_INTERVAL, INTERVAL
 from hk_e2e.procs import (TestFailure, fmt_events, indent, kill_group, mono, spawn,
                           workload_alive)
 from hk_e2e.tool import Tool
@@ -45,7 +45,7 @@ def t_filter_pid_comm(suite, ctx):
     a, b, c = (named_hog(suite, ctx, n) for n in ("hkf-a", "hkf-b", "hkf-c"))
     tool = Tool(ctx, "filter_pid_comm",
                 extra=["--pid", str(a.pid), "--pid", str(c.pid), "--comm", "hkf-a",
-                       "--comm", "hkf-b", "--exclude-comm", "hkf-b"])
+                       "--comm", "hkf-b", "--exclude-comm", "hkf-b", "-i", FAST_INTERVAL])
     tool.wait_ready()
     w0 = tool.windows()
     expect_enter(suite, tool, "filter_pid_comm", a, "cpu_bound", ENTER_WINDOWS, w0)
@@ -66,7 +66,8 @@ def t_filter_cgroup(suite, ctx):
     inside = ctx.workload("inside", cgroups.run_in(cgroups.Cgroup(sub, cg.version), ["yes"]),
                           stdout=subprocess.DEVNULL)
     outside = ctx.workload("outside", ["yes"], stdout=subprocess.DEVNULL)
-    tool = Tool(ctx, "filter_cgroup", extra=["--cgroup", cgroups.path_of(cg)])
+    tool = Tool(ctx, "filter_cgroup", extra=["--cgroup", cgroups.path_of(cg),
+                                              "-i", FAST_INTERVAL])
     tool.wait_ready()
     w0 = tool.windows()
     expect_enter(suite, tool, "filter_cgroup", inside, "cpu_bound", ENTER_WINDOWS, w0)
@@ -102,7 +103,7 @@ def t_reload(suite, ctx):
     conf = os.path.join(ctx.workdir, "reload.conf")
     write_config(conf, "[filter]\ncomms = hkr-a, hkr-c\n")
     a, b, c = (named_hog(suite, ctx, n) for n in ("hkr-a", "hkr-b", "hkr-c"))
-    tool = Tool(ctx, "reload", extra=["--config", conf])
+    tool = Tool(ctx, "reload", extra=["--config", conf, "-i", FAST_INTERVAL])
     tool.wait_ready()
     progs = set(tool.prog_ids)
     w0 = tool.windows()
@@ -157,7 +158,7 @@ def t_journal(suite, ctx):
     st = os.fstat(w)
     env = dict(os.environ, JOURNAL_STREAM="%d:%d" % (st.st_dev, st.st_ino))
     # as systemd does: stdout and stderr on the one stream
-    tool = ctx.workload("tool", [suite.tool, "-i", INTERVAL, *suite.tool_args], stdout=w,
+    tool = ctx.workload("tool", [suite.tool, "-i", FAST_INTERVAL, *suite.tool_args], stdout=w,
                         stderr=w, env=env)
     os.close(w)
     os.set_blocking(r, False)
@@ -192,7 +193,7 @@ def t_prometheus(suite, ctx):
     or two of its transition, and loses it when it exits; the file is
     replaced whole (no .tmp left)."""
     path = os.path.join(ctx.workdir, "hotspot-k.prom")
-    tool = Tool(ctx, "prometheus", extra=["--prometheus", path])
+    tool = Tool(ctx, "prometheus", extra=["--prometheus", path, "-i", FAST_INTERVAL])
     tool.wait_ready()
     w0 = tool.windows()
     hog = named_hog(suite, ctx, "hkp-hog")

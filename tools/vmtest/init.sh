@@ -303,42 +303,22 @@ else
 fi
 stop "$spin"
 
-# --- oom_risk: a steady leak inside a memory cgroup with a limit -------------
-if ! with_tool oom_risk; then
-	:
-elif [ -z "$memcg" ]; then
-	result oom_risk FAIL "$t0" "no memory cgroup"
-else
-	# 16 MiB/s: oom_risk needs >= 10 s of trend and 64 MiB of growth;
-	# --max keeps it under the limit if the kill comes late
-	# shellcheck disable=SC2016 # $$ and $1 are the inner shell's
-	timeout -s KILL 60 sh -c 'echo $$ >"$1/cgroup.procs" &&
-		exec hkload grow --step 4M --every 250ms --max 368M' \
-		sh "$memcg" >/dev/null &
-	grow=$!
-	if awaited oom_risk "$grow" 2500; then
-		limit=$(grep "\"pid\":$grow,.*\"to\":\"oom_risk\"" "$OUT" | head -n 1 |
-			sed -n 's/.*"limit_kind":"\([a-z]*\)","limit_bytes":\([0-9]*\).*/\1 \2/p')
-		if [ "$limit" = "memcg $MEM_LIMIT" ]; then
-			result oom_risk PASS "$t0" "pid $grow, limit $limit"
-		else
-			result oom_risk FAIL "$t0" "pid $grow: limit '$limit', want 'memcg $MEM_LIMIT'"
-		fi
-	fi
-	stop "$grow"
-fi
-
 # --- mem_throttled: a leak held at memory.high -------------------------------
 # A cgroup v2 sibling of hkvm with memory.high = 64 MiB and no memory.max;
 # the 16 MiB/s leak is held there after ~4 s (no swap in the guest: the
 # kernel reclaims in vain, then sleeps it up to 2 s per return to user).
 # A sleeper in the same cgroup must not be named. The detail gives what
 # the tool saw and what the kernel counted (memory.events "high", the
-# cgroup's growth) over the 5 s after the event.
+# cgroup's growth) over 5 s once the event is in. Started before oom_risk's
+# leak and judged after it: the two leaks grow side by side, each in its
+# own cgroup and judged by its own PID, so that the guest waits for both
+# trends at once (~10 s less a guest).
 MEM_HIGH=67108864
-check_mem_throttled()
+mt_grow=
+start_mem_throttled()
 {
 	with_tool mem_throttled || return 0
+	mt_t0=$t0
 	if [ "$limit_file" != memory.max ]; then
 		result mem_throttled SKIP "$t0" "no cgroup v2 memory controller (memory.high is v2's)"
 		return 0
@@ -356,7 +336,15 @@ check_mem_throttled()
 	timeout -s KILL 60 sh -c 'echo $$ >"$1/cgroup.procs" &&
 		exec hkload grow --step 4M --every 250ms --max 368M' \
 		sh "$hcg" >/dev/null &
-	grow=$!
+	mt_grow=$!
+}
+
+# finish_mem_throttled: its verdict, once oom_risk's is in (t0: its start)
+finish_mem_throttled()
+{
+	[ -n "$mt_grow" ] || return 0
+	grow=$mt_grow
+	t0=$mt_t0
 	if awaited mem_throttled "$grow" 3000; then
 		line=$(grep "\"pid\":$grow,.*\"to\":\"mem_throttled\"" "$OUT" | head -n 1)
 		m_from=$(echo "$line" | sed -n 's/.*"from":"\([a-z_]*\)".*/\1/p')
@@ -384,7 +372,33 @@ check_mem_throttled()
 	stop "$sleeper"
 	rmdir "$hcg" 2>/dev/null
 }
-check_mem_throttled
+start_mem_throttled
+
+# --- oom_risk: a steady leak inside a memory cgroup with a limit -------------
+if ! with_tool oom_risk; then
+	:
+elif [ -z "$memcg" ]; then
+	result oom_risk FAIL "$t0" "no memory cgroup"
+else
+	# 16 MiB/s: oom_risk needs >= 10 s of trend and 64 MiB of growth;
+	# --max keeps it under the limit if the kill comes late
+	# shellcheck disable=SC2016 # $$ and $1 are the inner shell's
+	timeout -s KILL 60 sh -c 'echo $$ >"$1/cgroup.procs" &&
+		exec hkload grow --step 4M --every 250ms --max 368M' \
+		sh "$memcg" >/dev/null &
+	grow=$!
+	if awaited oom_risk "$grow" 2500; then
+		limit=$(grep "\"pid\":$grow,.*\"to\":\"oom_risk\"" "$OUT" | head -n 1 |
+			sed -n 's/.*"limit_kind":"\([a-z]*\)","limit_bytes":\([0-9]*\).*/\1 \2/p')
+		if [ "$limit" = "memcg $MEM_LIMIT" ]; then
+			result oom_risk PASS "$t0" "pid $grow, limit $limit"
+		else
+			result oom_risk FAIL "$t0" "pid $grow: limit '$limit', want 'memcg $MEM_LIMIT'"
+		fi
+	fi
+	stop "$grow"
+fi
+finish_mem_throttled
 
 # --- sigint: a clean stop with the exit summary -------------------------------
 if ! with_tool sigint; then

@@ -6,6 +6,12 @@ import re
 
 INTERVAL = "1s"
 INTERVAL_S = 1.0
+# Tests of a feature, not of a diagnosis's timing (a filter, a reload, an
+# output, a stop, an attack that needs windows to pass): four windows a
+# second. A busy loop alone on a CPU is CPU-bound in any window, and what
+# they prove does not hang on a window's length.
+FAST_INTERVAL = "250ms"
+FAST_INTERVAL_S = 0.25
 SUITE_TIMEOUT_S = 720          # global watchdog: 12 minutes
 DISTURBED_PCT = 25.0           # other work above this share of a CPU: rerun once,
 MAX_RETRIES = 3                # at most this many reruns per suite,
