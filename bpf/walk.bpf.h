@@ -77,6 +77,8 @@ static __always_inline int hk_walk_thread(struct task_struct *t, const int in_li
 		last = hk_last_thread(t);
 		if (quiet && !last)
 			return 0;
+	} else if (quiet && hk_quiet_settle(t)) {
+		return 0;
 	}
 	if (!hk_cur_select(t))
 		return 0;
