@@ -213,6 +213,7 @@ static __noinline int hk_walk_begin(__u32 in_worker)
 	hk_walk_switches = 0;
 	hk_stale_dropped = 0;
 	hk_cur_parked = 0;
+	hk_exits_more = 1;
 	next_half = (hk_walk_no & 1) ^ 1;
 	hk_loop(HK_ATTN_WORDS, HK_ATTN_WORDS, hk_clear_attn_cb, &next_half);
 	hk_loop(HK_WATCH_WORDS, HK_WATCH_WORDS, hk_clear_ran_cb, &next_half);
@@ -229,7 +230,7 @@ static __noinline __u64 hk_walk_end(__u32 driver)
 	__u64 end_ns, took_ns;
 
 	hk_walk_flush();
-	hk_window_end(hk_walk_sweep);
+	hk_window_end(hk_walk_sweep, driver == HK_DRIVER_ITER ? HK_ITER_END_EXITS : 1 << 16);
 	end_ns = bpf_ktime_get_ns();
 	took_ns = end_ns - hk_walk_start_ns;
 	hk_prev_walk_ns = hk_walk_start_ns;
