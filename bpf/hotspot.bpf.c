@@ -266,6 +266,8 @@ int hk_iter(struct bpf_iter__task *ctx)
 	if (!hk_iter_open)
 		return 0;
 	hk_walk_task(t);
+	if (hk_exits_more && hk_exit_one(1))
+		hk_exits_more = 0;
 	if (++hk_chunk_threads % HK_CHUNK_CHECK_THREADS)
 		return 0;
 	now_ns = bpf_ktime_get_ns();
@@ -337,7 +339,7 @@ int hk_test_win(void *unused)
 			break;
 		hk_test_copy(k);
 	}
-	hk_window_end(sweep);
+	hk_window_end(sweep, 1 << 16);
 	for (i = 0; i < HK_TEST_PROCS; i++) {
 		if (i >= ctx->nr_procs)
 			break;

@@ -77,6 +77,8 @@ static __always_inline int hk_walk_thread(struct task_struct *t, const int in_li
 		last = hk_last_thread(t);
 		if (quiet && !last)
 			return 0;
+	} else if (quiet && hk_quiet_settle(t)) {
+		return 0;
 	}
 	if (!hk_cur_select(t))
 		return 0;
@@ -212,6 +214,7 @@ static __noinline int hk_walk_begin(__u32 in_worker)
 	hk_cur_watched = 0;
 	hk_stale_dropped = 0;
 	hk_cur_parked = 0;
+	hk_exits_more = 1;
 	next_half = (hk_walk_no & 1) ^ 1;
 	hk_loop(HK_ATTN_WORDS, HK_ATTN_WORDS, hk_clear_attn_cb, &next_half);
 	hk_loop(HK_WATCH_WORDS, HK_WATCH_WORDS, hk_clear_ran_cb, &next_half);
@@ -229,7 +232,7 @@ static __noinline __u64 hk_walk_end(__u32 driver)
 	__u64 end_ns, took_ns;
 
 	hk_walk_flush();
-	hk_window_end(hk_walk_sweep);
+	hk_window_end(hk_walk_sweep, driver == HK_DRIVER_ITER ? HK_ITER_END_EXITS : 1 << 16);
 	if (c)
 		hk_hook_gate(c);
 	end_ns = bpf_ktime_get_ns();

@@ -251,6 +251,14 @@ static __always_inline int hk_last_thread(struct task_struct *t)
 	return (__u64)t->thread_node.next == hk_thread_head(t);
 }
 
+/* Is t the only thread on its process's list (most processes)? */
+static __always_inline int hk_sole_thread(struct task_struct *t)
+{
+	__u64 head = hk_thread_head(t);
+
+	return (__u64)t->thread_node.next == head && (__u64)t->thread_node.prev == head;
+}
+
 static __always_inline void hk_parked_mark(__u32 tgid, int set)
 {
 	__u64 bit = 1ULL << (tgid & 63);
@@ -288,6 +296,7 @@ static __noinline int hk_cur_park(void)
 static __noinline int hk_cur_take(__u64 sig, __u32 tgid)
 {
 	struct hk_accum *a = NULL;
+	struct hk_light *l;
 
 	if (hk_nr_parked && hk_parked_test(tgid))
 		a = bpf_map_lookup_elem(&hk_parked, &tgid);
@@ -304,6 +313,15 @@ static __noinline int hk_cur_take(__u64 sig, __u32 tgid)
 	__builtin_memcpy(&hk_cur, &hk_zero_accum, sizeof(hk_cur));
 	hk_cur.sig = sig;
 	hk_cur.tgid = tgid;
+	/* counted by hk_quiet_settle so far: its threads met go on */
+	l = &hk_light[tgid & (HK_LIGHT_SLOTS - 1)];
+	if (l->walk == (__u32)hk_walk_no && l->tgid == tgid) {
+		if (l->sig == sig) {
+			hk_cur.met = l->met;
+			hk_cur.nr_threads = l->nr_threads;
+		}
+		l->walk = 0;
+	}
 	return 0;
 }
 
@@ -338,6 +356,58 @@ static __always_inline int hk_cur_select(struct task_struct *t)
 }
 
 /*
+ * By TID, a quiet thread of a process other than the one summed: 1 when it
+ * is settled here, without making its process the one summed (which would
+ * park that one, see hk_light). Only for a process that needs nothing at
+ * its close: not a full walk, no filter to ask, no attention asked for,
+ * nothing summed and parked. One of a single thread is closed as quiet
+ * at once (what hk_proc_close would do); one of several counts its threads
+ * met in its hk_light slot, as hk_cur_all_met does, until the last (closed
+ * as quiet) or until one that did something (hk_cur_take goes on from the
+ * count). 0: the usual way (hk_cur_select), also when its slot is taken.
+ */
+static __always_inline int hk_quiet_settle(struct task_struct *t)
+{
+	__u64 sig = (__u64)t->signal;
+	struct hk_light *l;
+	__u32 tgid;
+
+	if (sig == hk_cur.sig || hk_full_walk || hk_walk_filtered)
+		return 0;
+	/* not diagnosed, not counted (as hk_cur_select) */
+	if (t->flags & HK_PF_KTHREAD)
+		return 1;
+	tgid = t->tgid;
+	if (hk_attn_test(tgid) || (hk_nr_parked && hk_parked_test(tgid)))
+		return 0;
+	if (hk_sole_thread(t)) {
+		hk_cur_procs++;
+		hk_cur_quiet++;
+		return 1;
+	}
+	l = &hk_light[tgid & (HK_LIGHT_SLOTS - 1)];
+	if (l->walk != (__u32)hk_walk_no || (l->tgid == tgid && l->sig != sig)) {
+		/* free, or its TGID's previous process, gone: nothing summed */
+		l->walk = (__u32)hk_walk_no;
+		l->tgid = tgid;
+		l->sig = sig;
+		l->met = 0;
+		l->nr_threads = 0;
+	} else if (l->tgid != tgid) {
+		return 0;
+	}
+	if (++l->met < l->nr_threads)
+		return 1;
+	l->nr_threads = t->signal->nr_threads;
+	if (l->met < l->nr_threads)
+		return 1;
+	l->walk = 0;
+	hk_cur_procs++;
+	hk_cur_quiet++;
+	return 1;
+}
+
+/*
  * By TID: is t the last thread of the process summed that the walk will
  * meet? Yes when the threads met reach its thread count, read on its first
  * thread and again when the count reaches it (a thread born since, with a
@@ -347,17 +417,12 @@ static __always_inline int hk_cur_select(struct task_struct *t)
  */
 static __always_inline int hk_cur_all_met(struct task_struct *t)
 {
-	__u64 head;
-
 	if (++hk_cur.met < hk_cur.nr_threads)
 		return 0;
 	/* the only thread on its list (most processes): no need to read
 	 * the signal's count, a cache line further */
-	if (hk_cur.met == 1) {
-		head = hk_thread_head(t);
-		if ((__u64)t->thread_node.next == head && (__u64)t->thread_node.prev == head)
-			return 1;
-	}
+	if (hk_cur.met == 1 && hk_sole_thread(t))
+		return 1;
 	hk_cur.nr_threads = t->signal->nr_threads;
 	return hk_cur.met >= hk_cur.nr_threads;
 }

@@ -70,6 +70,24 @@ static __u64 hk_acc_ns_ino;		/* that namespace, 0: ours */
 static __u64 hk_acc_boot_ns;		/* the leader's start_boottime */
 static struct hk_accum hk_zero_accum;	/* never written */
 
+/*
+ * By TID (iter driver): processes whose threads met so far were all quiet
+ * and that need nothing at their close, counted here rather than parked
+ * (hk_quiet_settle). Direct-mapped by TGID; a slot is free unless its walk
+ * is this one. Processes met interleaved are the rule by TID (threads made
+ * while other processes started): parking each costs a hash update that
+ * allocates, a lookup, two copies of hk_accum and a delete that frees.
+ */
+struct hk_light {
+	__u64 sig;		/* which process (its signal struct) */
+	__u32 tgid;
+	__u32 walk;		/* the walk that took it, low 32 bits */
+	__u32 met;		/* threads met */
+	__u32 nr_threads;	/* as hk_accum's */
+};
+#define HK_LIGHT_SLOTS 8192
+static struct hk_light hk_light[HK_LIGHT_SLOTS];
+
 /* A thread showed run-queue time t_ns: the clock is at least there. */
 static __always_inline void hk_rq_raise(__u64 t_ns)
 {

@@ -376,9 +376,11 @@ static __always_inline void hk_queue_exit(__u32 tgid)
  * A queued exit: the last word of a flagged process, then its entry goes.
  * Returns 1 when the queue is empty or the ring buffer full. A global
  * function: verified once, so that a bounded loop (5.15, 5.16) can afford
- * HK_LOOP_TURNS_EXITS turns of it.
+ * HK_LOOP_TURNS_EXITS turns of it. during_walk: drained while the walk
+ * goes on (hk_exits_more); a process closed in this walk waits for the
+ * walk's end, where its deferred label comes first (returns 1 then too).
  */
-__noinline int hk_exit_one(void)
+__noinline int hk_exit_one(__u32 during_walk)
 {
 	struct hk_exit x;
 	struct hk_proc *p;
@@ -390,7 +392,7 @@ __noinline int hk_exit_one(void)
 	p = bpf_map_lookup_elem(&hk_procs, &tgid);
 	if (!p || p->start_time_ns != x.start_time_ns)
 		return 0;	/* already gone, or the PID was recycled */
-	if (hk_last_word(p, tgid)) {
+	if ((during_walk && p->seen_walk == hk_walk_no) || hk_last_word(p, tgid)) {
 		/* ring buffer full: keep it for the next window; if the
 		 * hooks filled the queue since, the sweep finds it */
 		if (bpf_map_push_elem(&hk_exits, &x, 0))
@@ -405,8 +407,21 @@ static long hk_exit_cb(__u64 i, void *ctx)
 {
 	/* a callback returns 0 or 1, which the verifier cannot see through a
 	 * global function */
-	return hk_exit_one() ? 1 : 0;
+	return hk_exit_one(0) ? 1 : 0;
 }
+
+/*
+ * The iter driver drains the exit queue during its walk, one exit per
+ * thread met, so that the walk's end (one stretch on a CPU: it cannot
+ * yield) has few left: 10 000 processes exiting at once cost its end
+ * 4.4 ms here. Set when a walk begins, cleared when the queue is empty.
+ */
+__u32 hk_exits_more;	/* not static: clang keeps a 0/1 static in one
+			 * byte, which the kernel's BTF check rejects */
+
+/* Exits the iter driver's walk end handles, at most (~0.45 us each); the
+ * rest wait in the queue for the next walk, as past a bounded loop's cap. */
+#define HK_ITER_END_EXITS 1024
 
 /* After a walk that closed every process (exits were lost): drop the
  * entries whose process it did not meet. */
@@ -434,7 +449,7 @@ static __always_inline void hk_window_begin(void)
 	hk_nr_victims = 0;
 }
 
-static __noinline int hk_window_end(__u32 sweep)
+static __noinline int hk_window_end(__u32 sweep, __u32 max_exits)
 {
 	struct hk_stats *st = hk_st();
 	__u32 left;
@@ -444,7 +459,7 @@ static __noinline int hk_window_end(__u32 sweep)
 	if (left && st)
 		__sync_fetch_and_add(&st->defer_overflows, left);
 	/* without bpf_loop, exits past the cap wait in the queue */
-	hk_loop(1 << 16, HK_LOOP_TURNS_EXITS, hk_exit_cb, NULL);
+	hk_loop(max_exits, HK_LOOP_TURNS_EXITS, hk_exit_cb, NULL);
 	if (sweep)
 		bpf_for_each_map_elem(&hk_procs, hk_sweep_cb, NULL, 0);
 	return 0;

@@ -23,6 +23,9 @@
  *    (core_fixes.bpf.h's hk_task_io_ns), bn_walk_stall its memory-stall
  *    delays too (hk_task_mem_stall_ns): the stall counters' own cost per
  *    thread read (figure 13).
+ *  - bn_walk_task (iter/task, read() through an iterator): iterates every
+ *    thread as hotspot-k's iter driver meets them, by TID, and does
+ *    nothing else: that driver's floor, beside bn_walk_iter's.
  *  - bn_host_read (SEC("syscall"), BPF_PROG_TEST_RUN): hotspot-k's own
  *    host headroom read (bpf/host_mem.bpf.h's hk_host_read, compiled in
  *    here), called ctx->reads times through bpf_loop and timed around the
@@ -369,6 +372,30 @@ SEC("syscall")
 int bn_walk_stall(struct bn_walk_ctx *ctx)
 {
 	return bn_walk(ctx, 7);
+}
+
+/*
+ * The iter driver's floor: the kernel's iter/task, by TID, one run of this
+ * program per thread, timed from the first thread to the end (the run
+ * with no task). Not static: the tool reads them from .bss.
+ */
+__u64 bn_task_threads;
+__u64 bn_task_start_ns;
+__u64 bn_task_ns;
+
+SEC("iter/task")
+int bn_walk_task(struct bpf_iter__task *ctx)
+{
+	if (!ctx->task) {
+		bn_task_ns = bpf_ktime_get_ns() - bn_task_start_ns;
+		return 0;
+	}
+	if (ctx->meta->seq_num == 0) {
+		bn_task_start_ns = bpf_ktime_get_ns();
+		bn_task_threads = 0;
+	}
+	bn_task_threads++;
+	return 0;
 }
 
 /* --- the host headroom read (figure 13) ---------------------------------- */

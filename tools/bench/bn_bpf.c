@@ -6,7 +6,8 @@
  *                                    "ready prog_id=N", wait for SIGTERM
  *   bn-bpf walk [-r REPS] [-l LEVELS] run the bare walks (BPF_PROG_TEST_RUN)
  *                                    (LEVELS: iter,direct,fields,store,hash
- *                                    or all of those; delays,stall)
+ *                                    or all of those; delays,stall; task:
+ *                                    the kernel's iter/task, by TID)
  *   bn-bpf stats -p PID              hk_stats of the hotspot-k with that PID
  *   bn-bpf watch -p PID[,PID] -d SEC [-n N[,N]] [-b MS] [-l LEVELS]
  *                                    print hk_stats each time a window
@@ -106,15 +107,17 @@ static int cmd_attach(const char *which)
 
 /* --- bare walks ---------------------------------------------------------- */
 
-/* "all": the five levels of figure 3; delays and stall (figure 13) apart */
-enum { NR_LEVELS = 7, ALL_LEVELS = (1 << 5) - 1, NR_SLOTS = 3 };
+/* "all": the five levels of figure 3; delays and stall (figure 13) and
+ * task (the iter driver's floor) apart */
+enum { NR_LEVELS = 8, ALL_LEVELS = (1 << 5) - 1, NR_SLOTS = 3, LEVEL_TASK = 7 };
 
 static const char *const level_names[NR_LEVELS] = {
-	"iter", "direct", "fields", "store", "hash", "delays", "stall",
+	"iter", "direct", "fields", "store", "hash", "delays", "stall", "task",
 };
 
 struct walker {
 	struct bench_bpf *skel;
+	struct bpf_link *task_link;	/* bn_walk_task's, for its iterators */
 	int fd[NR_LEVELS];
 };
 
@@ -142,6 +145,43 @@ static int walker__open(struct walker *w, __u32 max_procs)
 	w->fd[4] = bpf_program__fd(w->skel->progs.bn_walk_hash);
 	w->fd[5] = bpf_program__fd(w->skel->progs.bn_walk_delays);
 	w->fd[6] = bpf_program__fd(w->skel->progs.bn_walk_stall);
+	w->task_link = bpf_program__attach_iter(w->skel->progs.bn_walk_task, NULL);
+	if (!w->task_link) {
+		err = -errno;
+		bench_bpf__destroy(w->skel);
+		w->skel = NULL;
+		return err;
+	}
+	return 0;
+}
+
+static void walker__close(struct walker *w)
+{
+	bpf_link__destroy(w->task_link);
+	bench_bpf__destroy(w->skel);
+	w->task_link = NULL;
+	w->skel = NULL;
+}
+
+/* The iter/task floor: one iterator read to its end (the program writes
+ * nothing, so one read() walks every thread). */
+static int walker__run_task(struct walker *w, struct bn_walk_ctx *out)
+{
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	fd = bpf_iter_create(bpf_link__fd(w->task_link));
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	close(fd);
+	if (n < 0)
+		return -errno;
+	out->threads = w->skel->bss->bn_task_threads;
+	out->procs = 0;
+	out->ns = w->skel->bss->bn_task_ns;
 	return 0;
 }
 
@@ -151,6 +191,8 @@ static int walker__run(struct walker *w, int level, struct bn_walk_ctx *out)
 	struct bn_walk_ctx ctx = {};
 	int err;
 
+	if (level == LEVEL_TASK)
+		return walker__run_task(w, out);
 	opts.ctx_in = &ctx;
 	opts.ctx_size_in = sizeof(ctx);
 	err = bpf_prog_test_run_opts(w->fd[level], &opts);
@@ -414,7 +456,7 @@ static int cmd_watch(char *pids, char *min_windows, double secs, int bare_ms,
 		usleep(5000);
 	}
 	if (w.skel)
-		bench_bpf__destroy(w.skel);
+		walker__close(&w);
 	return 0;
 }
 
@@ -432,7 +474,7 @@ static int cmd_walk(int reps, int levels, __u32 max_procs)
 		for (l = 0; l < NR_LEVELS; l++)
 			if (levels & (1 << l))
 				walker__print(&w, l, "");
-	bench_bpf__destroy(w.skel);
+	walker__close(&w);
 	return 0;
 }
 

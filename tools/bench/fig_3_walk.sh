@@ -100,7 +100,7 @@ walk_config()
 	hk_start "$WORK/hk5.log" -i 5s --max-procs $HK_MAX_PROCS --json && h5=$HK_PID || h5=
 	hk_start "$WORK/hk1.log" -i 1s --max-procs $HK_MAX_PROCS --json && h1=$HK_PID || h1=
 	if [ -n "$h1" ] && [ -n "$h5" ]; then
-		run_fg "$log" "$OUT/bn-bpf" watch -p "$h1,$h5" -d 30 -n 8,3 -b 250 -l all -m $HK_MAX_PROCS
+		run_fg "$log" "$OUT/bn-bpf" watch -p "$h1,$h5" -d 30 -n 8,3 -b 250 -l all,task -m $HK_MAX_PROCS
 	fi
 	stop "$h1"
 	stop "$h5"
@@ -131,7 +131,7 @@ walk_config()
 			awk '{ printf " max=%s ctx=%s", $5, $6 }'
 		{ tail -1 <<<"$w1"; tail -1 <<<"$w5"; } | sort -k8,8g | tail -1 |
 			awk '{ printf " stretch=%s", $8 }'
-		for l in iter direct fields store hash; do
+		for l in iter direct fields store hash task; do
 			echo -n " $l=$(bare_of "$l" "$log" | awk '$2 > 0 { print $1 / $2 }' | med)"
 			echo -n " n_$l=$(bare_of "$l" "$log" | wc -l)"
 		done
@@ -198,11 +198,11 @@ walk_report()
 	section 3-walk
 	say "## 3. Window cost at scale"
 	say ""
-	say "| processes × threads | threads (processes) walked | bare walk: per thread · per window | hotspot-k -i 1s: per thread · per window · CPU | hotspot-k -i 5s: per thread · per window · CPU | hotspot-k ÷ bare, per thread (target ≤ 1.5) | window 1 (at start, creates storage): 1 s / 5 s instance | longest walk · longest stretch on a CPU (driver) |"
-	say "| --- | --- | --- | --- | --- | --- | --- | --- |"
-	while read -r p t sk thr procs w1 pt1 first1 w5 pt5 first5 max ctx bi biw stretch; do
+	say "| processes × threads | threads (processes) walked | bare walk: per thread · per window | hotspot-k -i 1s: per thread · per window · CPU | hotspot-k -i 5s: per thread · per window · CPU | hotspot-k ÷ bare, per thread (target ≤ 1.5) | hotspot-k ÷ the kernel's iter/task walking by TID alone, per thread (the iter driver's floor) | window 1 (at start, creates storage): 1 s / 5 s instance | longest walk · longest stretch on a CPU (driver) |"
+	say "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	while read -r p t sk thr procs w1 pt1 first1 w5 pt5 first5 max ctx bi biw stretch btask; do
 		if [ "$sk" != nan ]; then
-			say "| $(pop "$p" "$t") | not measured ($sk) | | | | | | |"
+			say "| $(pop "$p" "$t") | not measured ($sk) | | | | | | | |"
 			FAILED="$FAILED walk:${p}x$t"
 			continue
 		fi
@@ -215,9 +215,9 @@ walk_report()
 		3) ctx="iter: read() in 1 ms chunks" ;;
 		*) ctx="driver $ctx" ;;
 		esac
-		say "| $(pop "$p" "$t") | $(fmt %.0f "$thr") ($(fmt %.0f "$procs")) | $(fmt %.0f "$bi") ns · $(fmt %.2f "$(calc "$biw / 1e6")") ms | $(fmt %.0f "$pt1") ns · $(fmt %.2f "$(calc "$w1 / 1e6")") ms · $(fmt %.3f "$(calc "$w1 / 1e7")") % | $(fmt %.0f "$pt5") ns · $(fmt %.2f "$(calc "$w5 / 1e6")") ms · $(fmt %.4f "$(calc "$w5 / 5e7")") % | $(fmt %.2f "$ratio")× $(verdict "$met") | $(fmt %.1f "$(calc "$first1 / 1e6")") / $(fmt %.1f "$(calc "$first5 / 1e6")") ms | $(fmt %.1f "$(calc "$max / 1e6")") ms · $(fmt %.1f "$(calc "$stretch / 1e6")") ms ($ctx) |"
+		say "| $(pop "$p" "$t") | $(fmt %.0f "$thr") ($(fmt %.0f "$procs")) | $(fmt %.0f "$bi") ns · $(fmt %.2f "$(calc "$biw / 1e6")") ms | $(fmt %.0f "$pt1") ns · $(fmt %.2f "$(calc "$w1 / 1e6")") ms · $(fmt %.3f "$(calc "$w1 / 1e7")") % | $(fmt %.0f "$pt5") ns · $(fmt %.2f "$(calc "$w5 / 1e6")") ms · $(fmt %.4f "$(calc "$w5 / 5e7")") % | $(fmt %.2f "$ratio")× $(verdict "$met") | $(fmt %.2f "$(calc "$pt1 / $btask")")× ($(fmt %.0f "$btask") ns) | $(fmt %.1f "$(calc "$first1 / 1e6")") / $(fmt %.1f "$(calc "$first5 / 1e6")") ms | $(fmt %.1f "$(calc "$max / 1e6")") ms · $(fmt %.1f "$(calc "$stretch / 1e6")") ms ($ctx) |"
 		echo "$ratio" >>"$WORK/walk-ratios"
-	done < <(walk_rows procs threads skipped thr nprocs w1 pt1 first1 w5 pt5 first5 max ctx iter iterw stretch)
+	done < <(walk_rows procs threads skipped thr nprocs w1 pt1 first1 w5 pt5 first5 max ctx iter iterw stretch task)
 	say ""
 	say "Where a walk's time goes (median ns per thread; bare levels: iterate, then the per-thread fields, then task storage, then a per-process hash entry, each on top of the previous one):"
 	say ""
@@ -265,7 +265,7 @@ walk_report()
 		FAILED="$FAILED walk:untracked"
 	fi
 	say ""
-	say "Method: \`bn-spawn -p P -t T\` forks P processes of T threads each (a static binary; every thread blocks in pause()). \"Shared mm\": \`bn-spawn -s\` makes each process with clone(CLONE_VM) instead of fork(): a process of its own (own TGID, signal struct, files) without a copy of the address space, because an idle forked process costs ~100 KiB here and faulting 10 GB of fresh guest memory in made 100 k forks take 95 s on this VM; those processes' \`mm\` is one shared, cache-hot struct, so that row is somewhat optimistic per process. kernel.pid_max and vm.max_map_count are raised to 1048576 for populations ≥ 30 k threads, then restored. Two hotspot-k run at once over each population, \`-i 1s\` and \`-i 5s\`, with \`--max-procs $HK_MAX_PROCS\` so that every process is tracked (100 k processes do not fit the default 32768). \`bn-bpf watch\` reads each one's hk_stats (found through that process's own map fds, fields by BTF name) every 5 ms and logs every window: walk = \`last_walk_ns\`; threads and processes = the Δ of \`threads_walked\` and \`procs_walked\`; medians over the steady windows (the 2nd on: about 14 at 1 s and 3 at 5 s per population; window 1 is the walk hotspot-k makes at start, which creates every thread's task storage and every process's entry, shown apart); CPU = walk time ÷ interval, as a share of one CPU. Longest walk = \`walk_ns_max\` (first window included), longest stretch = \`stretch_ns_max\` (the longest the walk held one CPU without a break), driver = \`hk_stats.driver\` (the default: iter above 4000 threads, else wq). The bare walk is \`bn_walk_iter\`, a SEC(\"syscall\") program run with BPF_PROG_TEST_RUN that only iterates every thread (bpf_iter_task_new/next/destroy with BPF_TASK_ITER_ALL_THREADS, under bpf_rcu_read_lock) and times itself with bpf_ktime_get_ns: the floor. It runs 250 ms after each window of the 1 s instance, and the other levels one at a time, in turn, 500 and 750 ms after it, so that every walk finds the task_structs untouched for about as long as hotspot-k's own walk does (the 5 s instance's walks fall anywhere in between). The first sample of each level is dropped (cold code, storage creation); about 12 samples of the floor and 6 of each other level per population. Ratio = hotspot-k -i 1s ÷ bare iterate, per thread."
+	say "Method: \`bn-spawn -p P -t T\` forks P processes of T threads each (a static binary; every thread blocks in pause()). \"Shared mm\": \`bn-spawn -s\` makes each process with clone(CLONE_VM) instead of fork(): a process of its own (own TGID, signal struct, files) without a copy of the address space, because an idle forked process costs ~100 KiB here and faulting 10 GB of fresh guest memory in made 100 k forks take 95 s on this VM; those processes' \`mm\` is one shared, cache-hot struct, so that row is somewhat optimistic per process. kernel.pid_max and vm.max_map_count are raised to 1048576 for populations ≥ 30 k threads, then restored. Two hotspot-k run at once over each population, \`-i 1s\` and \`-i 5s\`, with \`--max-procs $HK_MAX_PROCS\` so that every process is tracked (100 k processes do not fit the default 32768). \`bn-bpf watch\` reads each one's hk_stats (found through that process's own map fds, fields by BTF name) every 5 ms and logs every window: walk = \`last_walk_ns\`; threads and processes = the Δ of \`threads_walked\` and \`procs_walked\`; medians over the steady windows (the 2nd on: about 14 at 1 s and 3 at 5 s per population; window 1 is the walk hotspot-k makes at start, which creates every thread's task storage and every process's entry, shown apart); CPU = walk time ÷ interval, as a share of one CPU. Longest walk = \`walk_ns_max\` (first window included), longest stretch = \`stretch_ns_max\` (the longest the walk held one CPU without a break), driver = \`hk_stats.driver\` (the default: iter above 4000 threads, else wq). The bare walk is \`bn_walk_iter\`, a SEC(\"syscall\") program run with BPF_PROG_TEST_RUN that only iterates every thread (bpf_iter_task_new/next/destroy with BPF_TASK_ITER_ALL_THREADS, under bpf_rcu_read_lock) and times itself with bpf_ktime_get_ns: the floor. It runs 250 ms after each window of the 1 s instance, and the other levels one at a time, in turn, 500 and 750 ms after it, so that every walk finds the task_structs untouched for about as long as hotspot-k's own walk does (the 5 s instance's walks fall anywhere in between). \`bn_walk_task\` is the iter driver's floor: an iter/task program that only counts, read() to its end through an iterator (the kernel meets every thread by TID: a PID-table lookup and a reference taken and dropped per thread, then one run of the program), timed from its first thread to its end; it runs among the other levels. The first sample of each level is dropped (cold code, storage creation); about 12 samples of the floor and 6 of each other level per population. Ratio = hotspot-k -i 1s ÷ bare iterate, per thread."
 	say ""
 	local big nmet ntot
 	big=$(walk_rows procs threads w1 w5 | awk '$1 * ($2 + 0) == 100000 { printf "%s%s × %s: %.0f ms per walk (%.2f %% of a CPU at -i 1s, %.3f %% at 5 s)", sep, $1, ($2 ~ /s$/) ? ($2 + 0) " (shared mm)" : $2, $3 / 1e6, $3 / 1e7, $4 / 5e7; sep = "; " }')
