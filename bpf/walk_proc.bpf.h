@@ -366,7 +366,7 @@ static __always_inline int hk_cur_select(struct task_struct *t)
  * as quiet) or until one that did something (hk_cur_take goes on from the
  * count). 0: the usual way (hk_cur_select), also when its slot is taken.
  */
-static __always_inline int hk_quiet_settle(struct task_struct *t)
+static __noinline int hk_quiet_settle(struct task_struct *t)
 {
 	__u64 sig = (__u64)t->signal;
 	struct hk_light *l;
