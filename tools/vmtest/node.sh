@@ -192,10 +192,13 @@ chk_iter_wrap()
 		return 0
 	fi
 	l=$(ev "$IOUT" "$p_wrap" cpu_bound) || return 1
-	if pct_ge "$(field "$l" thread_cpu_pct)" 90; then
+	# its time counted, not lost (a wrapped TID's thread missed shows
+	# ~0): >= 75, not more, since the phase's other busy loops leave
+	# it ~90 % of a vCPU (89.89 seen in a fresh-ci run)
+	if pct_ge "$(field "$l" thread_cpu_pct)" 75; then
 		result iter_wrap PASS "$t_2" "pid $p_wrap cpu_bound, thread_cpu_pct $(field "$l" thread_cpu_pct) ($(grep -m 1 '^wrap:' /tmp/spawn.out))"
 	else
-		result iter_wrap FAIL "$t_2" "pid $p_wrap cpu_bound with thread_cpu_pct $(field "$l" thread_cpu_pct), want >= 90"
+		result iter_wrap FAIL "$t_2" "pid $p_wrap cpu_bound with thread_cpu_pct $(field "$l" thread_cpu_pct), want >= 75"
 	fi
 }
 
