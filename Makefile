@@ -159,7 +159,13 @@ unit: $(OUTPUT)/unit-tests
 	$(Q)$(OUTPUT)/unit-tests
 
 # again with the bounded loops that stand in for bpf_loop() on 5.15/5.16
-prog-test: $(OUTPUT)/prog-test
+# first, each program's deepest call chain as kernels before private stacks
+# (6.14) add it up: 512 bytes, 8 frames (a 6.1 refusal, found on the host)
+prog-test: $(OUTPUT)/prog-test $(OUTPUT)/profile.bpf.o
+	$(Q)python3 tests/bpf-prog-test/stack_chain.py $(OUTPUT)/hotspot.bpf.o >$(OUTPUT)/stack-chain.log && \
+		python3 tests/bpf-prog-test/stack_chain.py $(OUTPUT)/profile.bpf.o >>$(OUTPUT)/stack-chain.log || \
+		{ cat $(OUTPUT)/stack-chain.log; exit 1; }
+	@echo "stack chains: $$(grep -c '^ok' $(OUTPUT)/stack-chain.log) programs within 512 bytes and 8 frames; deepest: $$(sort -k3,3n $(OUTPUT)/stack-chain.log | tail -n 1 | awk '{ print $$2, $$3, $$4 }')"
 	$(Q)$(OUTPUT)/prog-test
 	$(Q)$(OUTPUT)/prog-test -b >$(OUTPUT)/prog-test-b.log 2>&1 || \
 		{ cat $(OUTPUT)/prog-test-b.log; exit 1; }
