@@ -14,17 +14,32 @@
 #   make install-test  install/uninstall, the unit and the man page, checked
 #   make bench      benchmarks (needs root; slow, not part of make test)
 #   make vmtest     boot Debian's 6.1 and 6.12 kernels under qemu and test there,
-#                   and 6.12 as a node (8 vCPUs, cgroup v2 only, pods)
+#                   and 6.12 as a node (8 vCPUs, cgroup v2 only, pods), and
+#                   their arm64 builds with the aarch64 binary
+#   make STATIC=1 ARCH=arm64   the aarch64 ./hotspot-k, cross-built
 #   STATIC=1        link fully static binaries (libbpf.a, libelf.a, libz.a)
+#   ARCH=arm64      cross-build ./hotspot-k for aarch64 (objects in
+#                   build/arm64; tools/cross/cross.mk)
 #   V=1             show the commands
 
-OUTPUT    ?= build
-VMLINUX_H ?= $(OUTPUT)/vmlinux.h
 VERSION   := 0.1.0
+# whatever the included files define first
+.DEFAULT_GOAL := all
 
-# clang, bpftool, CC, CFLAGS, BPF_CFLAGS, libbpf's flags, V=1: shared with
-# tools/bench/Makefile
+# clang, bpftool, CC, CFLAGS, BPF_CFLAGS, libbpf's flags, ARCH, V=1: shared
+# with tools/bench/Makefile
 include tools/toolchain.mk
+ifeq ($(ARCH),$(HOST_ARCH))
+OUTPUT    ?= build
+CROSS     :=
+else
+OUTPUT    ?= build/$(ARCH)
+CROSS     := 1
+endif
+VMLINUX_H ?= $(OUTPUT)/vmlinux.h
+ifeq ($(CROSS),1)
+include tools/cross/cross.mk
+endif
 INCLUDES  := -I$(OUTPUT) -Iinclude -Iuser
 CFLAGS    += -DHK_VERSION='"$(VERSION)"'
 
@@ -42,6 +57,9 @@ LINK_KIND     := dynamic
 endif
 # switching STATIC relinks: the stamp names the kind of the last link
 LINK_STAMP    := $(OUTPUT)/link.$(LINK_KIND)
+# ./hotspot-k is one file for every ARCH: its stamp (in build/, whatever
+# OUTPUT) names the architecture and the kind it was last linked for
+TOOL_STAMP    := build/tool-link.$(ARCH).$(LINK_KIND)
 
 SHARED_H  := $(wildcard include/shared/*.h)
 USER_SRCS := $(wildcard user/*.c user/*/*.c)
@@ -71,6 +89,9 @@ all: deps
 
 deps:
 	$(Q)tools/deps.sh build
+ifeq ($(CROSS),1)
+	$(Q)tools/deps.sh cross-$(ARCH)
+endif
 
 $(OUTPUT):
 	$(Q)mkdir -p $@
@@ -107,7 +128,17 @@ $(OUTPUT)/profile/profile_object.o: $(OUTPUT)/profile.skel.h
 $(LINK_STAMP): | $(OUTPUT)
 	$(Q)rm -f $(OUTPUT)/link.* && touch $@
 
-hotspot-k: $(patsubst user/%.c,$(OUTPUT)/%.o,$(SKEL_USERS)) $(USER_LIB_O) $(LINK_STAMP)
+$(TOOL_STAMP): | $(OUTPUT)
+	$(Q)rm -f build/tool-link.* && touch $@
+
+TOOL_O := $(patsubst user/%.c,$(OUTPUT)/%.o,$(SKEL_USERS)) $(USER_LIB_O)
+hotspot-k: $(TOOL_O) $(LINK_STAMP) $(TOOL_STAMP)
+	$(call msg,LINK,$@ ($(ARCH)))
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(filter %.o,$^) $(LIBBPF_LIBS) -o $@
+
+# the same tool inside OUTPUT, where ./hotspot-k stays another
+# architecture's (make vmtest's arm64 guests)
+$(OUTPUT)/hotspot-k.$(ARCH): $(TOOL_O) $(LINK_STAMP)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(filter %.o,$^) $(LIBBPF_LIBS) -o $@
 
@@ -155,8 +186,9 @@ $(OUTPUT)/memload: tests/e2e/memload.c include/shared/units.h $(LINK_STAMP) | $(
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude $< -o $@
 
+# a cross build's unit tests run under qemu-user (CROSS_RUN, cross.mk)
 unit: $(OUTPUT)/unit-tests
-	$(Q)$(OUTPUT)/unit-tests
+	$(Q)$(CROSS_RUN) $(OUTPUT)/unit-tests
 
 # again with the bounded loops that stand in for bpf_loop() on 5.15/5.16
 # first, each program's deepest call chain as kernels before private stacks

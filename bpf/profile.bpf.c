@@ -116,19 +116,38 @@ static __always_inline int hk_prof_target(__u32 tgid, __u32 kind)
 	return 0;
 }
 
-/* The words at the current task's user stack pointer, in the CPU's
- * scratch (zeroes when unreadable); NULL: no scratch. */
+/*
+ * The words a leaf's lost caller may be found in, from a task's user
+ * registers: the stack from its pointer up; on arm64 the link register
+ * first, then the stack. x86's call pushes the return address, so a leaf
+ * that sets up no frame has its caller at the stack pointer; arm64's bl
+ * leaves it in x30, and such a leaf's frame pointer still names its
+ * caller's frame record, whose saved x30 is the caller's caller: the frame
+ * walk skips the caller, which only the link register holds. The stack
+ * read fails (and zeroes) on a kernel thread or an unmapped stack.
+ */
+static __always_inline void hk_prof_top_read(struct hk_prof_top *t, struct pt_regs *regs)
+{
+#if defined(bpf_target_arm64)
+	t->words[0] = PT_REGS_RET_CORE(regs);	/* regs[30] */
+	bpf_probe_read_user(&t->words[1], sizeof(t->words) - sizeof(t->words[0]),
+			    (void *)PT_REGS_SP_CORE(regs));
+#else
+	bpf_probe_read_user(t->words, sizeof(t->words), (void *)PT_REGS_SP_CORE(regs));
+#endif
+}
+
+/* The current task's top words (hk_prof_top_read), in the CPU's scratch;
+ * NULL: no scratch. */
 static __always_inline struct hk_prof_top *hk_prof_top_now(void)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 	struct hk_prof_top *t;
 	__u32 zero = 0;
 
 	t = bpf_map_lookup_elem(&hk_prof_scratch, &zero);
 	if (t)
-		/* fails (and zeroes) on a kernel thread or an unmapped stack */
-		bpf_probe_read_user(t->words, sizeof(t->words),
-				    (void *)PT_REGS_SP_CORE(regs));
+		hk_prof_top_read(t, (struct pt_regs *)
+				 bpf_task_pt_regs(bpf_get_current_task_btf()));
 	return t;
 }
 
@@ -215,11 +234,9 @@ int BPF_PROG(hk_prof_switch, bool preempt, struct task_struct *prev,
 			s->kern_stack = hk_prof_stack(ctx, 0);
 			/* kept for a stack new at the wake-up: read now, as
 			 * the thread leaves them */
-			if (s->user_stack >= 0 &&
-			    bpf_probe_read_user(s->top.words, sizeof(s->top.words),
-						(void *)PT_REGS_SP_CORE((struct pt_regs *)
-							bpf_task_pt_regs(prev))))
-				s->top.words[0] = 0;
+			if (s->user_stack >= 0)
+				hk_prof_top_read(&s->top, (struct pt_regs *)
+						 bpf_task_pt_regs(prev));
 			__sync_fetch_and_add(&hk_prof_stats.switches_out, 1);
 		}
 	}

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Install the Debian packages a step needs, only those that are missing.
-#   tools/deps.sh build|test|fuzz|vmtest|bench|install
+#   tools/deps.sh build|test|fuzz|vmtest|bench|install|cross-arm64|cross-x86
+# cross-ARCH: Debian's cross compiler for that target and its -dev packages
+# through multiarch (the Debian architecture added to dpkg first).
 set -eu
 
 build="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool pkg-config make gcc"
@@ -11,8 +13,17 @@ test="libcunit1-dev python3 nodejs util-linux procps coreutils strace"
 # runtimes (libclang-common-14-dev only recommends them, and recommends are
 # not installed); flock and timeout for the sanitized runs
 fuzz="libclang-rt-14-dev libcunit1-dev python3 util-linux coreutils"
-# make vmtest: Debian's kernels under qemu, with a static busybox as /init
-vmtest="qemu-system-x86 busybox-static"
+# make vmtest: Debian's kernels under qemu, with a static busybox as /init;
+# the arm64 guests' busybox is the arm64 package's, unpacked by vmtest.sh
+# (busybox-static is not co-installable across architectures)
+vmtest="qemu-system-x86 qemu-system-arm busybox-static"
+# make ARCH=arm64 (or ARCH=x86 on an arm64 host): the cross compiler, the
+# target's static libbpf, libelf and zlib; python3 finds the BTF in the
+# target kernel's image (tools/cross/image_btf.py)
+cross_pkgs()
+{
+	echo "gcc-$1-linux-gnu libc6-dev-$2-cross libbpf-dev:$2 libelf-dev:$2 zlib1g-dev:$2 python3"
+}
 # libbpf-tools: runqlat and cpudist, figure 1's peers on sched_switch
 bench="rt-tests stress-ng linux-perf sysstat strace libbpf-tools"
 # make install-test: systemd-analyze (verify, security, syscall-filter), man
@@ -20,27 +31,45 @@ bench="rt-tests stress-ng linux-perf sysstat strace libbpf-tools"
 # /bin/kill, which the unit's ExecReload runs
 install="systemd man-db groff-base util-linux strace coreutils gzip procps"
 
+# make test: the aarch64 unit tests under qemu-user (make unit ARCH=arm64)
+cross_test="qemu-user-static libcunit1-dev:arm64"
+host_deb=$(dpkg --print-architecture)
+foreign=	# the Debian architecture a cross build needs dpkg to know
 case "${1:-build}" in
 build) want=$build ;;
-test) want="$build $test $fuzz $vmtest $install" ;;
+test) want="$build $test $fuzz $vmtest $install $(cross_pkgs aarch64 arm64) $cross_test"; foreign=arm64 ;;
 fuzz) want="$build $fuzz" ;;
-vmtest) want="$build $vmtest" ;;
+vmtest) want="$build $vmtest $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
 bench) want="$build $test $bench" ;;
 install) want="$build $install" ;;
-*) echo "usage: $0 build|test|fuzz|vmtest|bench|install" >&2; exit 2 ;;
+cross-arm64) want="$build $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
+cross-x86) want="$build $(cross_pkgs x86-64 amd64)"; foreign=amd64 ;;
+*) echo "usage: $0 build|test|fuzz|vmtest|bench|install|cross-arm64|cross-x86" >&2; exit 2 ;;
 esac
+[ "$foreign" != "$host_deb" ] || foreign=
+
+arch_known()
+{
+	[ -z "$foreign" ] || dpkg --print-foreign-architectures | grep -qx "$foreign"
+}
 
 missing=
 for p in $want; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && arch_known && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-	echo "deps: missing Debian packages:$missing (run as root, or: sudo apt-get install$missing)" >&2
+	arch_known || echo "deps: dpkg does not know the $foreign architecture (run as root, or: sudo dpkg --add-architecture $foreign)" >&2
+	[ -z "$missing" ] || echo "deps: missing Debian packages:$missing (run as root, or: sudo apt-get install$missing)" >&2
 	exit 1
 fi
+if ! arch_known; then
+	echo "deps: dpkg --add-architecture $foreign"
+	dpkg --add-architecture "$foreign"
+fi
+[ -z "$missing" ] && { apt-get update -qq; exit 0; }
 echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

@@ -6,13 +6,22 @@
 # includer's default goal); each includer says where its vmlinux.h goes and
 # adds its own flags after (the top one: -DHK_VERSION, STATIC=1).
 #   CLANG, BPFTOOL, CC, CFLAGS     the tools and the C flags, as given
+#   ARCH=arm64                     the kernel's name of the target (x86,
+#                                  arm64), default the host's: another one
+#                                  cross-builds (tools/cross/cross.mk)
 #   V=1                            show the commands
 
 CLANG     ?= clang
 BPFTOOL   ?= bpftool
 CC        ?= cc
-ARCH      := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
+HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
 		-e 's/ppc64le/powerpc/' -e 's/s390x/s390/' -e 's/riscv64/riscv/')
+# only the command line names another target (an ARCH in the environment,
+# x86_64 say, is not the kernel's name); aarch64 and x86_64 are understood
+ifneq ($(origin ARCH),command line)
+ARCH      := $(HOST_ARCH)
+endif
+override ARCH := $(patsubst aarch64,arm64,$(patsubst x86_64,x86,$(ARCH)))
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 
 CFLAGS    ?= -g -O2

@@ -50,7 +50,9 @@ struct hk_prof_key {
 };
 
 /* hk_prof_tops' value: the words at the user stack pointer when the
- * key's first event happened, [0] the lowest address (0: unread). */
+ * key's first event happened, [0] the lowest address (0: unread); on arm64
+ * [0] is the link register (x30) and the stack starts at [1]
+ * (profile.bpf.c, hk_prof_top_read). */
 struct hk_prof_top {
 	__u64 words[HK_PROF_TOP_WORDS];
 };

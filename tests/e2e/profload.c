@@ -39,6 +39,13 @@ static inline __attribute__((always_inline)) long raw_syscall2(long nr, long a, 
 	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b)
 			 : "rcx", "r11", "memory");
 	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
+	return x0;
 #else
 	return syscall(nr, a, b);
 #endif

@@ -1,14 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # make vmtest: boot Debian's 6.1 and 6.12 cloud kernels under qemu (TCG) and
 # run hotspot-k there, then 6.12 again as a production node (8 vCPUs, cgroup
-# v2 only, systemd and kubelet paths: node.sh). tools/vmtest/README.md.
-# Included by the Makefile.
-#   make vmtest VMTEST_KERNELS=6.12     one kernel
-#   make vmtest VMTEST_KERNELS=node     the node guest alone
-#   make vmtest VMTEST_FLAGS=--keep     keep the initramfs staging directory
+# v2 only, systemd and kubelet paths: node.sh), and Debian's arm64 6.1 and
+# 6.12 under qemu-system-aarch64 with the cross-built aarch64 binaries
+# (make ARCH=arm64). tools/vmtest/README.md. Included by the Makefile.
+#   make vmtest VMTEST_KERNELS=6.12       one kernel
+#   make vmtest VMTEST_KERNELS=node       the node guest alone
+#   make vmtest VMTEST_KERNELS=arm64-6.1  an arm64 guest alone
+#   make vmtest VMTEST_FLAGS=--keep       keep the initramfs staging directory
 
-VMTEST_KERNELS ?= 6.1 6.12 node
+# longest first, so that the two slots end together (arm64-6.1 is the
+# shortest: ~30 s)
+VMTEST_KERNELS ?= 6.1 6.12 arm64-6.12 node arm64-6.1
 VMTEST_FLAGS   ?=
+# the arm64 guests' binaries, cross-built beside the host's
+VMTEST_ARM64   := $(OUTPUT)/arm64
+VMTEST_ARM64_BINS := $(addprefix $(VMTEST_ARM64)/,hotspot-k.arm64 prog-test hkload hkvm)
 
 # the guest's helper: isa-debug-exit and a BPF program count, static since
 # the guest has no libc
@@ -22,6 +29,9 @@ vmtest: deps
 	$(Q)tools/deps.sh vmtest
 	$(Q)$(MAKE) --no-print-directory STATIC=1 hotspot-k $(OUTPUT)/prog-test $(OUTPUT)/hkload
 	$(Q)$(MAKE) --no-print-directory $(OUTPUT)/hkvm
+ifneq ($(filter arm64-%,$(VMTEST_KERNELS)),)
+	$(Q)$(MAKE) --no-print-directory STATIC=1 ARCH=arm64 OUTPUT=$(VMTEST_ARM64) $(VMTEST_ARM64_BINS)
+endif
 	$(Q)tools/vmtest/vmtest.sh --kernels "$(VMTEST_KERNELS)" --out $(OUTPUT)/vmtest \
 		--tool ./hotspot-k --prog-test $(OUTPUT)/prog-test --hkload $(OUTPUT)/hkload \
-		--hkvm $(OUTPUT)/hkvm $(VMTEST_FLAGS)
+		--hkvm $(OUTPUT)/hkvm --arm64 $(VMTEST_ARM64) $(VMTEST_FLAGS)

@@ -4,11 +4,14 @@
 # vmtest.sh - boot Debian's own kernels under qemu (TCG) and run hotspot-k
 # there: the in-kernel tests, a load, a CPU hog, a leak in a memory cgroup,
 # SIGINT, and nothing left loaded; "node" boots 6.12 as a production node
-# (8 vCPUs, pure cgroup v2, systemd and kubelet paths: node.sh's checks).
+# (8 vCPUs, pure cgroup v2, systemd and kubelet paths: node.sh's checks);
+# arm64-6.1 and arm64-6.12 boot Debian's arm64 kernels under
+# qemu-system-aarch64 (-M virt) with the aarch64 binaries (make ARCH=arm64).
 # See tools/vmtest/README.md.
 #
-#   tools/vmtest/vmtest.sh [--kernels "6.1 6.12 node"] --tool PATH
-#       --prog-test PATH --hkload PATH [--hkvm PATH] [--out DIR] [--keep]
+#   tools/vmtest/vmtest.sh [--kernels "6.1 6.12 node arm64-6.1 arm64-6.12"]
+#       --tool PATH --prog-test PATH --hkload PATH [--hkvm PATH]
+#       [--arm64 DIR] [--out DIR] [--keep]
 #
 # The binaries must be static (make STATIC=1): the guest has only busybox.
 # Environment: HK_VMTEST_CACHE (kernel packages, default
@@ -21,10 +24,26 @@ set -eu
 
 CHECKS="prog-test load core cpu_bound profile oom_risk mem_throttled sigint no_bpf_left drivers as_5_15"
 NODE_CHECKS="load throttled quota_starved iter_wrap attribution oversubscribed seed_pair busy_loop mem_high freeze_v2 busy_faults sigint no_bpf_left"
+# Each check runs on every architecture and every kernel version, but the
+# slow ones not on every pair of them, so that the five guests fit make
+# test's time (init.sh's hkvm.skip leaves a check out, hkvm.drivers limits
+# the drivers check; README.md, "arm64"):
+# arm64-6.1: not as_5_15 (28-43 s of 6.1's verifier, the same code on both
+#   architectures: the x86 6.1 guest runs it; arm64's JIT gets the 5.15
+#   programs on arm64-6.12) nor mem_throttled (arm64-6.12 runs it).
+# arm64-6.12: not prog-test (the vectors through arm64's JIT: arm64-6.1)
+#   nor drivers: iter is arm64-6.1's own driver, wq this guest's, and wq
+#   and timer are refused by name on arm64-6.1; timer (6.7-6.9 only) runs
+#   on x86.
+# 6.12: the drivers check runs timer alone: iter on 6.12 is the node
+#   guest's second tool, for all of its checks.
+declare -A GUEST_SKIP=([arm64-6.1]="mem_throttled as_5_15" [arm64-6.12]="prog-test drivers")
+declare -A GUEST_DRIVERS=([6.12]="timer")
 
 here=$(cd "$(dirname "$0")" && pwd)
-kernels="6.1 6.12 node"
+kernels="6.1 6.12 arm64-6.12 node arm64-6.1"
 tool=
+arm64=
 prog_test=
 hkload=
 hkvm=
@@ -38,15 +57,20 @@ append_extra=${HK_VMTEST_APPEND:-}
 usage()
 {
 	cat <<EOF
-usage: $0 [--kernels "6.1 6.12 node"] --tool PATH --prog-test PATH --hkload PATH
-          [--hkvm PATH] [--out DIR] [--keep]
+usage: $0 [--kernels LIST] --tool PATH --prog-test PATH --hkload PATH
+          [--hkvm PATH] [--arm64 DIR] [--out DIR] [--keep]
   --kernels LIST   Debian kernel series to boot: 6.1 (Debian 12's own),
                    6.12 (bookworm's 6.12 backport), node (that 6.12 as a
-                   node: 8 vCPUs, cgroup v2 only); default "6.1 6.12 node"
-  --tool PATH      static hotspot-k
+                   node: 8 vCPUs, cgroup v2 only), arm64-6.1 and arm64-6.12
+                   (the same kernels for arm64); default
+                   "6.1 6.12 arm64-6.12 node arm64-6.1"
+  --tool PATH      static hotspot-k (the host's architecture: x86_64)
   --prog-test PATH static in-kernel test runner
   --hkload PATH    static workload generator
   --hkvm PATH      static guest helper (default: next to --prog-test)
+  --arm64 DIR      the arm64 guests' static binaries, cross-built
+                   (make STATIC=1 ARCH=arm64): hotspot-k.arm64, prog-test,
+                   hkload, hkvm; needed when LIST has an arm64 kernel
   --out DIR        guest logs and the initramfs (default build/vmtest)
   --keep           keep the initramfs staging directory in DIR
 EOF
@@ -66,6 +90,7 @@ while [ $# -gt 0 ]; do
 	--prog-test) prog_test=${2:?}; shift ;;
 	--hkload) hkload=${2:?}; shift ;;
 	--hkvm) hkvm=${2:?}; shift ;;
+	--arm64) arm64=${2:?}; shift ;;
 	--out) out=${2:?}; shift ;;
 	--keep) keep=1 ;;
 	-h | --help) usage ;;
@@ -107,136 +132,65 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# milliseconds, from bash's microsecond clock
-now_ms()
-{
-	local t=${EPOCHREALTIME/./}
-	echo $((10#$t / 1000))
-}
-
-# seconds with one decimal from milliseconds
-fmt_s()
-{
-	printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100))
-}
+# shellcheck source=kernels.sh
+. "$here/kernels.sh"
 
 # --- host packages: qemu and a static busybox, only if missing -------------
 install_missing()
 {
-	"$here/../deps.sh" vmtest || die "cannot install qemu-system-x86 and busybox-static"
-}
-
-apt_lists_empty()
-{
-	! compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null
-}
-
-apt_update()
-{
-	[ "$(id -u)" = 0 ] || die "apt lists are missing or stale and only root can update them"
-	echo "vmtest: apt-get update"
-	DEBIAN_FRONTEND=noninteractive apt-get update -qq
-}
-
-# --- kernels ---------------------------------------------------------------
-series_regex()
-{
-	case $1 in
-	6.1) echo '^linux-image-6\.1\.0-[0-9]+-cloud-amd64$' ;;
-	6.12 | node) echo '^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64$' ;;
-	*) return 1 ;;
-	esac
-}
-
-# newest package of a series that apt knows, else the newest cached one
-pick_package()
-{
-	local re pkg
-
-	re=$(series_regex "$1")
-	pkg=$(apt-cache pkgnames linux-image-6. 2>/dev/null | grep -E "$re" |
-		sort -V | tail -n 1) || true
-	if [ -z "$pkg" ]; then
-		pkg=$(find "$cache" -maxdepth 1 -name 'linux-image-*.deb' -printf '%f\n' |
-			sed 's/_.*//' | grep -E "$re" | sort -V | tail -n 1) || true
-	fi
-	echo "$pkg"
-}
-
-cached_deb()
-{
-	find "$cache" -maxdepth 1 -name "$1_*.deb" | sort -V | tail -n 1
-}
-
-# fetch_kernel SERIES: sets kernel_pkg, kernel_image, kernel_note
-fetch_kernel()
-{
-	local series=$1 deb t0 x sandbox=() old
-
-	kernel_pkg=$(pick_package "$series")
-	[ -n "$kernel_pkg" ] || die "$series: no package matches $(series_regex "$series") (apt-cache)"
-	deb=$(cached_deb "$kernel_pkg")
-	t0=$(now_ms)
-	if [ -n "$deb" ]; then
-		kernel_note="cached"
-	else
-		[ "$(id -u)" = 0 ] && sandbox=(-o APT::Sandbox::User=root)
-		if ! (cd "$cache" && apt-get -qq "${sandbox[@]}" download "$kernel_pkg"); then
-			# lists older than the mirror: the file is gone, update once
-			apt_update
-			(cd "$cache" && apt-get -qq "${sandbox[@]}" download "$kernel_pkg") ||
-				die "$series: apt-get download $kernel_pkg failed"
-		fi
-		deb=$(cached_deb "$kernel_pkg")
-		[ -n "$deb" ] || die "$series: apt-get download left no ${kernel_pkg}_*.deb"
-		kernel_note="downloaded $(($(stat -c %s "$deb") / 1048576)) MiB in $(fmt_s $(($(now_ms) - t0))) s"
-		# older kernels of the same series only fill the cache
-		while read -r old; do
-			[ "$old" = "$deb" ] || rm -f "$old" "${old%.deb}.vmlinuz"
-		done < <(find "$cache" -maxdepth 1 -name 'linux-image-*.deb' |
-			grep -E "/$(series_regex "$series" | sed 's/^\^//; s/\$$//')_")
-	fi
-	kernel_image=${deb%.deb}.vmlinuz
-	if [ ! -s "$kernel_image" ]; then
-		x=$(mktemp -d "$cache/x.XXXXXX")
-		dpkg -x "$deb" "$x"
-		set -- "$x"/boot/vmlinuz-*
-		[ -f "$1" ] || { rm -rf "$x"; die "$series: no boot/vmlinuz-* in $deb"; }
-		cp "$1" "$kernel_image.tmp" && mv "$kernel_image.tmp" "$kernel_image"
-		rm -rf "$x"
-	fi
+	"$here/../deps.sh" vmtest || die "cannot install qemu and busybox-static"
 }
 
 # --- initramfs: busybox, the static binaries, /init --------------------------
+# elf_is FILE MACHINE: a static ELF executable for that machine (readelf's
+# name: X86-64, AArch64). The guest has no libc: a dynamic binary would fail
+# to exec there, and another architecture's would not run at all.
+elf_is()
+{
+	local f=$1 want=$2 hdr
+
+	if [ ! -f "$f" ] || [ ! -x "$f" ]; then
+		die "$f: no such executable"
+	fi
+	hdr=$(readelf -h "$f" 2>/dev/null) || die "$f: not an ELF file"
+	[[ $hdr == *"Machine:"*"$want"* ]] ||
+		die "$f: not a $want executable ($(echo "$hdr" | sed -n 's/^ *Machine: *//p'))"
+	! readelf -l "$f" 2>/dev/null | grep -q 'INTERP' ||
+		die "$f is dynamically linked (build with make STATIC=1)"
+}
+
+# build_initramfs ARCH BUSYBOX TOOL PROG_TEST HKLOAD HKVM: $out/initramfs.ARCH.cpio.gz
 build_initramfs()
 {
-	local f a
+	local arch=$1 bb=$2 machine f a
 
-	for f in "$tool" "$prog_test" "$hkload" "$hkvm"; do
-		if [ ! -f "$f" ] || [ ! -x "$f" ]; then
-			die "$f: no such executable"
-		fi
-		# the guest has no libc: a dynamic binary would fail to exec there
-		! ldd "$f" >/dev/null 2>&1 || die "$f is dynamically linked (build with make STATIC=1)"
+	shift 2
+	case $arch in
+	amd64) machine=X86-64 ;;
+	arm64) machine=AArch64 ;;
+	esac
+	for f in "$bb" "$@"; do
+		elf_is "$f" "$machine"
 	done
-	command -v busybox >/dev/null || die "busybox not found"
-	! ldd "$(command -v busybox)" >/dev/null 2>&1 || die "busybox is not the static one (busybox-static)"
 
 	mkdir -p "$out"
 	stage=$(mktemp -d "$out/initramfs.XXXXXX")
 	mkdir -p "$stage"/{bin,dev,proc,sys,tmp}
-	cp "$(command -v busybox)" "$stage/bin/busybox"
-	for a in $("$stage/bin/busybox" --list); do
+	cp "$bb" "$stage/bin/busybox"
+	# the applets' names from the host's busybox: the same version, and the
+	# guest's may not run here
+	for a in $(busybox --list); do
 		[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
 	done
-	cp "$tool" "$stage/bin/hotspot-k"
-	cp "$prog_test" "$stage/bin/prog-test"
-	cp "$hkload" "$stage/bin/hkload"
-	cp "$hkvm" "$stage/bin/hkvm"
+	cp "$1" "$stage/bin/hotspot-k"
+	cp "$2" "$stage/bin/prog-test"
+	cp "$3" "$stage/bin/hkload"
+	cp "$4" "$stage/bin/hkvm"
 	cp "$here/init.sh" "$stage/init"
 	cp "$here/node.sh" "$stage/node.sh"
 	chmod 755 "$stage/init"
-	(cd "$stage" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$out/initramfs.cpio.gz"
+	(cd "$stage" && find . | busybox cpio -o -H newc 2>/dev/null) |
+		gzip -1 >"$out/initramfs.$arch.cpio.gz"
 	if [ "$keep" = 0 ]; then
 		rm -rf "$stage"
 		stage=
@@ -251,11 +205,17 @@ declare -A info	# info[series:kernel|boot|total|verdict|note]
 # checks_of SERIES: the checks its guest runs
 checks_of()
 {
-	if [ "$1" = node ]; then
-		echo "$NODE_CHECKS"
-	else
-		echo "$CHECKS"
-	fi
+	local c
+
+	case $1 in
+	node) echo "$NODE_CHECKS" ;;
+	*)
+		for c in $CHECKS; do
+			[[ " ${GUEST_SKIP[$1]:-} " == *" $c "* ]] || printf '%s ' "$c"
+		done
+		echo
+		;;
+	esac
 }
 
 # start_guest SERIES: boot its kernel in the background (qemu_pid, t0)
@@ -276,6 +236,12 @@ start_guest()
 	# static key's int3 ran it after the patch had ended: an oops in
 	# __schedule when the sched_switch tracepoint's key flipped as the
 	# tool detached (fresh-ci, 1 run in ~6).
+	if [ -n "${GUEST_SKIP[$series]:-}" ]; then
+		append="hkvm.skip=$(echo ${GUEST_SKIP[$series]} | tr ' ' ,) $append"
+	fi
+	if [ -n "${GUEST_DRIVERS[$series]:-}" ]; then
+		append="hkvm.drivers=$(echo ${GUEST_DRIVERS[$series]} | tr ' ' ,) $append"
+	fi
 	if [ "$series" = node ]; then
 		smp=8
 		tcg=single
@@ -284,12 +250,28 @@ start_guest()
 	echo "vmtest: $series: $(basename "${info[$series:image]}" .vmlinuz) (${info[$series:note]}), booting"
 	t0_ms[$series]=$(now_ms)
 	timed_out[$series]=0
-	qemu-system-x86_64 -accel tcg,thread=$tcg -cpu max -m 2G -smp "$smp" \
-		-nographic -no-reboot -nic none \
-		-kernel "${info[$series:image]}" -initrd "$out/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 quiet $append" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		</dev/null >"$out/$series.log.raw" 2>&1 &
+	case $series in
+	arm64-*)
+		# -M virt: PL011 console, PSCI power-off (no isa-debug-exit:
+		# the verdict is the console's HKVM DONE line). pauth-impdef:
+		# QEMU's own pointer-authentication hash, not the architected
+		# QARMA, which TCG computes far more slowly
+		qemu-system-aarch64 -M virt -accel tcg,thread=$tcg \
+			-cpu max,pauth-impdef=on -m 2G -smp "$smp" \
+			-nographic -no-reboot -nic none \
+			-kernel "${info[$series:image]}" -initrd "$out/initramfs.arm64.cpio.gz" \
+			-append "console=ttyAMA0 panic=-1 quiet $append" \
+			</dev/null >"$out/$series.log.raw" 2>&1 &
+		;;
+	*)
+		qemu-system-x86_64 -accel tcg,thread=$tcg -cpu max -m 2G -smp "$smp" \
+			-nographic -no-reboot -nic none \
+			-kernel "${info[$series:image]}" -initrd "$out/initramfs.amd64.cpio.gz" \
+			-append "console=ttyS0 panic=-1 quiet $append" \
+			-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+			</dev/null >"$out/$series.log.raw" 2>&1 &
+		;;
+	esac
 	qemu_pid[$series]=$!
 	guests="$guests $series"
 }
@@ -330,6 +312,7 @@ finish_guest()
 		res[$series:$c]="$s ${t%s}"
 		detail[$series:$c]=$d
 	done < <(grep -o 'HKVM RESULT .*' "$log" | cut -d' ' -f3-)
+	grep -o 'HKVM CORE .*' "$log" | cut -d' ' -f3- | sort >"$out/$series.core" || true
 	done_line=$(grep -o 'HKVM DONE [0-9]*' "$log" | head -n 1) || true
 
 	for c in $(checks_of "$series"); do
@@ -370,15 +353,25 @@ finish_guest()
 }
 
 # --- main ----------------------------------------------------------------------
+want_arm64=0
 for k in $kernels; do
-	series_regex "$k" >/dev/null || die "unknown kernel series '$k' (known: 6.1 6.12 node)"
+	series_regex "$k" >/dev/null ||
+		die "unknown kernel series '$k' (known: 6.1 6.12 node arm64-6.1 arm64-6.12)"
+	[ "$(series_deb_arch "$k")" = arm64 ] && want_arm64=1
 done
+[ "$want_arm64" = 0 ] || [ -n "$arm64" ] || die "--kernels has an arm64 kernel: give --arm64 DIR"
 install_missing
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found"
+command -v qemu-system-aarch64 >/dev/null || die "qemu-system-aarch64 not found"
 mkdir -p "$cache"
 apt_lists_empty && apt_update
 
-build_initramfs
+build_initramfs amd64 "$(command -v busybox)" "$tool" "$prog_test" "$hkload" "$hkvm"
+if [ "$want_arm64" = 1 ]; then
+	fetch_busybox arm64
+	build_initramfs arm64 "$busybox_bin" "$arm64/hotspot-k.arm64" "$arm64/prog-test" \
+		"$arm64/hkload" "$arm64/hkvm"
+fi
 for k in $kernels; do
 	fetch_kernel "$k"
 	info[$k:image]=$kernel_image
@@ -438,4 +431,22 @@ for c in $all_checks; do
 done
 row "total (s)" info total -
 row result info verdict -
+
+# The CO-RE relocations that resolve to another value on arm64 than on x86
+# under the same kernel version (init.sh's HKVM CORE lines: "<kind> spec =
+# value"): struct layouts that differ by architecture, which CO-RE absorbs
+core_vs()
+{
+	local a=$out/$1.core b=$out/$2.core n d
+
+	[ -s "$a" ] && [ -s "$b" ] || return 0
+	n=$(wc -l <"$a")
+	d=$(awk -F' = ' 'NR == FNR { x[$1] = $2; next }
+		($1 in x) && x[$1] != $2 { printf "%s%s: %s -> %s", (n++ ? "; " : ""), $1, x[$1], $2 }
+		END { if (!n) printf "none" }' "$a" "$b")
+	echo "CO-RE $1 -> $2: of $n relocated specs, those whose value differs: $d"
+}
+echo
+core_vs 6.1 arm64-6.1
+core_vs 6.12 arm64-6.12
 exit "$rc"
