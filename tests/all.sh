@@ -75,14 +75,13 @@ suite()
 }
 
 # what every suite runs, built on every CPU: nothing else runs yet; then
-# the aarch64 set (make vmtest's arm64 guests, the unit tests under
-# qemu-user), cross-built in build/arm64
+# the aarch64 set of make vmtest's arm64 guests, cross-built in build/arm64
 t0=$(date +%s%N)
 $make --no-print-directory -j"$(nproc)" STATIC=1 hotspot-k build/prog-test build/hkload \
 	build/profload build/uringidle build/hkvm &&
 	$make --no-print-directory -j"$(nproc)" STATIC=1 ARCH=arm64 OUTPUT=build/arm64 \
 		build/arm64/hotspot-k.arm64 build/arm64/prog-test build/arm64/hkload \
-		build/arm64/hkvm build/arm64/unit-tests
+		build/arm64/hkvm
 rc=$?
 echo "build $(ms_since "$t0") $rc" >>"$times"
 [ "$rc" = 0 ] || fail "$rc"
@@ -102,8 +101,6 @@ echo "vmtest: booting the guests in the background (log: $out/vmtest.out)"
 # (122.7 -> 119.6 s, sanitize 39.3 -> 39.5 s), and only less work in either
 # half makes it shorter
 suite unit $make --no-print-directory STATIC=1 unit
-# the same tests, built for aarch64, under qemu-user
-suite unit-arm64 $make --no-print-directory STATIC=1 ARCH=arm64 OUTPUT=build/arm64 unit
 suite sanitize $make --no-print-directory sanitize
 # the corpus replayed, then 3 s of fuzzing a target (make fuzz: 60 s each)
 suite fuzz-smoke $make --no-print-directory FUZZ_SMOKE_SECONDS=3 fuzz-smoke
