@@ -289,7 +289,9 @@ else
 fi
 
 # --- cpu_bound: a busy loop is diagnosed --------------------------------------
-if ! with_tool cpu_bound; then
+if skipped cpu_bound; then
+	:
+elif ! with_tool cpu_bound; then
 	:
 else
 	timeout -s KILL 60 hkload spin >/dev/null &
@@ -301,34 +303,36 @@ else
 fi
 
 # --- profile: the profiler's object loads, samples a busy loop, writes ------
-now
-t0=$NOW
-timeout -s KILL 60 hkload spin >/dev/null &
-spin=$!
-# busybox's timeout execs the command in the PID $! names: profile hkload,
-# not timeout's image half-way through the exec (seen once, on a loaded
-# host: "cannot read its memory map: No such process")
-i=0
-while [ "$(cat /proc/$spin/comm 2>/dev/null)" != hkload ] && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-PROF=/tmp/profile.out
-if timeout -s KILL 120 hotspot-k profile "$spin" --duration 2s --dir /tmp --json \
-	>"$PROF" 2>&1 && grep -q '"state":"written"' "$PROF"; then
-	done_line=$(grep '"state":"written"' "$PROF")
-	samples=$(echo "$done_line" | sed -n 's/.*"on_cpu_samples":\([0-9]*\).*/\1/p')
-	stacks=$(echo "$done_line" | sed -n 's/.*"stacks":\([0-9]*\).*/\1/p')
-	svg=$(echo "$done_line" | sed -n 's/.*"svg":"\([^"]*\)".*/\1/p')
-	if [ "${samples:-0}" -gt 0 ] && [ -s "$svg" ]; then
-		result profile PASS "$t0" "$samples samples on-CPU, $stacks stacks in 2 s"
+if ! skipped profile; then
+	now
+	t0=$NOW
+	timeout -s KILL 60 hkload spin >/dev/null &
+	spin=$!
+	# busybox's timeout execs the command in the PID $! names: profile hkload,
+	# not timeout's image half-way through the exec (seen once, on a loaded
+	# host: "cannot read its memory map: No such process")
+	i=0
+	while [ "$(cat /proc/$spin/comm 2>/dev/null)" != hkload ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	PROF=/tmp/profile.out
+	if timeout -s KILL 120 hotspot-k profile "$spin" --duration 2s --dir /tmp --json \
+		>"$PROF" 2>&1 && grep -q '"state":"written"' "$PROF"; then
+		done_line=$(grep '"state":"written"' "$PROF")
+		samples=$(echo "$done_line" | sed -n 's/.*"on_cpu_samples":\([0-9]*\).*/\1/p')
+		stacks=$(echo "$done_line" | sed -n 's/.*"stacks":\([0-9]*\).*/\1/p')
+		svg=$(echo "$done_line" | sed -n 's/.*"svg":"\([^"]*\)".*/\1/p')
+		if [ "${samples:-0}" -gt 0 ] && [ -s "$svg" ]; then
+			result profile PASS "$t0" "$samples samples on-CPU, $stacks stacks in 2 s"
+		else
+			result profile FAIL "$t0" "no sample or no SVG: $(tail -n 1 "$PROF")"
+		fi
 	else
-		result profile FAIL "$t0" "no sample or no SVG: $(tail -n 1 "$PROF")"
+		result profile FAIL "$t0" "$(tail -n 2 "$PROF" | tr '\n' ' ')"
 	fi
-else
-	result profile FAIL "$t0" "$(tail -n 2 "$PROF" | tr '\n' ' ')"
+	stop "$spin"
 fi
-stop "$spin"
 
 # --- mem_throttled: a leak held at memory.high -------------------------------
 # A cgroup v2 sibling of hkvm with memory.high = 64 MiB and no memory.max;

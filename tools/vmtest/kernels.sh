@@ -112,8 +112,12 @@ fetch_kernel()
 	fi
 	kernel_image=${deb%.deb}.vmlinuz
 	if [ ! -s "$kernel_image" ]; then
+		# the image only, and tar stops at it: ./boot comes first in
+		# the package, its ~200 MB of modules after (0.1 s, not dpkg
+		# -x's 1.5 s)
 		x=$(mktemp -d "$cache/x.XXXXXX")
-		dpkg -x "$deb" "$x"
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -x -C "$x" --wildcards --occurrence=1 './boot/vmlinuz-*' 2>/dev/null || true
 		set -- "$x"/boot/vmlinuz-*
 		[ -f "$1" ] || { rm -rf "$x"; die "$series: no boot/vmlinuz-* in $deb"; }
 		cp "$1" "$kernel_image.tmp" && mv "$kernel_image.tmp" "$kernel_image"

@@ -31,18 +31,22 @@ NODE_CHECKS="load throttled quota_starved iter_wrap attribution oversubscribed s
 # arm64-6.1: not as_5_15 (26-43 s of 6.1's verifier, the same code on both
 #   architectures: the x86 6.1 guest runs it; arm64's JIT gets the 5.15
 #   programs on arm64-6.12) nor mem_throttled (arm64-6.12 runs it).
-# arm64-6.12: not prog-test (the vectors through arm64's JIT: arm64-6.1)
-#   nor drivers (iter is arm64-6.1's own driver, wq this guest's; wq and
-#   timer are refused by name on arm64-6.1).
-# 6.12: not drivers (iter: the node guest's second tool, through all of
-#   its checks; timer, 6.7-6.9 only: e2e's timer_walk on the host, ~15 s of
-#   verifier a driver here) nor as_5_15 (6.12's verifier over the 5.15
-#   programs: arm64-6.12's; 6.1's: x86 6.1's).
-declare -A GUEST_SKIP=([arm64-6.1]="mem_throttled as_5_15" [arm64-6.12]="prog-test drivers"
-	[6.12]="drivers as_5_15")
+# arm64-6.12: not prog-test (the vectors through arm64's JIT: arm64-6.1),
+#   profile (arm64-6.1: the same user registers) nor drivers (iter is
+#   arm64-6.1's own driver, wq this guest's; wq and timer are refused by
+#   name on arm64-6.1).
+# 6.12: the node guest boots the same kernel, whose checks cover these:
+#   drivers (its second tool walks with iter through all of its checks;
+#   timer, 6.7-6.9 only: e2e's timer_walk on the host), cpu_bound
+#   (busy_loop), oom_risk (freeze_v2 freezes an OOM risk in its memory
+#   cgroup), mem_throttled (mem_high); as_5_15: arm64-6.12 (6.12's
+#   verifier) and x86 6.1.
+declare -A GUEST_SKIP=([arm64-6.1]="mem_throttled as_5_15"
+	[arm64-6.12]="prog-test profile drivers"
+	[6.12]="cpu_bound oom_risk mem_throttled drivers as_5_15")
 
 here=$(cd "$(dirname "$0")" && pwd)
-kernels="6.12 6.1 node arm64-6.12 arm64-6.1"
+kernels="6.1 node arm64-6.12 6.12 arm64-6.1"
 tool=
 arm64=
 prog_test=
@@ -64,7 +68,7 @@ usage: $0 [--kernels LIST] --tool PATH --prog-test PATH --hkload PATH
                    6.12 (bookworm's 6.12 backport), node (that 6.12 as a
                    node: 8 vCPUs, cgroup v2 only), arm64-6.1 and arm64-6.12
                    (the same kernels for arm64); default
-                   "6.12 6.1 node arm64-6.12 arm64-6.1"
+                   "6.1 node arm64-6.12 6.12 arm64-6.1"
   --tool PATH      static hotspot-k (the host's architecture: x86_64)
   --prog-test PATH static in-kernel test runner
   --hkload PATH    static workload generator
@@ -364,17 +368,24 @@ command -v qemu-system-aarch64 >/dev/null || die "qemu-system-aarch64 not found"
 mkdir -p "$cache"
 apt_lists_empty && apt_update
 
+# what a guest needs, made when it is about to boot: the first guests
+# start while the others' kernels are fetched
+prepare_guest()
+{
+	if [ "$(series_deb_arch "$1")" = arm64 ] && [ ! -s "$out/initramfs.arm64.cpio.gz" ]; then
+		fetch_busybox arm64
+		build_initramfs arm64 "$busybox_bin" "$arm64/hotspot-k.arm64" "$arm64/prog-test" \
+			"$arm64/hkload" "$arm64/hkvm"
+	fi
+	if [ -z "${info[$1:image]:-}" ]; then
+		fetch_kernel "$1"
+		info[$1:image]=$kernel_image
+		info[$1:note]="$kernel_pkg, $kernel_note"
+	fi
+}
+
+rm -f "$out/initramfs.arm64.cpio.gz"
 build_initramfs amd64 "$(command -v busybox)" "$tool" "$prog_test" "$hkload" "$hkvm"
-if [ "$want_arm64" = 1 ]; then
-	fetch_busybox arm64
-	build_initramfs arm64 "$busybox_bin" "$arm64/hotspot-k.arm64" "$arm64/prog-test" \
-		"$arm64/hkload" "$arm64/hkvm"
-fi
-for k in $kernels; do
-	fetch_kernel "$k"
-	info[$k:image]=$kernel_image
-	info[$k:note]="$kernel_pkg, $kernel_note"
-done
 
 # The guests, HK_VMTEST_JOBS (2) at once, in the order given: each is
 # timed by its own kernel, and two TCG guests keep 2 host CPUs busy where
@@ -402,6 +413,7 @@ while [ -n "$pending" ] || [ -n "${guests// /}" ]; do
 	set -- $guests
 	while [ -n "$pending" ] && [ $# -lt "$jobs" ]; do
 		set -- $pending
+		prepare_guest "$1"
 		start_guest "$1"
 		shift
 		pending=$*
