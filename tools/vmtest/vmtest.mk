@@ -15,7 +15,8 @@ VMTEST_KERNELS ?= 6.1 node arm64-6.12 6.12 arm64-6.1
 VMTEST_FLAGS   ?=
 # the arm64 guests' binaries, cross-built beside the host's
 VMTEST_ARM64   := $(OUTPUT)/arm64
-VMTEST_ARM64_BINS := $(addprefix $(VMTEST_ARM64)/,hotspot-k.arm64 prog-test hkload hkvm)
+# (leakload: dynamic, for the leaf check, with libc6-arm64-cross's libc)
+VMTEST_ARM64_BINS := $(addprefix $(VMTEST_ARM64)/,hotspot-k.arm64 prog-test hkload hkvm leakload)
 
 # the guest's helper: isa-debug-exit and a BPF program count, static since
 # the guest has no libc

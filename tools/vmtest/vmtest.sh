@@ -23,6 +23,8 @@
 set -eu
 
 CHECKS="prog-test load core cpu_bound profile oom_risk mem_throttled sigint no_bpf_left drivers as_5_15"
+# the arm64 guests add leaf: their image has a dynamic leakload and its libc
+ARM64_CHECKS="prog-test load core cpu_bound profile leaf oom_risk mem_throttled sigint no_bpf_left drivers as_5_15"
 NODE_CHECKS="load throttled quota_starved iter_wrap attribution oversubscribed seed_pair busy_loop mem_high freeze_v2 busy_faults sigint no_bpf_left"
 # Each check runs on every architecture and every kernel version, but the
 # slow ones not on every pair of them, so that the five guests fit make
@@ -32,7 +34,7 @@ NODE_CHECKS="load throttled quota_starved iter_wrap attribution oversubscribed s
 #   architectures: the x86 6.1 guest runs it; arm64's JIT gets the 5.15
 #   programs on arm64-6.12) nor mem_throttled (arm64-6.12 runs it).
 # arm64-6.12: not prog-test (the vectors through arm64's JIT: arm64-6.1),
-#   profile (arm64-6.1: the same user registers) nor drivers (iter is
+#   profile and leaf (arm64-6.1: the same user registers) nor drivers (iter is
 #   arm64-6.1's own driver, wq this guest's; wq and timer are refused by
 #   name on arm64-6.1).
 # 6.12: the node guest boots the same kernel, whose checks cover these:
@@ -42,7 +44,7 @@ NODE_CHECKS="load throttled quota_starved iter_wrap attribution oversubscribed s
 #   cgroup), mem_throttled (mem_high); as_5_15: arm64-6.12 (6.12's
 #   verifier) and x86 6.1.
 declare -A GUEST_SKIP=([arm64-6.1]="mem_throttled as_5_15"
-	[arm64-6.12]="prog-test profile drivers"
+	[arm64-6.12]="prog-test profile leaf drivers"
 	[6.12]="cpu_bound oom_risk mem_throttled drivers as_5_15")
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -75,7 +77,9 @@ usage: $0 [--kernels LIST] --tool PATH --prog-test PATH --hkload PATH
   --hkvm PATH      static guest helper (default: next to --prog-test)
   --arm64 DIR      the arm64 guests' static binaries, cross-built
                    (make STATIC=1 ARCH=arm64): hotspot-k.arm64, prog-test,
-                   hkload, hkvm; needed when LIST has an arm64 kernel
+                   hkload, hkvm, and the dynamic leakload (its loader and
+                   libc from /usr/aarch64-linux-gnu/lib); needed when LIST
+                   has an arm64 kernel
   --out DIR        guest logs and the initramfs (default build/vmtest)
   --keep           keep the initramfs staging directory in DIR
 EOF
@@ -147,6 +151,15 @@ install_missing()
 }
 
 # --- initramfs: busybox, the static binaries, /init --------------------------
+# gcc_triplet DEB_ARCH: the multiarch directory's name
+gcc_triplet()
+{
+	case $1 in
+	arm64) echo aarch64-linux-gnu ;;
+	*) echo x86_64-linux-gnu ;;
+	esac
+}
+
 # elf_is FILE MACHINE: a static ELF executable for that machine (readelf's
 # name: X86-64, AArch64). The guest has no libc: a dynamic binary would fail
 # to exec there, and another architecture's would not run at all.
@@ -164,17 +177,19 @@ elf_is()
 		die "$f is dynamically linked (build with make STATIC=1)"
 }
 
-# build_initramfs ARCH BUSYBOX TOOL PROG_TEST HKLOAD HKVM: $out/initramfs.ARCH.cpio.gz
+# build_initramfs ARCH BUSYBOX TOOL PROG_TEST HKLOAD HKVM [LEAKLOAD LIBDIR]:
+# $out/initramfs.ARCH.cpio.gz; LEAKLOAD is dynamic, with its loader and libc
+# from LIBDIR (the leaf check: a leaf in a shared libc)
 build_initramfs()
 {
-	local arch=$1 bb=$2 machine f a
+	local arch=$1 bb=$2 machine f a interp
 
 	shift 2
 	case $arch in
 	amd64) machine=X86-64 ;;
 	arm64) machine=AArch64 ;;
 	esac
-	for f in "$bb" "$@"; do
+	for f in "$bb" "$1" "$2" "$3" "$4"; do
 		elf_is "$f" "$machine"
 	done
 
@@ -191,6 +206,15 @@ build_initramfs()
 	cp "$2" "$stage/bin/prog-test"
 	cp "$3" "$stage/bin/hkload"
 	cp "$4" "$stage/bin/hkvm"
+	if [ -n "${5:-}" ]; then
+		interp=$(readelf -l "$5" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+		[ -n "$interp" ] && [ -f "$6/${interp##*/}" ] && [ -f "$6/libc.so.6" ] ||
+			die "$5: its loader ($interp) or libc.so.6 is not in $6"
+		mkdir -p "$stage${interp%/*}" "$stage/lib/$(gcc_triplet "$arch")"
+		cp "$5" "$stage/bin/leakload"
+		cp "$6/${interp##*/}" "$stage$interp"
+		cp "$6/libc.so.6" "$stage/lib/$(gcc_triplet "$arch")/libc.so.6"
+	fi
 	cp "$here/init.sh" "$stage/init"
 	cp "$here/node.sh" "$stage/node.sh"
 	chmod 755 "$stage/init"
@@ -210,12 +234,14 @@ declare -A info	# info[series:kernel|boot|total|verdict|note]
 # checks_of SERIES: the checks its guest runs
 checks_of()
 {
-	local c
+	local c list
 
 	case $1 in
 	node) echo "$NODE_CHECKS" ;;
 	*)
-		for c in $CHECKS; do
+		list=$CHECKS
+		[ "$(series_deb_arch "$1")" = amd64 ] || list=$ARM64_CHECKS
+		for c in $list; do
 			[[ " ${GUEST_SKIP[$1]:-} " == *" $c "* ]] || printf '%s ' "$c"
 		done
 		echo
@@ -375,7 +401,7 @@ prepare_guest()
 	if [ "$(series_deb_arch "$1")" = arm64 ] && [ ! -s "$out/initramfs.arm64.cpio.gz" ]; then
 		fetch_busybox arm64
 		build_initramfs arm64 "$busybox_bin" "$arm64/hotspot-k.arm64" "$arm64/prog-test" \
-			"$arm64/hkload" "$arm64/hkvm"
+			"$arm64/hkload" "$arm64/hkvm" "$arm64/leakload" /usr/aarch64-linux-gnu/lib
 	fi
 	if [ -z "${info[$1:image]:-}" ]; then
 		fetch_kernel "$1"
@@ -384,7 +410,9 @@ prepare_guest()
 	fi
 }
 
-rm -f "$out/initramfs.arm64.cpio.gz"
+# this run's: the arm64 initramfs is made when its first guest boots, and
+# the CO-RE comparison reads only the guests that ran
+rm -f "$out/initramfs.arm64.cpio.gz" "$out"/*.core
 build_initramfs amd64 "$(command -v busybox)" "$tool" "$prog_test" "$hkload" "$hkvm"
 
 # The guests, HK_VMTEST_JOBS (2) at once, in the order given: each is
@@ -446,7 +474,7 @@ row vmtest info kernel "?"
 row "boot (s)" info boot -
 row driver info driver -
 all_checks=$CHECKS
-for c in $NODE_CHECKS; do
+for c in leaf $NODE_CHECKS; do
 	[[ " $all_checks " == *" $c "* ]] || all_checks="$all_checks $c"
 done
 for c in $all_checks; do
