@@ -144,6 +144,19 @@ hk_progs_gone()
 	[ "${1:-x}" = 0 ]
 }
 
+# execed PID COMM: wait (5 s at most) until PID runs COMM. busybox's timeout
+# execs the command in the PID $! names: a profile must see the program, not
+# timeout's image half-way through the exec (seen once, on a loaded host:
+# "cannot read its memory map: No such process")
+execed()
+{
+	e_i=0
+	while [ "$(cat /proc/$1/comm 2>/dev/null)" != "$2" ] && [ $e_i -lt 50 ]; do
+		sleep 0.1
+		e_i=$((e_i + 1))
+	done
+}
+
 # indent the last lines of FILE under a label, for the host's failure tail
 show()
 {
@@ -308,14 +321,7 @@ if ! skipped profile; then
 	t0=$NOW
 	timeout -s KILL 60 hkload spin >/dev/null &
 	spin=$!
-	# busybox's timeout execs the command in the PID $! names: profile hkload,
-	# not timeout's image half-way through the exec (seen once, on a loaded
-	# host: "cannot read its memory map: No such process")
-	i=0
-	while [ "$(cat /proc/$spin/comm 2>/dev/null)" != hkload ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	execed "$spin" hkload
 	PROF=/tmp/profile.out
 	if timeout -s KILL 120 hotspot-k profile "$spin" --duration 2s --dir /tmp --json \
 		>"$PROF" 2>&1 && grep -q '"state":"written"' "$PROF"; then
@@ -349,11 +355,7 @@ if [ -x /bin/leakload ] && ! skipped leaf; then
 	t0=$NOW
 	timeout -s KILL 60 leakload leak 1024 100 >/dev/null &
 	lk=$!
-	i=0
-	while [ "$(cat /proc/$lk/comm 2>/dev/null)" != leakload ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	execed "$lk" leakload
 	mkdir -p /tmp/leaf
 	LEAF=/tmp/leaf.out
 	if timeout -s KILL 120 hotspot-k profile "$lk" --memory --duration 3s --dir /tmp/leaf \
