@@ -99,18 +99,12 @@ echo "vmtest: booting the guests in the background (log: $out/vmtest.out)"
 # Both CPUs are busy through this phase (the guests under TCG and these
 # builds): -j for the sanitizer's and the fuzzer's builds gained nothing
 # (122.7 -> 119.6 s, sanitize 39.3 -> 39.5 s), and only less work in either
-# half makes it shorter. The guests are the longer half (five of them since
-# arm64: ~150 s against ~120): these run at nice 10, so that a guest gets a
-# CPU first and they fill what the guests leave (a guest waiting for a
-# leak's trend leaves most of one). Not sanitize's runs (one times a busy
-# loop's diagnosis; its build yields, BUILD_NICE) nor install-test's (a
-# SIGHUP 1.5 s after the start must find the tool loaded)
-bg="nice -n 10"
-suite unit $bg $make --no-print-directory STATIC=1 unit
-suite sanitize $make --no-print-directory BUILD_NICE="$bg" sanitize
+# half makes it shorter
+suite unit $make --no-print-directory STATIC=1 unit
+suite sanitize $make --no-print-directory sanitize
 # the corpus replayed, then 3 s of fuzzing a target (make fuzz: 60 s each)
-suite fuzz-smoke $bg $make --no-print-directory FUZZ_SMOKE_SECONDS=3 fuzz-smoke
-suite prog-test $bg $make --no-print-directory STATIC=1 prog-test
+suite fuzz-smoke $make --no-print-directory FUZZ_SMOKE_SECONDS=3 fuzz-smoke
+suite prog-test $make --no-print-directory STATIC=1 prog-test
 suite install-test $make --no-print-directory STATIC=1 install-test
 
 wait "$vm_pid"

@@ -13,10 +13,6 @@ FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
 
 FUZZ_OUT := $(OUTPUT)/fuzz
-# BUILD_NICE="nice -n 10": the instrumented builds yield the CPU (make
-# test: to the vmtest guests), the sanitized runs do not (they time a busy
-# loop's diagnosis)
-BUILD_NICE ?=
 SAN_OUT  := $(OUTPUT)/asan
 
 # Each build is a sub-make with its own OUTPUT, so that instrumented and
@@ -74,6 +70,6 @@ fuzz-corpus: deps
 
 sanitize: deps
 	$(Q)tools/deps.sh fuzz
-	$(Q)$(BUILD_NICE) $(MAKE) --no-print-directory OUTPUT=$(SAN_OUT) STATIC= CC="$(SAN_CC)" sanitize-bins
+	$(Q)$(MAKE) --no-print-directory OUTPUT=$(SAN_OUT) STATIC= CC="$(SAN_CC)" sanitize-bins
 	$(Q)tests/fuzz/sanitize.sh --tool $(SAN_OUT)/hotspot-k \
 		--unit-tests $(SAN_OUT)/unit-tests --out $(SAN_OUT)/run

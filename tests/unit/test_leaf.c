@@ -84,15 +84,21 @@ static const struct hk_leaf_space fake = {
 	.is_return = fake_is_return, .module = fake_module, .name = fake_name,
 };
 
+/* the same, as the arm64 build asks: words may be signed (PAC) */
+static const struct hk_leaf_space fake_pac = {
+	.is_return = fake_is_return, .module = fake_module, .name = fake_name, .pac = 1,
+};
+
 #define NWORDS(w) (sizeof(w) / sizeof((w)[0]))
 
-static void expect(const __u64 *ips, size_t n, const __u64 *words, size_t nwords,
-		   const __u64 *want, size_t nwant, const char *what)
+static void expect_in(const struct hk_leaf_space *sp, const __u64 *ips, size_t n,
+		      const __u64 *words, size_t nwords, const __u64 *want, size_t nwant,
+		      const char *what)
 {
 	__u64 out[HK_LEAF_MAX] = {};
 	size_t k, i;
 
-	k = hk_leaf__recover(ips, n, words, nwords, &fake, out);
+	k = hk_leaf__recover(ips, n, words, nwords, sp, out);
 	if (k != nwant)
 		fprintf(stderr, "\n%s: %zu frames put back, want %zu\n", what, k, nwant);
 	CU_ASSERT_EQUAL(k, nwant);
@@ -102,6 +108,12 @@ static void expect(const __u64 *ips, size_t n, const __u64 *words, size_t nwords
 				(unsigned long long)out[i], (unsigned long long)want[i]);
 		CU_ASSERT_EQUAL(out[i], want[i]);
 	}
+}
+
+static void expect(const __u64 *ips, size_t n, const __u64 *words, size_t nwords,
+		   const __u64 *want, size_t nwant, const char *what)
+{
+	expect_in(&fake, ips, n, words, nwords, want, nwant, what);
 }
 
 static void test_caller_back(void)
@@ -165,6 +177,25 @@ static void test_chain(void)
 	expect(ips, 1, words, NWORDS(words), want, 2, "malloc's chain");
 	expect(ips, 1, deep, NWORDS(deep), want_deep, HK_LEAF_MAX, "the cap");
 	expect(ips, 1, twice, NWORDS(twice), want_twice, 2, "a function once");
+}
+
+/* arm64 with pointer authentication: the link register (words[0]) and the
+ * saved return addresses signed in bits 48-54 (the kernel's walk strips
+ * its own: ips are plain) */
+static void test_pac(void)
+{
+	const __u64 ips[] = { 0x10010, 0x1050 };
+	const __u64 signed_lr[] = { 0x0035000000001150ULL, 0x7ffc0000, 0x002a000000001050ULL };
+	const __u64 want[] = { 0x1150 };
+
+	CU_ASSERT_EQUAL(hk_leaf__strip_pac(0x0035000000001150ULL), 0x1150);
+	CU_ASSERT_EQUAL(hk_leaf__strip_pac(0x00007f12345678abULL), 0x00007f12345678abULL);
+	expect_in(&fake_pac, ips, 2, signed_lr, NWORDS(signed_lr), want, 1,
+		  "memset's caller from a signed link register");
+	/* the walk's own frame, signed on the stack, still ends the scan */
+	expect_in(&fake_pac, ips, 2, signed_lr + 2, 1, NULL, 0, "a signed ips[1]");
+	/* unstripped, a signed word is no return address */
+	expect(ips, 2, signed_lr, NWORDS(signed_lr), NULL, 0, "signed words, not stripped");
 }
 
 static int x86(const unsigned char *code, size_t len)
@@ -247,6 +278,7 @@ int hk_add_leaf_suite(void)
 		{ "nothing put back where nothing is lost", test_not_needed },
 		{ "the leaf's and the walk's functions skipped", test_skipped },
 		{ "a chain out of the library, capped", test_chain },
+		{ "arm64: signed return addresses stripped", test_pac },
 		{ "call instructions: x86-64 and arm64", test_call_encodings },
 		{ "code read from this process's own mappings", test_own_code },
 	};

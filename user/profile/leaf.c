@@ -64,6 +64,7 @@ size_t hk_leaf__recover(const __u64 *ips, size_t n, const __u64 *words, size_t n
 	char leaf[NAME_LEN], next[NAME_LEN], taken[HK_LEAF_MAX][NAME_LEN], name[NAME_LEN];
 	long leaf_mod, mod;
 	size_t i, j, k = 0;
+	__u64 w;
 
 	if (!n || !nwords)
 		return 0;
@@ -75,11 +76,12 @@ size_t hk_leaf__recover(const __u64 *ips, size_t n, const __u64 *words, size_t n
 	if (n > 1)
 		sp->name(sp->ctx, ips[1] - 1, next, sizeof(next));
 	for (i = 0; i < nwords && k < HK_LEAF_MAX; i++) {
-		if (n > 1 && words[i] == ips[1])
+		w = sp->pac ? hk_leaf__strip_pac(words[i]) : words[i];
+		if (n > 1 && w == ips[1])
 			break;
-		if (!words[i] || !sp->is_return(sp->ctx, words[i]))
+		if (!w || !sp->is_return(sp->ctx, w))
 			continue;
-		sp->name(sp->ctx, words[i] - 1, name, sizeof(name));
+		sp->name(sp->ctx, w - 1, name, sizeof(name));
 		if (!strcmp(name, leaf) || !strcmp(name, next))
 			continue;
 		for (j = 0; j < k && strcmp(name, taken[j]); j++)
@@ -87,8 +89,8 @@ size_t hk_leaf__recover(const __u64 *ips, size_t n, const __u64 *words, size_t n
 		if (j < k)
 			continue;
 		snprintf(taken[k], sizeof(taken[k]), "%s", name);
-		out[k++] = words[i];
-		mod = sp->module(sp->ctx, words[i] - 1);
+		out[k++] = w;
+		mod = sp->module(sp->ctx, w - 1);
 		if (mod != leaf_mod)
 			break;
 	}

@@ -30,12 +30,32 @@ struct hk_leaf_space {
 	long (*module)(void *ctx, __u64 addr);
 	/* the function holding addr, into buf (NUL-terminated); returns buf */
 	const char *(*name)(void *ctx, __u64 addr, char *buf, size_t len);
+	/* 1: words may carry arm64's pointer authentication codes (stripped
+	 * with hk_leaf__strip_pac before anything else) */
+	int pac;
 };
+
+/* user code lies below 2^48 on arm64 (and on x86-64) */
+#define HK_LEAF_USER_VA_BITS 48
+
+/*
+ * A user address without arm64's pointer authentication code. Code built
+ * with -mbranch-protection (PACIASP at entry) signs the link register, so
+ * a saved return address, and x30 itself inside such a function, carry a
+ * code in the bits above the virtual address; the kernel strips the same
+ * bits from the frame walk's addresses (ptrauth_strip_user_insn_pac), not
+ * from the words the profiler copies.
+ */
+static inline __u64 hk_leaf__strip_pac(__u64 addr)
+{
+	return addr & ((1ULL << HK_LEAF_USER_VA_BITS) - 1);
+}
 
 /*
  * The frames to put between ips[0] (the leaf, where the thread was
  * stopped) and ips[1] (the next frame the walk found, a return address),
- * chosen among words[0..nwords) (the stack from its pointer up), into
+ * chosen among words[0..nwords) (the stack from its pointer up; on arm64
+ * the link register first, each stripped of its PAC when sp->pac), into
  * out[0..HK_LEAF_MAX), outermost last; their number.
  *
  * Only when the leaf's file is not ips[1]'s (a library without frame

@@ -164,18 +164,21 @@ static int own_frames(const __u64 *ips, int n)
 	return own;
 }
 
+/* The architecture this is built for, which is the profiled process's:
+ * arm64's call instructions and pointer authentication (leaf.h). */
+#if defined(__aarch64__)
+#define BUILT_FOR_AARCH64 1
+#else
+#define BUILT_FOR_AARCH64 0
+#endif
+
 /* The process's address space, as leaf.c asks it. */
 static int space_is_return(void *ctx, __u64 addr)
 {
-#if defined(__aarch64__)
-	const int aarch64 = 1;
-#else
-	const int aarch64 = 0;
-#endif
 	unsigned char code[8];
 
 	return !hk_usyms__code(ctx, addr, code, sizeof(code)) &&
-	       hk_leaf__after_call(code, sizeof(code), aarch64);
+	       hk_leaf__after_call(code, sizeof(code), BUILT_FOR_AARCH64);
 }
 
 static long space_module(void *ctx, __u64 addr)
@@ -195,7 +198,7 @@ static __u32 user_frames(const __u64 *trace, __u32 n, const struct hk_prof_top *
 {
 	const struct hk_leaf_space sp = {
 		.ctx = s->user, .is_return = space_is_return, .module = space_module,
-		.name = space_name,
+		.name = space_name, .pac = BUILT_FOR_AARCH64,
 	};
 	size_t k = 0;
 
