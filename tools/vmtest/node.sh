@@ -515,12 +515,15 @@ else
 	# arm64 guest): where each of its threads waits is printed then, and
 	# it has 45 s in all (under this TCG the load takes ~40x its native
 	# time); a tool that never exits still fails
+	s_where=
 	if ! until_true 1500 dead "$tool"; then
 		for s_t in /proc/"$tool"/task/*; do
 			echo "HKVM INFO sigint: 15 s on, $tool thread ${s_t##*/}" \
 				"$(cat "$s_t/comm" 2>/dev/null) in $(cat "$s_t/wchan" 2>/dev/null):" \
 				"$(tr '\n' ' ' <"$s_t/stack" 2>/dev/null | cut -c1-400)"
+			s_where="$s_where ${s_t##*/}:$(cat "$s_t/wchan" 2>/dev/null)"
 		done
+		show hotspot-k "$ERR" 3
 	fi
 	if until_true 3000 dead "$tool" && until_true 500 dead "$itool"; then
 		wait "$tool"
@@ -535,7 +538,8 @@ else
 		fi
 	else
 		stop_all "$tool" "$itool"
-		result sigint FAIL "$t0" "still running 45 s after SIGINT"
+		result sigint FAIL "$t0" "still running 45 s after SIGINT; at 15 s its threads" \
+			"waited in:$s_where"
 		show hotspot-k "$ERR" 5
 	fi
 	now
