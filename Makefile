@@ -186,8 +186,9 @@ $(OUTPUT)/memload: tests/e2e/memload.c include/shared/units.h $(LINK_STAMP) | $(
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude $< -o $@
 
-# a cross build's unit tests run under qemu-user (CROSS_RUN, cross.mk)
-unit: $(OUTPUT)/unit-tests
+# a cross build's unit tests run under qemu-user (CROSS_RUN, cross.mk),
+# whose packages are installed first
+unit: $(CROSS_UNIT_DEPS) $(OUTPUT)/unit-tests
 	$(Q)$(CROSS_RUN) $(OUTPUT)/unit-tests
 
 # again with the bounded loops that stand in for bpf_loop() on 5.15/5.16

@@ -30,6 +30,10 @@ LIBBPF_LIBS   := $(shell $(CROSS_PKG_CONFIG) --libs libbpf 2>/dev/null || echo -
 QEMU_USER_arm64 := qemu-aarch64-static
 QEMU_USER_x86   := qemu-x86_64-static
 CROSS_RUN := HK_UNIT_QEMU_USER=1 $(QEMU_USER_$(ARCH))
+CROSS_UNIT_DEPS := cross-unit-deps
+.PHONY: cross-unit-deps
+cross-unit-deps:
+	$(Q)tools/deps.sh cross-$(ARCH)-unit
 # the target kernel's BTF, not the running kernel's
 VMLINUX_BTF   := $(OUTPUT)/vmlinux.btf
 
