@@ -93,6 +93,7 @@ check "systemd-analyze security --offline: exposure at most 2.0 (now $(echo "$se
 # --- the unit's way of running it -------------------------------------------
 run_as_unit "$d" "$bin" "$conf"
 check_syscalls "$d" "$bin" "$conf" "$unit"
+check_hup_at_start "$bin" "$conf"
 check_unit_says "$d" "$bin" "$conf" "$unit"
 
 # --- a second install; then uninstall ----------------------------------------

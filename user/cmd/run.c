@@ -194,6 +194,7 @@ int hk_cmd_run(int argc, char **argv)
 	struct hk_act act = {};
 	int ret, sig_fd;
 
+	hk_stopguard__hold_reload();
 	ret = hk_cli__parse(&c, argc, argv);
 	if (ret >= 0)
 		return ret;

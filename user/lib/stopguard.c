@@ -118,6 +118,16 @@ static void *guard(void *unused)
 	return NULL;
 }
 
+void hk_stopguard__hold_reload(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGHUP);
+	/* fails only on a bad argument */
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
 int hk_stopguard__start(hk_stopguard_stuck_fn stuck)
 {
 	pthread_attr_t attr;

@@ -35,6 +35,14 @@ typedef int (*hk_stopguard_stuck_fn)(int signo, const char *phase);
  */
 int hk_stopguard__start(hk_stopguard_stuck_fn stuck);
 
+/*
+ * Hold a SIGHUP that comes before hk_stopguard__start: blocked, it waits
+ * for the guard (and is a reload once the loop runs) instead of ending the
+ * process. First thing the run does: `systemctl reload` of a Type=simple
+ * unit may come while the tool still reads its config.
+ */
+void hk_stopguard__hold_reload(void);
+
 /* The next signal passed on: its number; 0 when none is waiting. */
 int hk_stopguard__next(int fd);
 
