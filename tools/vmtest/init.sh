@@ -171,6 +171,98 @@ else
 fi
 echo "HKVM INFO cpus $(nproc) mem $(sed -n 's/^MemTotal: *//p' /proc/meminfo)"
 
+# --- core: CO-RE relocations against this kernel's BTF ----------------------
+# Every relocation libbpf applied, and the fields it found absent here. An
+# absent field is fine only where the program guards it (field_exists or a
+# ___flavor twin): an unguarded one leaves a poisoned call that the
+# verifier reaches, and the load fails ("unknown#195896080").
+# (after the load; the node guest calls it after its own)
+core_check()
+{
+	now
+	t0=$NOW
+	core=$(awk '
+		/relo #[0-9]+: <[a-z_]+> \[[0-9]+\] / && !/candidate/ {
+			spec = $0
+			sub(/.*relo #[0-9]+: /, "", spec)
+			sub(/ \(.*/, "", spec)
+			sub(/\[[0-9]+\] /, "", spec)
+			n++
+			next
+		}
+		/no matching targets found/ {
+			if (!(spec in gone)) {
+				gone[spec] = 1
+				k++
+				list = list (k > 1 ? ", " : "") spec
+			}
+		}
+		END { printf "%d relocations, %d absent here: %s\n", n, k, (k ? list : "none") }
+	' "$ERR")
+	# each relocation's value here, one line per spec: vmtest.sh compares the
+	# same kernel's on x86 and arm64 (the relocations that differ by arch)
+	awk '
+		/relo #[0-9]+: <[a-z_]+> \[[0-9]+\] / && !/candidate/ {
+			spec = $0
+			sub(/.*relo #[0-9]+: /, "", spec)
+			sub(/ \(.*/, "", spec)
+			sub(/\[[0-9]+\] /, "", spec)
+			next
+		}
+		/relo #[0-9]+: patched insn/ { v = $0; sub(/.*-> /, "", v); val[spec] = v }
+		/relo #[0-9]+: (substituting|poison)/ { val[spec] = "absent" }
+		END { for (k in val) print "HKVM CORE " k " = " val[k] }
+	' "$ERR" | sort
+	if grep -q 'unknown#195896080\|failed to resolve CO-RE' "$ERR"; then
+		result core FAIL "$t0" "an unguarded relocation: $(grep -m 1 'unknown#195896080\|failed to resolve CO-RE' "$ERR")"
+	elif [ -z "$tool" ]; then
+		result core FAIL "$t0" "not loaded; $core"
+	else
+		result core PASS "$t0" "$core"
+	fi
+}
+
+# --- profile: the profiler's object loads, samples a busy loop, writes ------
+profile_check()
+{
+	now
+	t0=$NOW
+	timeout -s KILL 60 hkload spin >/dev/null &
+	spin=$!
+	execed "$spin" hkload
+	PROF=/tmp/profile.out
+	if timeout -s KILL 120 hotspot-k profile "$spin" --duration 2s --dir /tmp --json \
+		>"$PROF" 2>&1 && grep -q '"state":"written"' "$PROF"; then
+		done_line=$(grep '"state":"written"' "$PROF")
+		samples=$(echo "$done_line" | sed -n 's/.*"on_cpu_samples":\([0-9]*\).*/\1/p')
+		stacks=$(echo "$done_line" | sed -n 's/.*"stacks":\([0-9]*\).*/\1/p')
+		svg=$(echo "$done_line" | sed -n 's/.*"svg":"\([^"]*\)".*/\1/p')
+		if [ "${samples:-0}" -gt 0 ] && [ -s "$svg" ]; then
+			result profile PASS "$t0" "$samples samples on-CPU, $stacks stacks in 2 s"
+		else
+			result profile FAIL "$t0" "no sample or no SVG: $(tail -n 1 "$PROF")"
+		fi
+	else
+		result profile FAIL "$t0" "$(tail -n 2 "$PROF" | tr '\n' ' ')"
+	fi
+	stop "$spin"
+}
+
+# --- prog-test: the in-kernel test runner (the node guest's too) ----------
+now
+t0=$NOW
+if ! skipped prog-test; then
+	timeout -s KILL 120 prog-test >/tmp/prog-test.out 2>&1
+	st=$?
+	last=$(grep -v '^[[:space:]]*$' /tmp/prog-test.out | tail -n 1)
+	if [ "$st" = 0 ]; then
+		result prog-test PASS "$t0" "$last"
+	else
+		result prog-test FAIL "$t0" "exit $st: $last"
+		show prog-test /tmp/prog-test.out 20
+	fi
+fi
+
 # the node guest: a cgroup v2 hierarchy and checks of its own; ends the guest
 if grep -q 'hkvm\.node=1' /proc/cmdline; then
 	# shellcheck disable=SC1091 # tools/vmtest/node.sh, at / in the guest
@@ -206,21 +298,6 @@ if [ -n "$memcg" ] && ! echo "$MEM_LIMIT" >"$memcg/$limit_file"; then
 fi
 [ -n "$memcg" ] || echo "HKVM INFO cgroup none"
 
-# --- prog-test: the in-kernel test runner ----------------------------------
-now
-t0=$NOW
-if ! skipped prog-test; then
-	timeout -s KILL 120 prog-test >/tmp/prog-test.out 2>&1
-	st=$?
-	last=$(grep -v '^[[:space:]]*$' /tmp/prog-test.out | tail -n 1)
-	if [ "$st" = 0 ]; then
-		result prog-test PASS "$t0" "$last"
-	else
-		result prog-test FAIL "$t0" "exit $st: $last"
-		show prog-test /tmp/prog-test.out 20
-	fi
-fi
-
 # --- load: hotspot-k loads, attaches and closes its first window -----------
 now
 t0=$NOW
@@ -254,52 +331,7 @@ else
 	show hotspot-k "$ERR" 5
 fi
 
-# --- core: CO-RE relocations against this kernel's BTF ----------------------
-# Every relocation libbpf applied, and the fields it found absent here. An
-# absent field is fine only where the program guards it (field_exists or a
-# ___flavor twin): an unguarded one leaves a poisoned call that the
-# verifier reaches, and the load fails ("unknown#195896080").
-now
-t0=$NOW
-core=$(awk '
-	/relo #[0-9]+: <[a-z_]+> \[[0-9]+\] / && !/candidate/ {
-		spec = $0
-		sub(/.*relo #[0-9]+: /, "", spec)
-		sub(/ \(.*/, "", spec)
-		sub(/\[[0-9]+\] /, "", spec)
-		n++
-		next
-	}
-	/no matching targets found/ {
-		if (!(spec in gone)) {
-			gone[spec] = 1
-			k++
-			list = list (k > 1 ? ", " : "") spec
-		}
-	}
-	END { printf "%d relocations, %d absent here: %s\n", n, k, (k ? list : "none") }
-' "$ERR")
-# each relocation's value here, one line per spec: vmtest.sh compares the
-# same kernel's on x86 and arm64 (the relocations that differ by arch)
-awk '
-	/relo #[0-9]+: <[a-z_]+> \[[0-9]+\] / && !/candidate/ {
-		spec = $0
-		sub(/.*relo #[0-9]+: /, "", spec)
-		sub(/ \(.*/, "", spec)
-		sub(/\[[0-9]+\] /, "", spec)
-		next
-	}
-	/relo #[0-9]+: patched insn/ { v = $0; sub(/.*-> /, "", v); val[spec] = v }
-	/relo #[0-9]+: (substituting|poison)/ { val[spec] = "absent" }
-	END { for (k in val) print "HKVM CORE " k " = " val[k] }
-' "$ERR" | sort
-if grep -q 'unknown#195896080\|failed to resolve CO-RE' "$ERR"; then
-	result core FAIL "$t0" "an unguarded relocation: $(grep -m 1 'unknown#195896080\|failed to resolve CO-RE' "$ERR")"
-elif [ -z "$tool" ]; then
-	result core FAIL "$t0" "not loaded; $core"
-else
-	result core PASS "$t0" "$core"
-fi
+core_check
 
 # --- cpu_bound: a busy loop is diagnosed --------------------------------------
 if skipped cpu_bound; then
@@ -315,30 +347,7 @@ else
 	stop "$spin"
 fi
 
-# --- profile: the profiler's object loads, samples a busy loop, writes ------
-if ! skipped profile; then
-	now
-	t0=$NOW
-	timeout -s KILL 60 hkload spin >/dev/null &
-	spin=$!
-	execed "$spin" hkload
-	PROF=/tmp/profile.out
-	if timeout -s KILL 120 hotspot-k profile "$spin" --duration 2s --dir /tmp --json \
-		>"$PROF" 2>&1 && grep -q '"state":"written"' "$PROF"; then
-		done_line=$(grep '"state":"written"' "$PROF")
-		samples=$(echo "$done_line" | sed -n 's/.*"on_cpu_samples":\([0-9]*\).*/\1/p')
-		stacks=$(echo "$done_line" | sed -n 's/.*"stacks":\([0-9]*\).*/\1/p')
-		svg=$(echo "$done_line" | sed -n 's/.*"svg":"\([^"]*\)".*/\1/p')
-		if [ "${samples:-0}" -gt 0 ] && [ -s "$svg" ]; then
-			result profile PASS "$t0" "$samples samples on-CPU, $stacks stacks in 2 s"
-		else
-			result profile FAIL "$t0" "no sample or no SVG: $(tail -n 1 "$PROF")"
-		fi
-	else
-		result profile FAIL "$t0" "$(tail -n 2 "$PROF" | tr '\n' ' ')"
-	fi
-	stop "$spin"
-fi
+skipped profile || profile_check
 
 # --- leaf: the caller a leaf in a library hides, put back -------------------
 # Where the image has a dynamic leakload and its libc (the arm64 guests: on

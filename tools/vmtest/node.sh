@@ -431,7 +431,9 @@ echo 30 >/sys/devices/virtual/workqueue/cpumask ||
 	echo "HKVM INFO unbound workqueues not confined to CPUs 4-5"
 now
 t0=$NOW
-timeout -s KILL 300 hotspot-k --json -i 1s --freeze-on-oom 600s --freeze-max 3s \
+# --verbose: libbpf's CO-RE log for init.sh's core check (the x86 6.12
+# guest's, whose kernel this is)
+timeout -s KILL 300 hotspot-k --verbose --json -i 1s --freeze-on-oom 600s --freeze-max 3s \
 	--never-freeze "$LEAK_HIGH" >"$OUT" 2>"$ERR" &
 tool=$!
 timeout -s KILL 300 hotspot-k --json -i 1s --driver iter >"$IOUT" 2>"$IERR" &
@@ -464,6 +466,7 @@ else
 	driver=$(grep -o 'driver [a-z]* ([^)]*)' "$ERR" | head -n 1)
 	echo "HKVM INFO ${driver:-driver ?}"
 	result load PASS "$t0" "both closed a window; ${driver:-driver ?}; and driver iter"
+	core_check
 
 	# --- phase 1: a quota on 8 CPUs; the leaks start ----------------------
 	now
@@ -544,6 +547,9 @@ else
 	read -r _ _ _ _ _ _ _ _ _ f_minflt0 _ <"/proc/$p_churn/stat"
 	settle $((t_4 + QUIET_CS)) busy_faults
 	stop "$p_churn"
+
+	# --- the profiler, as on every other guest ------------------------------
+	skipped profile || profile_check
 
 	# --- the end: both stop on SIGINT, thaw, unload ------------------------
 	now
