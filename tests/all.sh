@@ -102,8 +102,8 @@ echo "vmtest: booting the guests in the background (log: $out/vmtest.out)"
 # half makes it shorter
 suite unit $make --no-print-directory STATIC=1 unit
 suite sanitize $make --no-print-directory sanitize
-# the corpus replayed, then 3 s of fuzzing a target (make fuzz: 60 s each)
-suite fuzz-smoke $make --no-print-directory FUZZ_SMOKE_SECONDS=3 fuzz-smoke
+# the corpus replayed, then 2 s of fuzzing a target (make fuzz: 60 s each)
+suite fuzz-smoke $make --no-print-directory FUZZ_SMOKE_SECONDS=2 fuzz-smoke
 suite prog-test $make --no-print-directory STATIC=1 prog-test
 suite install-test $make --no-print-directory STATIC=1 install-test
 
