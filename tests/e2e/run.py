@@ -187,7 +187,7 @@ def main():
         return 1
 
     suite = Suite(tool, [o for o in args.only.split(",") if o], args.keep,
-                  args.tool_args.split())
+                  args.tool_args.split(), args.suite_timeout)
     # a snapshot: others may rebuild ./hotspot-k while the suite runs
     os.chmod(suite.workdir, 0o755)
     snap = os.path.join(suite.workdir, "hotspot-k")

@@ -15,7 +15,8 @@ import threading
 import time
 import traceback
 
-from .common import CALM_BUDGET_S, CALM_TRUST_S, DISTURBED_PCT, MAX_RETRIES, RETRY_BEFORE_S
+from .common import (CALM_BUDGET_S, CALM_TRUST_S, DISTURBED_PCT, MAX_RETRIES, RETRY_MARGIN_S,
+                     SUITE_TIMEOUT_S)
 from .procs import (Disturbed, Member, TestFailure, indent, kill_group, mono, read_line,
                     spawn, workload_alive)
 
@@ -158,8 +159,9 @@ class Ctx:
 
 
 class Suite:
-    def __init__(self, tool, only, keep, tool_args=()):
+    def __init__(self, tool, only, keep, tool_args=(), timeout_s=SUITE_TIMEOUT_S):
         self.tool = tool
+        self.timeout_s = timeout_s  # the watchdog's: a rerun must end well before it
         self.tool_args = list(tool_args)   # before each test's own flags
         self.hkload = None          # the workload generator (tests/e2e/hkload.c)
         self.only = only
@@ -222,7 +224,7 @@ class Suite:
                    "the test (steal included)" % foreign
             if (attempt < attempts and foreign >= DISTURBED_PCT and
                     len(self.retries) < MAX_RETRIES and
-                    mono() - self.t0 < RETRY_BEFORE_S):
+                    mono() - self.t0 + timeout_s <= self.timeout_s - RETRY_MARGIN_S):
                 # not this tool's doing: rerun once, and say so loudly
                 print("RETRY %s: attempt %d ran on a disturbed machine, rerunning; it "
                       "failed with: %s%s" % (name, attempt, fail, note), flush=True)
