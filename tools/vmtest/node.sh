@@ -11,10 +11,10 @@
 # --freeze-on-oom (every check but one) and --driver iter (iter_wrap). The
 # workloads run in four phases, so that checks of one phase do not compete
 # (each on CPUs of its own, or alone); two leaks (mem_high, freeze_v2) run
-# through the first three on CPU 4, this shell and the tools on 4-5. A
-# check passes as soon as its events are there and fails at its phase's
-# end. Every workload runs under busybox timeout and is killed by
-# its PID at its phase's end. README.md has the table and the times.
+# through the first three on CPU 5 (4 in phase 2), this shell and the
+# tools on 4. A check passes as soon as its events are there and fails at
+# its phase's end. Every workload runs under busybox timeout and is killed
+# by its PID at its phase's end. README.md has the table and the times.
 
 CG=/sys/fs/cgroup
 PHASE_CS=1500		# 15 s a phase: entering takes 3-6 windows of 1 s
@@ -79,6 +79,17 @@ spawn()
 	timeout -s KILL 120 sh -c 'echo $$ >"$1/cgroup.procs" && c=$2 &&
 		renice -n "$3" -p $$ >/dev/null && shift 3 && exec taskset -c "$c" "$@"' \
 		sh "$CG$s_cg" "$s_cpus" "$s_nice" "$@" >>/tmp/spawn.out 2>>/tmp/spawn.err &
+}
+
+# move_to CPUS PID...: every thread of each PID to CPUS from now on
+move_to()
+{
+	m_cpus=$1
+	shift
+	for m_p in "$@"; do
+		taskset -a -p -c "$m_cpus" "$m_p" >/dev/null ||
+			echo "HKVM INFO pid $m_p not moved to CPUs $m_cpus"
+	done
 }
 
 # --- events ---------------------------------------------------------------------
@@ -420,15 +431,21 @@ echo 512M >"$CG$LEAK_HIGH/memory.max"
 echo 400M >"$CG$LEAK_FREEZE/memory.max"
 
 # This shell (every check's poll: ~15 % of a CPU under TCG), the tools it
-# starts and the leaks on CPUs 4-5, which no phase-3 check uses: a leak
-# still growing took 39 % of a CPU in phase 3, and on CPU 0 it made the
-# oversubscribed check's 8 threads starved (cpu_pct 130.85 of 200, tried;
-# 178.91 in the CI run where the scheduler put it there). Each workload
-# sets its own CPUs (spawn). The kernel's unbound work goes there too
-# (an events_unbound kworker took 0.29 s of CPU 0 in one phase 3).
-taskset -p -c 4,5 $$ >/dev/null || echo "HKVM INFO init not pinned to CPUs 4-5"
-echo 30 >/sys/devices/virtual/workqueue/cpumask ||
-	echo "HKVM INFO unbound workqueues not confined to CPUs 4-5"
+# starts and the kernel's unbound work on CPU 4, the one CPU no check
+# measures in any phase (phase 2's burst may use it: its quota is what
+# bites there); the leaks on CPU 5 but in phase 2, where CPU 5 is the
+# hog's and its victim's (move_to). A leak still growing took 39 % of a
+# CPU in phase 3, and on CPU 0 it made the oversubscribed check's 8
+# threads starved (cpu_pct 130.85 of 200, tried; 178.91 in the CI run
+# where the scheduler put it there); an events_unbound kworker took 0.29 s
+# of CPU 0 in one phase 3. This shell on CPUs 4-5 at first: phase 2's hog
+# then named it, which it starved, instead of the pod's victim; all of it
+# and the leaks on CPU 4: seed_pair's loop (CPU 3) stayed cpu_bound, never
+# noisy_neighbor, in one run of two (the walk's kworker on a crowded CPU).
+# Each workload sets its own CPUs (spawn).
+taskset -p -c 4 $$ >/dev/null || echo "HKVM INFO init not pinned to CPU 4"
+echo 10 >/sys/devices/virtual/workqueue/cpumask ||
+	echo "HKVM INFO unbound workqueues not confined to CPU 4"
 now
 t0=$NOW
 # --verbose: libbpf's CO-RE log for init.sh's core check (the x86 6.12
@@ -479,9 +496,9 @@ else
 	t_1=$NOW
 	spawn "$POD_B_CTR" 0-7 0 hkload spin --threads 8
 	p_quota=$!
-	spawn "$LEAK_HIGH" 4 0 hkload grow --step 4M --every 250ms --max 400M
+	spawn "$LEAK_HIGH" 5 0 hkload grow --step 4M --every 250ms --max 400M
 	p_high=$!
-	spawn "$LEAK_FREEZE" 4 0 hkload grow --step 4M --every 250ms --max 368M
+	spawn "$LEAK_FREEZE" 5 0 hkload grow --step 4M --every 250ms --max 368M
 	p_leak=$!
 	# the 3 s frozen seen by a loop of its own: the phases' poll of every
 	# check, 0.5 s apart, took longer than that once with 8 vCPUs busy
@@ -498,6 +515,7 @@ else
 	# --- phase 2: quota vs. a foreign hog (CPU 5), iter after a PID wrap ---
 	now
 	t_2=$NOW
+	move_to 4 "$p_high" "$p_leak"
 	# 10 x 90 ms of CPU in each 100 ms period on 6 CPUs: the pod's 4 CPUs
 	# run out before the period does, all 6 CPUs wait for the next (under
 	# TCG 20-55 % of a CPU summed, varying from boot to boot). The victim
@@ -526,6 +544,7 @@ else
 	# --- phase 3: pinned shapes on CPUs of their own ------------------------
 	now
 	t_3=$NOW
+	move_to 5 "$p_high" "$p_leak"
 	spawn "$BUILD" 0-1 0 hkload spin --threads 8
 	p_over=$!
 	spawn "$SPIN" 2 0 hkload spin
