@@ -236,7 +236,8 @@ static __always_inline struct hk_proc *hk_proc_get(__u32 tgid, __u64 start_time_
  * The window step in a frame of its own. Inlined into hk_proc_window, its
  * ~200 bytes of locals lay under hk_commit's and hk_emit's frames too, and
  * the call chain from hk_iter needed 544 bytes of stack: 6.1's verifier
- * stops at 512 (tools/vmtest).
+ * stops at 512 (tools/vmtest). 80 bytes since the trend fit's sums live in
+ * .bss (hk_trend_fit); inlined, it still costs 64 (stack_chain.py).
  */
 static __noinline int hk_window_step_frame(const struct hk_config *c, struct hk_proc *p,
 					   const struct hk_sample *s, __u32 *match)

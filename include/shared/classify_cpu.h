@@ -58,7 +58,7 @@ static inline int hk_cpu_hungry(const struct hk_config *c,
 	       ev->cpu_pct_x100 / nr_cpus >= c->cpu_total_pct_x100;
 }
 
-static inline int hk_starved(const struct hk_config *c,
+HK_INLINE int hk_starved(const struct hk_config *c,
 			     const struct hk_evidence *ev)
 {
 	return ev->thread_wait_pct_x100 >= c->starved_wait_pct_x100 &&

@@ -10,6 +10,7 @@
 #define HK_SHARED_CLASSIFY_IO_H
 
 #include "hotspot.h"
+#include "classify_math.h"	/* HK_INLINE */
 
 /*
  * Blocked on I/O: its threads slept in I/O wait (a disk, a network file
@@ -33,7 +34,7 @@
  * and its wait is interruptible. A kernel without task I/O accounting
  * says neither: the wait alone decides there.
  */
-static inline int hk_io_blocked(const struct hk_config *c,
+HK_INLINE int hk_io_blocked(const struct hk_config *c,
 				const struct hk_evidence *ev)
 {
 	return c->io_blocked_pct_x100 &&

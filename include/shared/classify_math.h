@@ -11,6 +11,21 @@
 
 #include "hotspot.h"
 
+/*
+ * A rule that more than one rule calls, inlined into each caller in the
+ * BPF object. Clang outlines a static function it sees called twice, and
+ * the verifier then rounds its frame up to 32 bytes (6.8 and older, and
+ * any kernel without the JIT) though it has no stack at all: hk_starved
+ * and hk_io_blocked, each a frame of 32 bytes at the bottom of the walk's
+ * deepest call chain (tests/bpf-prog-test/stack_chain.py). Userspace (the
+ * unit tests, the tool) keeps plain static inline.
+ */
+#ifdef __bpf__
+#define HK_INLINE static inline __attribute__((always_inline))
+#else
+#define HK_INLINE static inline
+#endif
+
 /* a / b for a signed numerator, rounding towards zero; b > 0. */
 static inline __s64 hk_sdiv(__s64 a, __u64 b)
 {

@@ -75,6 +75,28 @@ static inline void hk_trend_at(const struct hk_proc *p, __u32 i, __u64 now_ms,
 }
 
 /*
+ * The sums of the fit. In the BPF object they live in .bss, volatile: held
+ * in registers, BPF's ten of them were too few and clang spilled them to
+ * the stack, 112 of the window step's 192 bytes at the bottom of the
+ * walk's deepest call chain (the timer driver's needed 576 of 512 bytes on
+ * 6.7-6.8: tests/bpf-prog-test/stack_chain.py). One walk runs at a time
+ * (hk_cur's premise too), so one instance serves. Userspace (the unit
+ * tests) keeps them on its stack.
+ */
+#ifdef __bpf__
+#define HK_SCRATCH static volatile
+#else
+#define HK_SCRATCH
+#endif
+
+struct hk_fit_sums {
+	__s64 sx, sy, sxy, sxx;
+	__u64 grow_ms, prev_ms, prev_pages;
+	__u64 x0, y0, total_ms;
+	__s64 y;
+};
+
+/*
  * Least-squares slope of RSS over the trend's points, the time they cover,
  * and the share of that time in which RSS grew. x is ms since the oldest
  * point, y pages since it: with a span of at most an hour and y below 2^32
@@ -89,9 +111,9 @@ static inline void hk_trend_fit(const struct hk_proc *p, __u64 now_ms,
 				__u64 now_pages, __u64 span_ms, __u32 page_size,
 				struct hk_evidence *ev)
 {
-	__u64 x0, y0, ms, pages, prev_ms, prev_pages, total_ms, grow_ms = 0;
-	__u64 den, q, r, pps, dt, dy;
-	__s64 sx = 0, sy = 0, sxy = 0, sxx = 0, y, x, num;
+	HK_SCRATCH struct hk_fit_sums f;
+	__u64 ms, pages, den, q, r, pps, dt, dy;
+	__s64 x, num;
 	__u32 first = hk_trend_first(p, now_ms, span_ms), last = HK_TREND_SLOTS, n, i;
 
 	if (p->trend_nr && hk_trend_newest_ms(p) == now_ms)
@@ -99,40 +121,44 @@ static inline void hk_trend_fit(const struct hk_proc *p, __u64 now_ms,
 	if (first > last)
 		first = last;
 	n = last - first + 1;
-	hk_trend_at(p, first, now_ms, now_pages, &x0, &y0);
+	hk_trend_at(p, first, now_ms, now_pages, &ms, &pages);
+	f.x0 = ms;
+	f.y0 = pages;
 	hk_trend_at(p, last, now_ms, now_pages, &ms, &pages);
-	total_ms = ms - x0;
-	y = (__s64)pages - (__s64)y0;	/* the net growth */
+	f.total_ms = ms - f.x0;
+	f.y = (__s64)pages - (__s64)f.y0;	/* the net growth */
 
-	prev_ms = x0;
-	prev_pages = y0;
+	f.sx = f.sy = f.sxy = f.sxx = 0;
+	f.grow_ms = 0;
+	f.prev_ms = f.x0;
+	f.prev_pages = f.y0;
 	for (i = 0; i <= HK_TREND_SLOTS; i++) {
 		if (i < first || i > last)
 			continue;	/* constant start, as in hk_trend_first */
 		hk_trend_at(p, i, now_ms, now_pages, &ms, &pages);
-		x = (__s64)(ms - x0);
-		sx += x;
-		sy += (__s64)pages - (__s64)y0;
-		sxy += x * ((__s64)pages - (__s64)y0);
-		sxx += x * x;
+		x = (__s64)(ms - f.x0);
+		f.sx += x;
+		f.sy += (__s64)pages - (__s64)f.y0;
+		f.sxy += x * ((__s64)pages - (__s64)f.y0);
+		f.sxx += x * x;
 		/* which intervals carry their share of the net growth? */
-		dt = ms - prev_ms;
-		dy = pages > prev_pages ? pages - prev_pages : 0;
-		if (y > 0 && dy && dy * 4 * total_ms >= (__u64)y * dt)
-			grow_ms += dt;
-		prev_ms = ms;
-		prev_pages = pages;
+		dt = ms - f.prev_ms;
+		dy = pages > f.prev_pages ? pages - f.prev_pages : 0;
+		if (f.y > 0 && dy && dy * 4 * f.total_ms >= (__u64)f.y * dt)
+			f.grow_ms += dt;
+		f.prev_ms = ms;
+		f.prev_pages = pages;
 	}
 
 	ev->trend_samples = n;
-	ev->trend_grow_pct_x100 = total_ms ? (__u32)(grow_ms * 10000 / total_ms) : 0;
-	ev->rss_trend_ms = total_ms;
-	ev->rss_net_growth_bytes = y * (__s64)page_size;
+	ev->trend_grow_pct_x100 = f.total_ms ? (__u32)(f.grow_ms * 10000 / f.total_ms) : 0;
+	ev->rss_trend_ms = f.total_ms;
+	ev->rss_net_growth_bytes = f.y * (__s64)page_size;
 	ev->rss_slope_bytes_per_s = 0;
 	if (n < 2)
 		return;
-	num = (__s64)n * sxy - sx * sy;
-	den = (__u64)((__s64)n * sxx - sx * sx);
+	num = (__s64)n * f.sxy - f.sx * f.sy;
+	den = (__u64)((__s64)n * f.sxx - f.sx * f.sx);
 	if (!den)
 		return;
 	/* pages per ms -> pages per s without overflowing the remainder */
