@@ -191,8 +191,9 @@ $(OUTPUT)/memload: tests/e2e/memload.c include/shared/units.h $(LINK_STAMP) | $(
 unit: $(CROSS_UNIT_DEPS) $(OUTPUT)/unit-tests
 	$(Q)$(CROSS_RUN) $(OUTPUT)/unit-tests
 
-# a timer callback's chain that the 6.9+ JIT rule passes and the 32-byte
-# rule refuses: stack_chain.py must refuse it (never loaded)
+# a timer callback's chain and a bpf_loop callback's that the 6.9+ JIT rule
+# passes and the 32-byte rule refuses: stack_chain.py must refuse them
+# (never loaded)
 $(OUTPUT)/deep_chain.bpf.o: tests/bpf-prog-test/deep_chain.bpf.c $(VMLINUX_H)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) $(INCLUDES) $(LIBBPF_CFLAGS) -c $< -o $@
@@ -217,9 +218,11 @@ prog-test: $(OUTPUT)/prog-test $(OUTPUT)/profile.bpf.o $(OUTPUT)/deep_chain.bpf.
 		grep -Eq '^OVER deep_tick +6\.7-6\.8 +/32 576 bytes, 7 frames' $(OUTPUT)/stack-chain-deep.log && \
 		grep -Eq '^OVER deep_tick +no JIT +/32 576 bytes' $(OUTPUT)/stack-chain-deep.log && \
 		grep -Eq '^ok   deep_tick +6\.9\+ JIT +/16 464 bytes' $(OUTPUT)/stack-chain-deep.log && \
-		grep -Eq '^ok   deep_arm ' $(OUTPUT)/stack-chain-deep.log || \
+		grep -Eq '^ok   deep_arm ' $(OUTPUT)/stack-chain-deep.log && \
+		grep -Eq '^OVER deep_loop +5\.15-6\.6 +/32 608 bytes, 8 frames' $(OUTPUT)/stack-chain-deep.log && \
+		grep -Eq '^ok   deep_loop +6\.9\+ JIT +/16 464 bytes' $(OUTPUT)/stack-chain-deep.log || \
 		{ cat $(OUTPUT)/stack-chain-deep.log; \
-		  echo "stack_chain.py: deep_chain.bpf.o's timer callback (576 bytes under the 32-byte rule) not refused as expected"; exit 1; }
+		  echo "stack_chain.py: deep_chain.bpf.o's timer callback (576 bytes under the 32-byte rule) or bpf_loop chain (608) not refused as expected"; exit 1; }
 	@echo "stack chains: deep_chain.bpf.o refused, as it must be: $$(grep -E '^OVER deep_tick +6\.7-6\.8' $(OUTPUT)/stack-chain-deep.log | awk '{ print $$2, "under", $$3, $$4, $$5, "bytes" }') (464 under 6.9+ JIT /16)"
 	$(Q)$(OUTPUT)/prog-test
 	$(Q)$(OUTPUT)/prog-test -b >$(OUTPUT)/prog-test-b.log 2>&1 || \

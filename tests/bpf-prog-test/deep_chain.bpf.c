@@ -9,8 +9,11 @@
  * rounding of JITed programs on 6.9+ (it loads there), 384 + 6 x 32 = 576
  * under the 32-byte rounding of 6.8 and older, and of any kernel without
  * the JIT (it does not). The program that arms it needs 32 bytes: a check
- * that roots only programs passes it. Never loaded: make prog-test only
- * reads it.
+ * that roots only programs passes it. deep_loop runs the same chain from
+ * a bpf_loop callback of no stack, in its own frame of 360 bytes: 464
+ * bytes again under the 16-byte rule, 608 under the 32-byte one, counted
+ * only by a check that follows the callback from the call that names it.
+ * Never loaded: make prog-test only reads it.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -61,6 +64,22 @@ static int deep_tick(void *map, int *key, struct deep_timer_val *v)
 	for (i = 0; i < DEEP_FRAME_WORDS; i++)
 		frame[i] = i;
 	return deep_1(frame[DEEP_FRAME_WORDS - 1]) & 1;
+}
+
+static int deep_loop_cb(__u32 i, void *ctx)
+{
+	return deep_1(i) & 1;
+}
+
+SEC("syscall")
+int deep_loop(void *ctx)
+{
+	volatile __u64 frame[DEEP_FRAME_WORDS];
+	__u32 i;
+
+	for (i = 0; i < DEEP_FRAME_WORDS; i++)
+		frame[i] = i;
+	return bpf_loop(frame[DEEP_FRAME_WORDS - 1], deep_loop_cb, NULL, 0);
 }
 
 SEC("syscall")
