@@ -192,11 +192,16 @@ unit: $(CROSS_UNIT_DEPS) $(OUTPUT)/unit-tests
 	$(Q)$(CROSS_RUN) $(OUTPUT)/unit-tests
 
 # a timer callback's chain and a bpf_loop callback's that the 6.9+ JIT rule
-# passes and the 32-byte rule refuses: stack_chain.py must refuse them
-# (never loaded)
+# passes and the 32-byte rule refuses: stack_chain.py must refuse them, the
+# running kernel load them; deep_over's timer callback is over 512 bytes
+# under the 16-byte rule too: the kernel must refuse it
 $(OUTPUT)/deep_chain.bpf.o: tests/bpf-prog-test/deep_chain.bpf.c $(VMLINUX_H)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) $(INCLUDES) $(LIBBPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/deep_over.bpf.o: tests/bpf-prog-test/deep_chain.bpf.c $(VMLINUX_H)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(INCLUDES) $(LIBBPF_CFLAGS) -DDEEP_TICK_WORDS=53 -c $< -o $@
 
 # again with the bounded loops that stand in for bpf_loop() on 5.15/5.16
 # first, each program's and each async callback's deepest call chain as
@@ -204,9 +209,10 @@ $(OUTPUT)/deep_chain.bpf.o: tests/bpf-prog-test/deep_chain.bpf.c $(VMLINUX_H)
 # the JIT, 16 with it on 6.9+): 512 bytes, 8 frames, and 64 bytes left for
 # another compiler's spills (hk_iter at 512 was refused at 544 by the 6.1
 # guest; the timer driver's callback at 576 by 6.7-6.8); then that it
-# refuses deep_chain.bpf.o, under the 32-byte rules and not the 16-byte one
+# refuses deep_chain.bpf.o, under the 32-byte rules and not the 16-byte
+# one, and that this kernel (6.9+, JIT) agrees on the 16-byte rule
 STACK_MARGIN := 64
-prog-test: $(OUTPUT)/prog-test $(OUTPUT)/profile.bpf.o $(OUTPUT)/deep_chain.bpf.o
+prog-test: $(OUTPUT)/prog-test $(OUTPUT)/profile.bpf.o $(OUTPUT)/deep_chain.bpf.o $(OUTPUT)/deep_over.bpf.o
 	$(Q)python3 tests/bpf-prog-test/stack_chain.py --min-margin $(STACK_MARGIN) \
 		$(OUTPUT)/hotspot.bpf.o >$(OUTPUT)/stack-chain.log 2>&1 && \
 		python3 tests/bpf-prog-test/stack_chain.py --min-margin $(STACK_MARGIN) \
@@ -224,6 +230,7 @@ prog-test: $(OUTPUT)/prog-test $(OUTPUT)/profile.bpf.o $(OUTPUT)/deep_chain.bpf.
 		{ cat $(OUTPUT)/stack-chain-deep.log; \
 		  echo "stack_chain.py: deep_chain.bpf.o's timer callback (576 bytes under the 32-byte rule) or bpf_loop chain (608) not refused as expected"; exit 1; }
 	@echo "stack chains: deep_chain.bpf.o refused, as it must be: $$(grep -E '^OVER deep_tick +6\.7-6\.8' $(OUTPUT)/stack-chain-deep.log | awk '{ print $$2, "under", $$3, $$4, $$5, "bytes" }') (464 under 6.9+ JIT /16)"
+	$(Q)tests/bpf-prog-test/deep_chain_load.sh $(BPFTOOL) $(OUTPUT)/deep_chain.bpf.o $(OUTPUT)/deep_over.bpf.o
 	$(Q)$(OUTPUT)/prog-test
 	$(Q)$(OUTPUT)/prog-test -b >$(OUTPUT)/prog-test-b.log 2>&1 || \
 		{ cat $(OUTPUT)/prog-test-b.log; exit 1; }

@@ -13,13 +13,21 @@
  * a bpf_loop callback of no stack, in its own frame of 360 bytes: 464
  * bytes again under the 16-byte rule, 608 under the 32-byte one, counted
  * only by a check that follows the callback from the call that names it.
- * Never loaded: make prog-test only reads it.
+ * make prog-test reads it, then loads it into this kernel (6.9+ with the
+ * JIT: it must load) and loads deep_over.bpf.o, this file built with a
+ * bigger timer callback frame (it must be refused, with the bytes that
+ * stack_chain.py counts under the 16-byte rule).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
 #define CLOCK_MONOTONIC 1
 #define DEEP_FRAME_WORDS 45	/* 360 bytes */
+/* the timer callback's frame: 53 (424 bytes) makes deep_over.bpf.o,
+ * 528 bytes under the 16-byte rule too, which this host must refuse */
+#ifndef DEEP_TICK_WORDS
+#define DEEP_TICK_WORDS DEEP_FRAME_WORDS
+#endif
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -56,14 +64,16 @@ DEEP_LEVEL(deep_3, deep_4)
 DEEP_LEVEL(deep_2, deep_3)
 DEEP_LEVEL(deep_1, deep_2)
 
+/* an async callback returns 0 */
 static int deep_tick(void *map, int *key, struct deep_timer_val *v)
 {
-	volatile __u64 frame[DEEP_FRAME_WORDS];
+	volatile __u64 frame[DEEP_TICK_WORDS];
 	__u32 i;
 
-	for (i = 0; i < DEEP_FRAME_WORDS; i++)
+	for (i = 0; i < DEEP_TICK_WORDS; i++)
 		frame[i] = i;
-	return deep_1(frame[DEEP_FRAME_WORDS - 1]) & 1;
+	frame[0] = deep_1(frame[DEEP_TICK_WORDS - 1]);
+	return 0;
 }
 
 static int deep_loop_cb(__u32 i, void *ctx)
