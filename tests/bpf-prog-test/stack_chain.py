@@ -279,12 +279,21 @@ def main():
                     "%s under %s (%d bytes, %d frames)" % (root, rule, depth, frames))
             if low is None or margin < low[0]:
                 low = (margin, root, rule)
-            print("%s %-16s %-9s /%d %3d bytes, %d frames, margin %4d: %s  [%s, %d.%d+]%s" %
+            says = ""
+            if depth > args.limit:
+                # where the kernel's walk of this chain stops, as it says it
+                total = 0
+                for k, name in enumerate(chain):
+                    total += frame(funcs[name]["stack"], rounding)
+                    if total > args.limit:
+                        says = "; \"combined stack size of %d calls is %d\"" % (k + 1, total)
+                        break
+            print("%s %-16s %-9s /%d %3d bytes, %d frames, margin %4d: %s  [%s, %d.%d+]%s%s" %
                   ("OVER" if over else "LOW " if short else "ok  ", root, rule, rounding,
                    depth, frames, margin,
                    " -> ".join("%s(%d)" % (c, funcs[c]["stack"]) for c in chain),
                    what, since[0], since[1],
-                   "" if frames == len(chain) else
+                   says, "" if frames == len(chain) else
                    "; %d frames: %s" % (frames, " -> ".join(longest))))
     if low is not None:
         print("minimum margin: %d bytes (%s under %s)" % low)
