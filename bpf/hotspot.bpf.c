@@ -13,9 +13,11 @@
  *    since the walk last saw it to its process's sums, and queues a
  *    tracked process whose last thread exits; it never deletes (only the
  *    walk does).
- *  - hk_oom_kill (tp_btf/mark_victim; hk_oom_kill_pid before 6.8) notes an
- *    OOM kill and the memory cgroup at its limit (oom_kill.bpf.h): the
- *    victim's last transition says oom_killed, flagged in time or not.
+ *  - hk_oom_kill (tp_btf/mark_victim; hk_oom_kill_pid where the tracepoint
+ *    passes the PID: before 6.8 and in 6.1.y before March 2025, chosen by
+ *    the tracepoint's BTF) notes an OOM kill and the memory cgroup at its
+ *    limit (oom_kill.bpf.h): the victim's last transition says oom_killed,
+ *    flagged in time or not.
  *  - The walk over every thread has three drivers, one per kernel
  *    generation, all calling the same walk body (walk.bpf.h):
  *    - hk_arm (SEC("syscall"), run once through BPF_PROG_TEST_RUN) arms a

@@ -10,7 +10,10 @@
  *
  * Two programs, one loaded (the loader reads btf_trace_mark_victim):
  * since 6.8 the tracepoint passes the victim's task (and its uid),
- * before it passed the victim's PID alone. Every read of a task is a
+ * before it passed the victim's PID alone. The version says little:
+ * 72ba14deb40a, the change, went into 6.1.y in March 2025 (a dependency
+ * of "memcg: fix soft lockup in the OOM process"), so a current 6.1 has
+ * the task too. Every read of a task is a
  * probe read, so that either program passes the verifier on either
  * kernel (bpf-prog-test loads both). Nothing here runs but at an OOM kill.
  */
@@ -139,7 +142,8 @@ int BPF_PROG(hk_oom_kill, struct task_struct *task)
 }
 
 /*
- * Before 6.8: mark_victim(int pid). Loaded instead of hk_oom_kill there.
+ * Before 6.8 (and 6.1.y before March 2025): mark_victim(int pid). Loaded
+ * instead of hk_oom_kill there.
  * The PID is taken with a probe read of the context, not as a typed
  * argument: on a kernel whose first argument is the task, a 32-bit copy
  * of that pointer is refused, and bpf-prog-test loads both programs.

@@ -255,30 +255,41 @@ int BPF_PROG(hk_prof_switch, bool preempt, struct task_struct *prev,
 }
 
 /*
- * mm's counter member is now pages: for a memory-profiled process's own
- * anonymous memory (MM_ANONPAGES, the same value since 2.6.34), the
- * increase over the last size seen, in bytes, goes to the current stacks.
+ * The TGID whose change of mm's counter member is profiled, else 0: a
+ * memory-profiled process's own anonymous memory (MM_ANONPAGES, the same
+ * value since 2.6.34). Checked before anything is read: the event fires
+ * for every page counted on the host (6.2 on).
+ */
+static __always_inline __u32 hk_prof_mem_tgid(struct mm_struct *mm, int member)
+{
+	__u32 tgid;
+
+	if (member != MM_ANONPAGES)
+		return 0;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	if (!hk_prof_target(tgid, HK_PROF_MEMORY))
+		return 0;
+	/* exit, process_madvise() and khugepaged change other tasks' mm */
+	if (bpf_get_current_task_btf()->mm != mm)
+		return 0;
+	__sync_fetch_and_add(&hk_prof_stats.mem_events, 1);
+	return tgid;
+}
+
+/*
+ * The counter is now pages (tgid from hk_prof_mem_tgid): the increase
+ * over the last size seen, in bytes, goes to the current stacks.
  * Only increases count: a free is not growth, and the stacks that free
  * are not the ones that grew. Threads of one process on two CPUs may
  * race on the last size (no atomic exchange before -mcpu=v3): one
  * increase then counts twice or not at all.
  */
-static __always_inline void hk_prof_grow(void *ctx, struct mm_struct *mm, int member,
-					 __s64 pages)
+static __always_inline void hk_prof_grow(void *ctx, __u32 tgid, __s64 pages)
 {
-	struct hk_prof_key key = { .kind = HK_PROF_MEMORY };
+	struct hk_prof_key key = { .kind = HK_PROF_MEMORY, .tgid = tgid };
 	__s64 *last, old;
 	__u64 bytes;
 
-	if (member != MM_ANONPAGES)
-		return;
-	key.tgid = bpf_get_current_pid_tgid() >> 32;
-	if (!hk_prof_target(key.tgid, HK_PROF_MEMORY))
-		return;
-	/* exit, process_madvise() and khugepaged change other tasks' mm */
-	if (bpf_get_current_task_btf()->mm != mm)
-		return;
-	__sync_fetch_and_add(&hk_prof_stats.mem_events, 1);
 	last = bpf_map_lookup_elem(&hk_prof_sizes, &key.tgid);
 	if (!last) {
 		/* the first size seen: where the profile starts from */
@@ -305,11 +316,14 @@ static __always_inline void hk_prof_grow(void *ctx, struct mm_struct *mm, int me
 SEC("tp_btf/rss_stat")
 int BPF_PROG(hk_prof_rss, struct mm_struct *mm, int member)
 {
+	__u32 tgid = hk_prof_mem_tgid(mm, member);
 	__s64 pages = 0;
 
-	if (member == MM_ANONPAGES)
-		bpf_core_read(&pages, sizeof(pages), &mm->rss_stat[MM_ANONPAGES].count);
-	hk_prof_grow(ctx, mm, member, pages);
+	if (!tgid)
+		return 0;
+	__sync_fetch_and_add(&hk_prof_stats.mem_reads, 1);
+	bpf_core_read(&pages, sizeof(pages), &mm->rss_stat[MM_ANONPAGES].count);
+	hk_prof_grow(ctx, tgid, pages);
 	return 0;
 }
 
@@ -317,6 +331,9 @@ int BPF_PROG(hk_prof_rss, struct mm_struct *mm, int member)
 SEC("tp_btf/rss_stat")
 int BPF_PROG(hk_prof_rss_c, struct mm_struct *mm, int member, long count)
 {
-	hk_prof_grow(ctx, mm, member, count);
+	__u32 tgid = hk_prof_mem_tgid(mm, member);
+
+	if (tgid)
+		hk_prof_grow(ctx, tgid, count);
 	return 0;
 }

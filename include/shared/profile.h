@@ -67,6 +67,9 @@ struct hk_prof_stats {
 				 * memory-profiled process */
 	__u64 mem_grown_bytes;	/* the increases among them */
 	__u64 tops_lost;	/* no stack top kept for a new key */
+	__u64 mem_reads;	/* rss counters read from an mm (6.2 on: the
+				 * event has no count), for a target's own
+				 * changes only: as many as mem_events */
 };
 
 #endif /* HK_SHARED_PROFILE_H */

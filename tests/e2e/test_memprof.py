@@ -15,16 +15,21 @@ a frame-pointer walk from inside them skips their caller.
   for >= 80 % of the time asleep in clock_nanosleep;
 - `--profile 3s` on a running tool: the same leak in a 400 MiB memory cgroup
   enters oom_risk and the profile taken is the memory one (kind "memory"),
-  with leak_here carrying >= 80 % of the bytes.
+  with leak_here carrying >= 80 % of the bytes;
+- the rss_stat hook runs on every anonymous page counted on the host: it
+  reads a counter only for the target's own changes (as many reads as
+  memory events), whatever another process leaks beside it.
 """
 
 import json
 import os
 import re
 import subprocess
+import time
 import xml.etree.ElementTree as ET
 
 from hk_e2e import cgroups
+from hk_e2e.bpf import bpftool, fd_ids
 from hk_e2e.checks import expect_enter, fast_trend
 from hk_e2e.procs import TestFailure, read_line, workload_alive
 from hk_e2e.tool import Tool
@@ -171,9 +176,54 @@ def t_memprof_on_oom(suite, ctx):
                (100.0 * leak / total, total / MIB))
 
 
+def prof_stats(pid):
+    """hk_prof_stats of the profile object a process holds (its .bss), and
+    the names of its programs; ({}, names) when not found."""
+    stats = {}
+    progs, maps = fd_ids(pid)
+    names = {(bpftool("prog", "show", "id", str(i), "-j") or {}).get("name") for i in progs}
+    for i in maps:
+        if not (bpftool("map", "show", "id", str(i), "-j") or {}).get("name",
+                                                                     "").endswith(".bss"):
+            continue
+        for entry in bpftool("map", "dump", "id", str(i), "-j") or []:
+            for var in (entry.get("formatted", {}).get("value", {}).get(".bss") or []):
+                stats = var.get("hk_prof_stats", stats)
+    return stats, names
+
+
+def t_memprof_reads(suite, ctx):
+    """One process profiled, another leaking beside it: the hook reads a
+    counter for the target's changes only (before: for every anonymous
+    page counted on the host)."""
+    w = start(ctx, "target", [leakload(ctx), *LEAK_ARGS])
+    start(ctx, "other", [leakload(ctx), *LEAK_ARGS])
+    p = ctx.workload("profile", [ctx.tool, "profile", str(w.pid), "--memory", "--duration",
+                                 "4s", "--profile-dir", ctx.workdir, "--json"],
+                     stdout=subprocess.PIPE)
+    started = read_line(p, 15)
+    if not started or json.loads(started).get("state") != "started":
+        workload_alive(ctx, p)
+        raise TestFailure("profile --memory did not start: %r" % started)
+    time.sleep(2.5)
+    stats, names = prof_stats(p.pid)
+    if p.wait(10) != 0:
+        raise TestFailure("profile --memory exited %s" % p.returncode)
+    events, reads = stats.get("mem_events", 0), stats.get("mem_reads")
+    # before 6.2 the event carries the count: nothing is read
+    want = 0 if "hk_prof_rss_c" in names else events
+    if not events or reads != want:
+        raise TestFailure("hk_prof_stats after 2.5 s of a 10 MiB/s leak profiled beside "
+                          "another: %d memory events, %s counter reads; want > 0 and %d "
+                          "(programs %s)" % (events, reads, want, sorted(names)))
+    ctx.record("memprof_reads", True, "%d memory events of the target, %d counter reads "
+               "(another 10 MiB/s leak beside it)" % (events, reads))
+
+
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("memprof_manual", t_memprof_manual, 40, True),
     ("memprof_offcpu_leaf", t_memprof_offcpu_leaf, 30, True),
     ("memprof_on_oom", t_memprof_on_oom, 60, True),
+    ("memprof_reads", t_memprof_reads, 40, True),
 ]

@@ -167,8 +167,8 @@
 	"hotspot_k_own_lifetime_seconds " life "\n"				\
 	FAM("hotspot_k_own_cost_source", "gauge",				\
 	    "How the runs' time is known: stats (BPF_ENABLE_STATS held by the "	\
-	    "tool), sysctl (kernel.bpf_stats_enabled), estimate (runs counted "	\
-	    "x ns per run measured by make bench).")				\
+	    "tool: --bpf-stats), sysctl (kernel.bpf_stats_enabled), estimate "	\
+	    "(runs counted x ns per run measured by make bench).")		\
 	"hotspot_k_own_cost_source{source=\"" source "\"} 1\n"
 
 #define Z9 "0.000000000"
@@ -762,8 +762,8 @@ static void test_value_cap(void)
  * at most, each value at most 256 bytes, the cgroup once a process, and
  * the members' series within 512 KiB: the rest are counted, not listed.
  */
-#define AMP_BYTES	510034
-#define WIDEST_BYTES	534576
+#define AMP_BYTES	510047
+#define WIDEST_BYTES	534589
 #define WIDEST_LISTED	198
 /* A hostile path of HK_FORMAT_CGROUP_MAX bytes, mostly outside UTF-8,
  * under a delegated user's own subtree. */

@@ -53,7 +53,7 @@ hook_pair()
 	local -a r0 r1
 
 	: >"$WORK/hook-pair.tsv"
-	variant_start hk -i 1s || { echo "bench: hotspot-k did not start" >&2; return 1; }
+	variant_start hk -i 1s --bpf-stats || { echo "bench: hotspot-k did not start" >&2; return 1; }
 	hk=$VPID
 	progs=$(switch_progs "$hk")
 	run_bg "$WORK/hook-pp.out" "$OUT/bn-pingpong" pipe -c 1 -d $((HOOK_PAIR_S + 12))
@@ -98,7 +98,7 @@ hook_exit()
 	: >"$WORK/hook-exit.tsv"
 	for ((r = 0; r < HOOK_EXIT_ROUNDS; r++)); do
 		for v in $(rotate "$r" none hk hkon); do
-			variant_start "$v" -i 1s || { echo "bench: $v did not start" >&2; continue; }
+			variant_start "$v" -i 1s --bpf-stats || { echo "bench: $v did not start" >&2; continue; }
 			e=
 			[ "$v" = none ] || e=$(prog_of "$VPID" hk_exit)
 			[ -z "$e" ] || read -r -a x0 <<<"$(prog_stat "$e")"
@@ -208,7 +208,7 @@ hook_report()
 	say "| --- | --- | --- | --- | --- | --- | --- |"
 	say "| $(grep -q '^attached_before 1' "$WORK/hook-pair.tsv" && echo yes || echo no) | $(fmt %.2f "$ta") s | $(fmt %.0f "$share") % | $runs · $(fmt %.0f "$ns") ns | $(fmt %.0f "$sps") | $(fmt %.2f "$td") s | ${sumline:-n/a}; ${life:-n/a} |"
 	say ""
-	say "Method: one hotspot-k as a user gets it (\`--json -i 1s\`), a pipe ping-pong with both sides on CPU 1 (\`bn-pingpong pipe -c 1\`, healthy: each side waits for the other, not for a CPU) for 3 s, then the seed pair on CPU 0 (\`taskset -c 0 bash -c 'while :; do :; done'\` and the same under \`nice -n 19\`) for ${HOOK_PAIR_S} s, then the pair killed by PID. Attached: a sched_switch bpf_link among the tool's fds (/proc/PID/fdinfo), polled every 50 ms for the attach and detach times (from the pair's start, from its kill) and every 0.1 s for the share. Runs and ns: Δ\`run_cnt\`, Δ\`run_time_ns\` of its hk_*switch programs from the pair's start to ${HOOK_PAIR_S} s later (the tool holds BPF_ENABLE_STATS); switches/s: those runs ÷ the pair's time. The last column is the tool's exit summary (its own count, the whole run)."
+	say "Method: one hotspot-k as a user gets it but for the stats (\`--json -i 1s --bpf-stats\`), a pipe ping-pong with both sides on CPU 1 (\`bn-pingpong pipe -c 1\`, healthy: each side waits for the other, not for a CPU) for 3 s, then the seed pair on CPU 0 (\`taskset -c 0 bash -c 'while :; do :; done'\` and the same under \`nice -n 19\`) for ${HOOK_PAIR_S} s, then the pair killed by PID. Attached: a sched_switch bpf_link among the tool's fds (/proc/PID/fdinfo), polled every 50 ms for the attach and detach times (from the pair's start, from its kill) and every 0.1 s for the share. Runs and ns: Δ\`run_cnt\`, Δ\`run_time_ns\` of its hk_*switch programs from the pair's start to ${HOOK_PAIR_S} s later (\`--bpf-stats\`: the tool holds BPF_ENABLE_STATS); switches/s: those runs ÷ the pair's time. The last column is the tool's exit summary (its own count, the whole run)."
 	say ""
 
 	say "### b. The exit hook: thread create + exit"
@@ -226,7 +226,7 @@ hook_report()
 	say "| ÷ no hotspot-k (per round, median) | 1 | $(fmt %.3f "$th_hk") | $(fmt %.3f "$th_on") |"
 	say "| hk_exit ns per run (BPF stats, median) | – | $(fmt %.0f "$ex_hk") | $(fmt %.0f "$ex_on") |"
 	say ""
-	say "Method: \`bn-threads -n $HOOK_THREADS -c 0\`: pthread_create of a thread that returns at once, then pthread_join, $HOOK_THREADS times one after the other on CPU 0, the wall-clock time ÷ $HOOK_THREADS. $HOOK_EXIT_ROUNDS rounds, each round the three variants one after the other in a rotated order (a hotspot-k started with \`--json -i 1s\` before and stopped after its run); medians over rounds, the ratio per round then the median. hk_exit's ns per run: Δ\`run_time_ns\` ÷ Δ\`run_cnt\` over the same run (the tool's BPF_ENABLE_STATS fd), runs ≈ threads."
+	say "Method: \`bn-threads -n $HOOK_THREADS -c 0\`: pthread_create of a thread that returns at once, then pthread_join, $HOOK_THREADS times one after the other on CPU 0, the wall-clock time ÷ $HOOK_THREADS. $HOOK_EXIT_ROUNDS rounds, each round the three variants one after the other in a rotated order (a hotspot-k started with \`--json -i 1s --bpf-stats\` before and stopped after its run); medians over rounds, the ratio per round then the median. hk_exit's ns per run: Δ\`run_time_ns\` ÷ Δ\`run_cnt\` over the same run (the tool's BPF_ENABLE_STATS fd: \`--bpf-stats\`), runs ≈ threads."
 	say ""
 
 	say "### c. The seed pair's entry windows, before and after"
@@ -274,8 +274,8 @@ hook_report()
 fig_hook()
 {
 	log "14. hook on demand: a Starved pair among healthy load (${HOOK_PAIR_S} s), the exit hook ($HOOK_EXIT_ROUNDS rounds x $HOOK_THREADS threads), the seed pair's entry windows ($HOOK_RUNS runs)"
-	# no sysctl: every hotspot-k holds a BPF_ENABLE_STATS fd, the stats
-	# are on while one runs, as for a user
+	# no sysctl: the hotspot-ks whose runs are read hold a BPF_ENABLE_STATS
+	# fd (--bpf-stats), the stats are on while one runs
 	hook_pair || fail hook "the Starved pair's run"
 	hook_exit
 	hook_windows || fail hook "the entry windows' hotspot-ks did not start"

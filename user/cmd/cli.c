@@ -19,6 +19,7 @@ enum {
 	OPT_DURATION,
 	OPT_UTC,
 	OPT_NO_HOOK,
+	OPT_BPF_STATS,
 	OPT_NO_BPF_STATS,
 	OPT_CGROUP,
 	OPT_COMM,
@@ -93,9 +94,13 @@ static const char usage_text[] =
 "      --no-hook            nothing on the scheduler's hot path (no sched_switch\n"
 "                           program): Starved still works, but nobody is named\n"
 "                           as its aggressor and nobody is a Noisy neighbor\n"
-"      --no-bpf-stats       do not hold BPF_ENABLE_STATS (it times every BPF\n"
-"                           program of the host, two clock reads a run): the\n"
-"                           tool's own cost is estimated instead\n"
+"      --bpf-stats          hold BPF_ENABLE_STATS while running, so that the\n"
+"                           kernel times the tool's programs: its own cost is\n"
+"                           measured, not estimated. It times every BPF\n"
+"                           program of the host too: each run of anyone's\n"
+"                           (a datapath's: per packet) pays two clock reads\n"
+"      --no-bpf-stats       the default: own cost estimated from runs counted\n"
+"                           x ns per run in make bench, the walks timed here\n"
 "      --generate-config    print the default config, fully commented, and exit\n"
 "      --check-config FILE  validate FILE, load nothing; exit 0 or 2\n"
 "  -v, --verbose            libbpf debug output (full verifier log on failure)\n"
@@ -139,6 +144,7 @@ static const struct option long_opts[] = {
 	{ "timer-walk", no_argument, NULL, OPT_TIMER_WALK },
 	{ "driver", required_argument, NULL, OPT_DRIVER },
 	{ "no-hook", no_argument, NULL, OPT_NO_HOOK },
+	{ "bpf-stats", no_argument, NULL, OPT_BPF_STATS },
 	{ "no-bpf-stats", no_argument, NULL, OPT_NO_BPF_STATS },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "comm", required_argument, NULL, OPT_COMM },
@@ -312,8 +318,11 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case OPT_NO_BPF_STATS:
-			c->opts.no_bpf_stats = 1;
+		case OPT_BPF_STATS:
+			c->opts.bpf_stats = 1;
+			break;
+		case OPT_NO_BPF_STATS:	/* the default since issue #29 */
+			c->opts.bpf_stats = 0;
 			break;
 		case OPT_NO_HOOK:
 			c->opts.no_hook = 1;

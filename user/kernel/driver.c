@@ -63,7 +63,8 @@ int hk_driver__sched_switch_args(const struct btf *vmlinux)
 	return tp_args(vmlinux, "btf_trace_sched_switch");
 }
 
-/* mark_victim: 3 since 6.8 (the task, its uid), 2 before (the PID). */
+/* mark_victim: 3 since 6.8 and in 6.1.y since March 2025 (the task, its
+ * uid; 72ba14deb40a backported), 2 before (the PID). */
 int hk_driver__mark_victim_args(const struct btf *vmlinux)
 {
 	return tp_args(vmlinux, "btf_trace_mark_victim");

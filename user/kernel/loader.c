@@ -139,17 +139,19 @@ static int loader_event(void *ctx, void *data, size_t size)
 }
 
 /*
- * BPF_ENABLE_STATS for the tool's lifetime (CAP_SYS_ADMIN; not with
- * --no-bpf-stats): HK_COST_STATS and *fd to close at exit; else
+ * With --bpf-stats, BPF_ENABLE_STATS for the tool's lifetime
+ * (CAP_SYS_ADMIN): HK_COST_STATS and *fd to close at exit. Not by default:
+ * the fd turns on a host-wide static key, and every BPF program on the
+ * host (a datapath's included) then pays two clock reads a run. Else
  * HK_COST_SYSCTL when the sysctl is on already, HK_COST_ESTIMATE when not
  * (*fd -1).
  */
-static enum hk_cost_source cost_open(int *fd, int no_bpf_stats)
+static enum hk_cost_source cost_open(int *fd, int bpf_stats)
 {
 	char *text;
 	int on;
 
-	*fd = no_bpf_stats ? -1 : bpf_enable_stats(BPF_STATS_RUN_TIME);
+	*fd = bpf_stats ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
 	if (*fd >= 0)
 		return HK_COST_STATS;
 	*fd = -1;
@@ -256,7 +258,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	l->interval_ns = o->cfg.interval_ns;
 	l->stats_fd = -1;
 	/* before any program runs: every run of ours is timed */
-	l->cost_source = cost_open(&l->stats_fd, o->no_bpf_stats);
+	l->cost_source = cost_open(&l->stats_fd, o->bpf_stats);
 	l->forks_at_start = hk_sysinfo__proc_stat("processes");
 	/*
 	 * 5.15, 5.16: bounded loops instead of bpf_loop() (bpf/loop.bpf.h);

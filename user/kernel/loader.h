@@ -20,7 +20,8 @@ struct hk_loader_opts {
 	int verbose;			/* libbpf debug output */
 	enum hk_driver driver;		/* HK_DRIVER_NONE: choose */
 	int no_hook;			/* leave sched_switch alone */
-	int no_bpf_stats;		/* no BPF_ENABLE_STATS: cost estimated */
+	int bpf_stats;			/* --bpf-stats: hold BPF_ENABLE_STATS
+					 * (every program on the host timed) */
 	int pin;			/* for --pin: a timer driver whatever the
 					 * threads, if the kernel has one */
 	ring_buffer_sample_fn on_event;

@@ -179,7 +179,7 @@ void hk_prom_stats__write_cost(FILE *out, const struct hk_cost *c)
 {
 	write_table(out, cost_metrics, ARRAY_SIZE(cost_metrics), c);
 	fprintf(out, "# HELP hotspot_k_own_cost_source How the runs' time is known: "
-		"stats (BPF_ENABLE_STATS held by the tool), sysctl "
+		"stats (BPF_ENABLE_STATS held by the tool: --bpf-stats), sysctl "
 		"(kernel.bpf_stats_enabled), estimate (runs counted x ns per run measured "
 		"by make bench).\n# TYPE hotspot_k_own_cost_source gauge\n");
 	fprintf(out, "hotspot_k_own_cost_source{source=\"%s\"} 1\n",

@@ -9,6 +9,7 @@ import ctypes
 import json
 import os
 import platform
+import re
 import struct
 import subprocess
 
@@ -58,6 +59,30 @@ def bpf_lookup_u64(map_id, value_size):
         return struct.unpack_from("=Q", val, 0)[0]
     finally:
         os.close(fd)
+
+
+def fd_ids(pid):
+    """IDs of the BPF programs (links included) and maps among a process's
+    fds, from /proc/PID/fdinfo; empty sets once it is gone."""
+    progs, maps = set(), set()
+    fddir = "/proc/%d/fdinfo" % pid
+    try:
+        fds = os.listdir(fddir)
+    except OSError:
+        return progs, maps
+    for fd in fds:
+        try:
+            with open(os.path.join(fddir, fd)) as f:
+                info = f.read()
+        except OSError:
+            continue
+        m = re.search(r"^map_id:\s*(\d+)", info, re.M)
+        if m:
+            maps.add(int(m.group(1)))
+        m = re.search(r"^prog_id:\s*(\d+)", info, re.M)
+        if m:
+            progs.add(int(m.group(1)))
+    return progs, maps
 
 
 def bpf_ids_loaded():

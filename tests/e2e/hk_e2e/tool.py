@@ -114,25 +114,7 @@ class Tool:
 
     # -- the tool's BPF objects, found from its file descriptors --------
     def _fd_ids(self):
-        progs, maps = set(), set()
-        fddir = "/proc/%d/fdinfo" % self.proc.pid
-        try:
-            fds = os.listdir(fddir)
-        except OSError:
-            return progs, maps
-        for fd in fds:
-            try:
-                with open(os.path.join(fddir, fd)) as f:
-                    info = f.read()
-            except OSError:
-                continue
-            m = re.search(r"^map_id:\s*(\d+)", info, re.M)
-            if m:
-                maps.add(int(m.group(1)))
-            m = re.search(r"^prog_id:\s*(\d+)", info, re.M)
-            if m:
-                progs.add(int(m.group(1)))
-        return progs, maps
+        return bpf.fd_ids(self.proc.pid)
 
     def discover(self):
         """Record our prog/map ids (and those the progs reference); find hk_stats."""
