@@ -233,7 +233,8 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	*out = NULL;
 	hk_verifier_log__init(o->verbose);
 	if (hk_preflight__check_privileges(err, err_len) ||
-	    hk_preflight__check_kernel(err, err_len) || hk_preflight__check_btf(err, err_len))
+	    hk_preflight__check_kernel(err, err_len) || hk_preflight__check_btf(err, err_len) ||
+	    hk_preflight__check_jit(HK_JIT_SYSCTL, err, err_len))
 		return -1;
 
 	vmlinux = btf__load_vmlinux_btf();
