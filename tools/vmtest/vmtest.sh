@@ -49,7 +49,8 @@ NODE_CHECKS="prog-test load core throttled quota_starved iter_wrap attribution o
 # 6.12-rt: not prog-test (the node's on 6.12: the same verifier; the
 #   vectors use no timer), profile (the node's), mem_throttled (the node's
 #   mem_high), as_5_15 (arm64-6.12). The plain 6.1 guest left the default
-#   list for it: arm64-6.1 runs every check of x86 6.1 on 6.1's verifier.
+#   list for it: arm64-6.1 runs x86 6.1's checks on 6.1's verifier, this
+#   guest starved_noisy and jit_off.
 declare -A GUEST_SKIP=([6.1]="as_5_15" [6.1-rt]="as_5_15"
 	[6.12-rt]="prog-test profile mem_throttled as_5_15"
 	[arm64-6.12]="mem_throttled prog-test profile leaf drivers"
