@@ -502,7 +502,8 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 
 	if (l->driver == HK_DRIVER_ITER) {
 		snprintf(err, err_len, "--pin: driver iter is walked from userspace, which "
-			 "--pin leaves: it needs driver wq or timer (Linux >= 6.7)");
+			 "--pin leaves: it needs driver wq or timer (Linux >= 6.7, "
+			 "not PREEMPT_RT)");
 		return -1;
 	}
 	/* nobody reads the ring buffer to take a hand-over: the timer walks
