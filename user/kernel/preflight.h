@@ -40,7 +40,7 @@ int hk_preflight__check_profile(char *why, size_t why_len);
  * hides it, and the load will say (hk_preflight__jit_refusal). -1 with the
  * one line of hk_preflight__jit_off when it reads 0: the verifier refuses
  * every driver's programs to the interpreter (kernel function calls,
- * callbacks). Kernels built with CONFIG_BPF_JIT_ALWAYS_ON cannot turn it off.
+ * callbacks; the 5.15 programs' too, tried on 6.12-rt). Kernels built with CONFIG_BPF_JIT_ALWAYS_ON cannot turn it off.
  */
 int hk_preflight__check_jit(const char *path, char *err, size_t err_len);
 
