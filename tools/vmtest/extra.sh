@@ -65,6 +65,22 @@ starved_noisy_check()
 # (the verifier's refusal mapped to that line); nothing loaded afterwards;
 # the switch put back.
 JIT_LINE="hotspot-k: the kernel's BPF JIT is off (net.core.bpf_jit_enable=0) and hotspot-k's programs need it: turn it on with sysctl net.core.bpf_jit_enable=1"
+
+# jit_refused DRIVER NAME: that driver exits 1, stderr the one line; NAME
+# goes to j_ok or j_fail
+jit_refused()
+{
+	timeout -s KILL 120 hotspot-k --driver "$1" -i 1s --duration 3s \
+		>/dev/null 2>/tmp/jit.err
+	st=$?
+	if [ "$st" = 1 ] && [ "$(cat /tmp/jit.err)" = "$JIT_LINE" ]; then
+		j_ok="$j_ok $2"
+	else
+		j_fail="$j_fail $2:exit$st"
+		show "jit_off $2" /tmp/jit.err 3
+	fi
+}
+
 jit_off_check()
 {
 	skipped jit_off && return 0
@@ -81,30 +97,14 @@ jit_off_check()
 	j_ok=
 	j_fail=
 	for d in wq timer iter; do
-		timeout -s KILL 120 hotspot-k --driver "$d" -i 1s --duration 3s \
-			>/dev/null 2>/tmp/jit.err
-		st=$?
-		if [ "$st" = 1 ] && [ "$(cat /tmp/jit.err)" = "$JIT_LINE" ]; then
-			j_ok="$j_ok $d"
-		else
-			j_fail="$j_fail $d:exit$st"
-			show "jit_off $d" /tmp/jit.err 3
-		fi
+		jit_refused "$d" "$d"
 	done
 	# the switch hidden (a network namespace of its own has none): the
 	# load fails, and the verifier's words give the same line
 	echo 1 >/tmp/jit.on
 	if mount -o bind /tmp/jit.on "$jit_sw"; then
-		timeout -s KILL 120 hotspot-k --driver iter -i 1s --duration 3s \
-			>/dev/null 2>/tmp/jit.err
-		st=$?
+		jit_refused iter hidden-switch
 		umount "$jit_sw"
-		if [ "$st" = 1 ] && [ "$(cat /tmp/jit.err)" = "$JIT_LINE" ]; then
-			j_ok="$j_ok hidden-switch"
-		else
-			j_fail="$j_fail hidden-switch:exit$st"
-			show "jit_off hidden switch" /tmp/jit.err 3
-		fi
 	else
 		j_fail="$j_fail hidden-switch:no-bind-mount"
 	fi
