@@ -13,9 +13,9 @@
 #                   SYSCONFDIR, UNITDIR; make uninstall removes what it wrote
 #   make install-test  install/uninstall, the unit and the man page, checked
 #   make bench      benchmarks (needs root; slow, not part of make test)
-#   make vmtest     boot Debian's 6.1 and 6.12 kernels under qemu and test there,
-#                   and 6.12 as a node (8 vCPUs, cgroup v2 only, pods), and
-#                   their arm64 builds with the aarch64 binary
+#   make vmtest     boot Debian's kernels under qemu and test there: 6.12's
+#                   PREEMPT_RT build, 6.12 as a node (8 vCPUs, cgroup v2
+#                   only, pods), and arm64 6.1 and 6.12 with the aarch64 binary
 #   make STATIC=1 ARCH=arm64   the aarch64 ./hotspot-k, cross-built
 #   STATIC=1        link fully static binaries (libbpf.a, libelf.a, libz.a)
 #   ARCH=arm64      cross-build ./hotspot-k for aarch64 (objects in
@@ -274,8 +274,8 @@ e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUT
 		--skip "$(E2E_ITER_SKIP)"
 
 # One static binary for every suite: natively here under both drivers, then
-# in Debian's 6.1 and 6.12 kernels under qemu, and 6.12 as a node (make
-# vmtest). tests/all.sh runs them, the guests beside the suites that measure
+# in Debian's kernels under qemu (make vmtest: 6.12-rt, 6.12 as a node, arm64
+# 6.1 and 6.12). tests/all.sh runs them, the guests beside the suites that measure
 # no time, and prints each suite's time.
 test: deps
 	$(Q)tools/deps.sh test

@@ -248,6 +248,10 @@ profile_check()
 	stop "$spin"
 }
 
+# starved_noisy_check, jit_off_check
+# shellcheck disable=SC1091 # tools/vmtest/extra.sh, at / in the guest
+. /extra.sh
+
 # --- prog-test: the in-kernel test runner (the node guest's too) ----------
 now
 t0=$NOW
@@ -346,6 +350,8 @@ else
 	fi
 	stop "$spin"
 fi
+
+starved_noisy_check
 
 skipped profile || profile_check
 
@@ -561,6 +567,8 @@ fi
 if until_true 500 hk_progs_gone; then :; else
 	result drivers FAIL "$t0" "left loaded: $(hkvm progs hk_ 2>&1)"
 fi
+
+jit_off_check
 
 # --- as_5_15: the paths of kernels older than this one ----------------------
 # Bounded loops for bpf_loop() (5.15, 5.16) and the 4-argument sched_switch

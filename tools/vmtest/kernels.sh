@@ -5,7 +5,8 @@
 # `cache` (a directory) and defines die().
 #
 # A series names a kernel and its architecture: 6.1, 6.12 and node (the
-# 6.12 booted as a node) are amd64; arm64-6.1 and arm64-6.12 are arm64.
+# 6.12 booted as a node), 6.1-rt and 6.12-rt (Debian's PREEMPT_RT builds of
+# them) are amd64; arm64-6.1 and arm64-6.12 are arm64.
 
 # milliseconds, from bash's microsecond clock
 now_ms()
@@ -39,6 +40,8 @@ series_regex()
 	case $1 in
 	6.1) echo '^linux-image-6\.1\.0-[0-9]+-cloud-amd64$' ;;
 	6.12 | node) echo '^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64$' ;;
+	6.1-rt) echo '^linux-image-6\.1\.0-[0-9]+-rt-amd64$' ;;
+	6.12-rt) echo '^linux-image-6\.12\.[0-9]+\+deb12-rt-amd64$' ;;
 	arm64-6.1) echo '^linux-image-6\.1\.0-[0-9]+-cloud-arm64$' ;;
 	arm64-6.12) echo '^linux-image-6\.12\.[0-9]+\+deb12-cloud-arm64$' ;;
 	*) return 1 ;;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# make vmtest: boot Debian's 6.1 cloud kernel under qemu (TCG) and run
-# hotspot-k there, its 6.12 as a production node (8 vCPUs, cgroup v2 only,
+# make vmtest: boot Debian's PREEMPT_RT 6.12 kernel under qemu (TCG) and
+# run hotspot-k there, its 6.12 as a production node (8 vCPUs, cgroup v2 only,
 # systemd and kubelet paths: node.sh; the plain 6.12 guest's checks too),
 # and Debian's arm64 6.1 and 6.12 under qemu-system-aarch64 with the
 # cross-built aarch64 binaries (make ARCH=arm64). tools/vmtest/README.md.
@@ -10,10 +10,13 @@
 #   make vmtest VMTEST_KERNELS=arm64-6.1  an arm64 guest alone
 #   make vmtest VMTEST_FLAGS=--keep       keep the initramfs staging directory
 
-# so that the two slots end together: under make test 6.1 ~55 s, then
-# arm64-6.1 (with as_5_15) ~70; node ~65, then arm64-6.12 ~55. The plain
-# 6.12 guest (VMTEST_KERNELS=6.12) checks nothing the node does not.
-VMTEST_KERNELS ?= 6.1 node arm64-6.1 arm64-6.12
+# so that the two slots end together: under make test 6.12-rt (Debian's
+# PREEMPT_RT build of 6.12) ~60 s, then arm64-6.1 (with as_5_15) ~90; node
+# ~90, then arm64-6.12 ~55. The plain 6.12 guest (VMTEST_KERNELS=6.12)
+# checks nothing the node does not; the plain x86 6.1 (VMTEST_KERNELS=6.1)
+# nothing arm64-6.1 does not but x86's layouts and JIT on 6.1; 6.1-rt is
+# bookworm's own RT kernel (tools/vmtest/README.md).
+VMTEST_KERNELS ?= 6.12-rt node arm64-6.1 arm64-6.12
 VMTEST_FLAGS   ?=
 # the arm64 guests' binaries, cross-built beside the host's
 VMTEST_ARM64   := $(OUTPUT)/arm64

@@ -3,13 +3,14 @@
 #
 # vmtest.sh - boot Debian's own kernels under qemu (TCG) and run hotspot-k
 # there: the in-kernel tests, a load, a CPU hog, a leak in a memory cgroup,
-# SIGINT, and nothing left loaded; "node" boots 6.12 as a production node
+# SIGINT, and nothing left loaded (6.1-rt and 6.12-rt: Debian's PREEMPT_RT
+# builds); "node" boots 6.12 as a production node
 # (8 vCPUs, pure cgroup v2, systemd and kubelet paths: node.sh's checks);
 # arm64-6.1 and arm64-6.12 boot Debian's arm64 kernels under
 # qemu-system-aarch64 (-M virt) with the aarch64 binaries (make ARCH=arm64).
 # See tools/vmtest/README.md.
 #
-#   tools/vmtest/vmtest.sh [--kernels "6.1 6.12 node arm64-6.1 arm64-6.12"]
+#   tools/vmtest/vmtest.sh [--kernels "6.12-rt node arm64-6.1 arm64-6.12"]
 #       --tool PATH --prog-test PATH --hkload PATH [--hkvm PATH]
 #       [--arm64 DIR] [--out DIR] [--keep]
 #
@@ -22,7 +23,7 @@
 # kernel did not boot or timed out, 2 usage or setup error.
 set -eu
 
-CHECKS="prog-test load core cpu_bound profile oom_risk mem_throttled sigint no_bpf_left drivers as_5_15"
+CHECKS="prog-test load core cpu_bound starved_noisy profile oom_risk mem_throttled sigint no_bpf_left drivers jit_off as_5_15"
 # the arm64 guests add leaf: their image has a dynamic leakload and its libc
 ARM64_CHECKS="prog-test load core cpu_bound profile leaf oom_risk mem_throttled sigint no_bpf_left drivers as_5_15"
 NODE_CHECKS="prog-test load core throttled quota_starved iter_wrap attribution oversubscribed seed_pair busy_loop mem_high freeze_v2 busy_faults profile sigint no_bpf_left"
@@ -45,12 +46,18 @@ NODE_CHECKS="prog-test load core throttled quota_starved iter_wrap attribution o
 #   on the host), cpu_bound (busy_loop), oom_risk (freeze_v2 freezes an OOM
 #   risk in its memory cgroup), mem_throttled (mem_high); as_5_15:
 #   arm64-6.12 (6.12's verifier) and arm64-6.1.
-declare -A GUEST_SKIP=([6.1]="as_5_15"
+# 6.12-rt: not prog-test (the node's on 6.12: the same verifier; the
+#   vectors use no timer), profile (the node's), mem_throttled (the node's
+#   mem_high), as_5_15 (arm64-6.12). The plain 6.1 guest left the default
+#   list for it: arm64-6.1 runs x86 6.1's checks on 6.1's verifier, this
+#   guest starved_noisy and jit_off.
+declare -A GUEST_SKIP=([6.1]="as_5_15" [6.1-rt]="as_5_15"
+	[6.12-rt]="prog-test profile mem_throttled as_5_15"
 	[arm64-6.12]="mem_throttled prog-test profile leaf drivers"
 	[6.12]="cpu_bound oom_risk mem_throttled drivers as_5_15")
 
 here=$(cd "$(dirname "$0")" && pwd)
-kernels="6.1 node arm64-6.1 arm64-6.12"
+kernels="6.12-rt node arm64-6.1 arm64-6.12"
 tool=
 arm64=
 prog_test=
@@ -70,10 +77,11 @@ usage: $0 [--kernels LIST] --tool PATH --prog-test PATH --hkload PATH
           [--hkvm PATH] [--arm64 DIR] [--out DIR] [--keep]
   --kernels LIST   Debian kernel series to boot: 6.1 (Debian 12's own),
                    6.12 (bookworm's 6.12 backport), node (that 6.12 as a
-                   node: 8 vCPUs, cgroup v2 only), arm64-6.1 and arm64-6.12
+                   node: 8 vCPUs, cgroup v2 only), 6.1-rt and 6.12-rt
+                   (their PREEMPT_RT builds), arm64-6.1 and arm64-6.12
                    (the same kernels for arm64); default
-                   "6.1 node arm64-6.1 arm64-6.12" (6.12's checks are
-                   the node's)
+                   "6.12-rt node arm64-6.1 arm64-6.12" (6.12's checks are
+                   the node's, x86 6.1's arm64-6.1's)
   --tool PATH      static hotspot-k (the host's architecture: x86_64)
   --prog-test PATH static in-kernel test runner
   --hkload PATH    static workload generator
@@ -220,6 +228,7 @@ build_initramfs()
 	fi
 	cp "$here/init.sh" "$stage/init"
 	cp "$here/node.sh" "$stage/node.sh"
+	cp "$here/extra.sh" "$stage/extra.sh"
 	chmod 755 "$stage/init"
 	(cd "$stage" && find . | busybox cpio -o -H newc 2>/dev/null) |
 		gzip -1 >"$out/initramfs.$arch.cpio.gz"
@@ -387,7 +396,7 @@ finish_guest()
 want_arm64=0
 for k in $kernels; do
 	series_regex "$k" >/dev/null ||
-		die "unknown kernel series '$k' (known: 6.1 6.12 node arm64-6.1 arm64-6.12)"
+		die "unknown kernel series '$k' (known: 6.1 6.12 node 6.1-rt 6.12-rt arm64-6.1 arm64-6.12)"
 	[ "$(series_deb_arch "$k")" = arm64 ] && want_arm64=1
 done
 [ "$want_arm64" = 0 ] || [ -n "$arm64" ] || die "--kernels has an arm64 kernel: give --arm64 DIR"

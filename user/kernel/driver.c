@@ -8,6 +8,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "driver.h"
+#include "kernel/preflight.h"
 #include "lib/sysinfo.h"
 
 static int kernel_has_func(const struct btf *vmlinux, const char *name)
@@ -83,8 +84,25 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 	 * driver either, as on that kernel */
 	int open_coded = !as_old && kernel_has_func(vmlinux, "bpf_iter_task_new");
 	int wq = open_coded && kernel_has_func(vmlinux, "bpf_wq_start");
+	/* PREEMPT_RT: the verifier refuses bpf_timer ("bpf_timer cannot be
+	 * used for PREEMPT_RT", process_timer_func), which arms both timer
+	 * drivers' windows: Debian's 6.12.117-rt loaded nothing by default */
+	int rt = hk_preflight__preempt_rt(NULL);
 	__u32 threads = hk_sysinfo__nr_threads();
 
+	switch (asked) {
+	case HK_DRIVER_WQ:
+	case HK_DRIVER_TIMER:
+		if (rt && open_coded) {
+			snprintf(err, err_len, "--driver %s: the kernel has no BPF timers under "
+				 "PREEMPT_RT (its verifier refuses bpf_timer): --driver iter",
+				 asked == HK_DRIVER_WQ ? "wq" : "timer");
+			return -1;
+		}
+		break;
+	default:
+		break;
+	}
 	switch (asked) {
 	case HK_DRIVER_WQ:
 		if (!wq) {
@@ -108,6 +126,9 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 		if (!open_coded) {
 			*driver = HK_DRIVER_ITER;
 			*why = "no open-coded task iterator before Linux 6.7";
+		} else if (rt) {
+			*driver = HK_DRIVER_ITER;
+			*why = "PREEMPT_RT: no BPF timers";
 		} else if (threads > HK_ITER_ABOVE_THREADS && !pin) {
 			*driver = HK_DRIVER_ITER;
 			*why = "many threads: a walk in chunks";

@@ -235,7 +235,8 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	*out = NULL;
 	hk_verifier_log__init(o->verbose);
 	if (hk_preflight__check_privileges(err, err_len) ||
-	    hk_preflight__check_kernel(err, err_len) || hk_preflight__check_btf(err, err_len))
+	    hk_preflight__check_kernel(err, err_len) || hk_preflight__check_btf(err, err_len) ||
+	    hk_preflight__check_jit(HK_JIT_SYSCTL, err, err_len))
 		return -1;
 
 	vmlinux = btf__load_vmlinux_btf();
@@ -503,7 +504,8 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 
 	if (l->driver == HK_DRIVER_ITER) {
 		snprintf(err, err_len, "--pin: driver iter is walked from userspace, which "
-			 "--pin leaves: it needs driver wq or timer (Linux >= 6.7)");
+			 "--pin leaves: it needs driver wq or timer (Linux >= 6.7, "
+			 "not PREEMPT_RT)");
 		return -1;
 	}
 	/* nobody reads the ring buffer to take a hand-over: the timer walks

@@ -6,6 +6,7 @@
  * --profile can work here.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -115,5 +116,60 @@ int hk_preflight__check_profile(char *why, size_t why_len)
 			 "kernel frames go unnamed");
 		return 1;
 	}
+	return 0;
+}
+
+void hk_preflight__jit_off(char *err, size_t err_len)
+{
+	snprintf(err, err_len,
+		 "the kernel's BPF JIT is off (net.core.bpf_jit_enable=0) and hotspot-k's programs "
+		 "need it: turn it on with sysctl net.core.bpf_jit_enable=1");
+}
+
+int hk_preflight__check_jit(const char *path, char *err, size_t err_len)
+{
+	char buf[16] = "";
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;	/* no such switch here: the load will say */
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	/* 1 on, 2 on with the JIT's images in the kernel log */
+	if (n <= 0 || buf[0] != '0' || (buf[1] != '\n' && buf[1] != '\0'))
+		return 0;
+	hk_preflight__jit_off(err, err_len);
+	return -1;
+}
+
+int hk_preflight__jit_refusal(const char *log)
+{
+	/* the verifier's words for it: "JIT is required for calling kernel
+	 * function" (a kfunc), "callbacks are not allowed in non-JITed
+	 * programs" (bpf_loop, bpf_timer, bpf_wq), "calling kernel functions
+	 * are not allowed in non-JITed programs", "tail_calls are not allowed
+	 * in non-JITed programs with bpf-to-bpf calls" */
+	return log && (strstr(log, "JIT is required") || strstr(log, "non-JITed programs"));
+}
+
+int hk_preflight__preempt_rt(const char *version)
+{
+	struct utsname u;
+	const char *p;
+
+	if (!version) {
+		if (uname(&u))
+			return 0;
+		version = u.version;
+	}
+	/* the preemption model is a word of the version string (the kernel's
+	 * UTS_VERSION: "SMP PREEMPT_RT", "SMP PREEMPT_DYNAMIC"); the RT
+	 * patches before 6.12's mainline merge say "PREEMPT RT" */
+	for (p = version; (p = strstr(p, "PREEMPT")); p += 7)
+		if ((p[7] == '_' || p[7] == ' ') && p[8] == 'R' && p[9] == 'T' &&
+		    (p[10] == ' ' || p[10] == '\0'))
+			return 1;
 	return 0;
 }

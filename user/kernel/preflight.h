@@ -31,4 +31,32 @@ int hk_preflight__check_btf(char *err, size_t err_len);
  */
 int hk_preflight__check_profile(char *why, size_t why_len);
 
+/* The kernel's BPF JIT switch, net.core.bpf_jit_enable. */
+#define HK_JIT_SYSCTL "/proc/sys/net/core/bpf_jit_enable"
+
+/*
+ * 0 when the BPF JIT is on, or when the switch at path (HK_JIT_SYSCTL; a
+ * stand-in in the tests) cannot be read: a network namespace of its own
+ * hides it, and the load will say (hk_preflight__jit_refusal). -1 with the
+ * one line of hk_preflight__jit_off when it reads 0: the verifier refuses
+ * every driver's programs to the interpreter (kernel function calls,
+ * callbacks; the 5.15 programs' too, tried on 6.12-rt). Kernels built with CONFIG_BPF_JIT_ALWAYS_ON cannot turn it off.
+ */
+int hk_preflight__check_jit(const char *path, char *err, size_t err_len);
+
+/* 1 when a line of the verifier's log refuses a program for want of the
+ * JIT (the messages of kernels 5.13 to 6.18); else 0. */
+int hk_preflight__jit_refusal(const char *log);
+
+/* The one line: the JIT is off, and how to turn it on. */
+void hk_preflight__jit_off(char *err, size_t err_len);
+
+/*
+ * 1 when the kernel whose uname version string (utsname.version, "#1 SMP
+ * PREEMPT_RT Debian 6.12.117-1~deb12u1 ...") is given is a PREEMPT_RT
+ * build, whose verifier refuses bpf_timer (the wq and timer drivers'
+ * window timer); NULL: the running kernel's. Else 0.
+ */
+int hk_preflight__preempt_rt(const char *version);
+
 #endif /* HK_USER_PREFLIGHT_H */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
+#include "preflight.h"
 #include "verifier_log.h"
 
 /*
@@ -124,7 +125,8 @@ void hk_verifier_log__detach(struct bpf_object *obj)
  * program, so their fds say nothing; but each program has a log buffer of
  * its own (libbpf fills it only when the program fails to load, retrying
  * with the verifier's log on): the one with a log is the one refused. With
- * none, the load failed before any program: creating the maps.
+ * none, the load failed before any program: creating the maps. A refusal
+ * for want of the JIT is said as the preflight says it (the cause, the fix).
  */
 void hk_verifier_log__failure(struct bpf_object *obj, const struct bpf_map *big,
 			      __u32 max_procs, char *err, size_t err_len, int e)
@@ -139,6 +141,19 @@ void hk_verifier_log__failure(struct bpf_object *obj, const struct bpf_map *big,
 
 		if (!log || !log[0])
 			continue;
+		/* the JIT off where the preflight could not read its switch
+		 * (a network namespace of its own): the same one line */
+		if (hk_preflight__jit_refusal(log)) {
+			hk_preflight__jit_off(err, err_len);
+			return;
+		}
+		/* an RT kernel whose version string did not say so */
+		if (strstr(log, "cannot be used for PREEMPT_RT")) {
+			snprintf(err, err_len, "loading BPF program %s failed: the kernel is "
+				 "PREEMPT_RT, whose verifier refuses bpf_timer: --driver iter",
+				 bpf_program__name(prog));
+			return;
+		}
 		off = snprintf(err, err_len, "loading BPF program %s failed: %s",
 			       bpf_program__name(prog), strerror(e));
 		log_lines = 0;
