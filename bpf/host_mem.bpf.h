@@ -99,7 +99,11 @@ __noinline int hk_host_node(struct hk_host_sum *h, __u32 nid)
 	__u32 nr, zones, z, zone_size;
 	void *vs;
 
-	if (!h)
+	/* CONFIG_MEMCG=n: no per-node LRU vectors. Here, not in the caller:
+	 * the verifier checks a global function on its own, and a CO-RE
+	 * read it can reach that did not relocate fails the whole load */
+	if (!h || !bpf_core_type_exists(struct mem_cgroup_per_node) ||
+	    !bpf_core_field_exists(struct mem_cgroup, nodeinfo))
 		return 0;
 	memcg = (void *)h->memcg;
 	bpf_probe_read_kernel(&pn, sizeof(pn), (void *)memcg +
@@ -183,7 +187,8 @@ __noinline int hk_host_read(__u64 cset_addr, __u32 nr_nodes)
 	hk_host_walk = hk_walk_no;
 	hk_host_known = 0;
 	if (!hk_root_memcg) {
-		if (!cset || !bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
+		if (!cset || !bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id) ||
+		    !bpf_core_field_exists(struct mem_cgroup, css))
 			return 0;
 		id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
 		if (id < 0 || id >= 16)

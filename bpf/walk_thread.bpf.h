@@ -253,7 +253,7 @@ static __always_inline int hk_thread_visit(struct task_struct *t, __u64 queued, 
 	 * baseline (a zombie leader stays on the list) */
 	if (t->flags & HK_PF_EXITING)
 		return 0;
-	if (t->on_cpu)
+	if (hk_task_on_cpu(t))
 		hk_ran_set(bit);
 	ts = bpf_task_storage_get(&hk_tasks, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!ts)

@@ -135,6 +135,8 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 	if (hk_loader__oom_note(l))
 		hk_log__print(HK_LOG_INFO, "OOM kills not seen (no oom_killed lines): %s\n",
 			      hk_loader__oom_note(l));
+	if (hk_loader__blind(l))
+		hk_log__print(HK_LOG_INFO, "%s\n", hk_loader__blind(l));
 }
 
 /* Exiting: kernel.task_delayacct put back (delayacct.h). Once: from the

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "driver.h"
+#include "kfields.h"
 #include "lib/sysinfo.h"
 
 static int kernel_has_func(const struct btf *vmlinux, const char *name)
@@ -19,22 +20,7 @@ static int kernel_has_func(const struct btf *vmlinux, const char *name)
  * kernel has, backports included, rather than what its version suggests. */
 static int kernel_has_helper(const struct btf *vmlinux, const char *name)
 {
-	const struct btf_type *t;
-	const struct btf_enum *e;
-	int id, i;
-
-	id = btf__find_by_name_kind(vmlinux, "bpf_func_id", BTF_KIND_ENUM);
-	t = id > 0 ? btf__type_by_id(vmlinux, id) : NULL;
-	if (!t)
-		return 0;
-	e = btf_enum(t);
-	for (i = 0; i < btf_vlen(t); i++, e++) {
-		const char *n = btf__name_by_offset(vmlinux, e->name_off);
-
-		if (n && !strcmp(n, name))
-			return 1;
-	}
-	return 0;
+	return hk_kfields__has_enum_value(vmlinux, "bpf_func_id", name);
 }
 
 /*
