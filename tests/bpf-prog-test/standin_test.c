@@ -10,6 +10,9 @@
  *    global function, which the verifier checks on its own);
  *  - get exactly one line from hk_kfields__blind() naming the config and
  *    what goes unseen, and this kernel's own BTF none.
+ * And the features every driver needs, probed in the BTF instead of a
+ * version gate (finding 11): this kernel's BTF named as RHEL 9's 5.14 passes;
+ * a stand-in without one of them gets one line naming it and the kernel.
  * One line per stand-in; the last line is "N passed, N failed".
  *
  *   sudo build/standin-test [-v] [-k DIR]	(-v: libbpf's debug output and
@@ -69,6 +72,14 @@ static const struct {
 	{ { "rss_stat", rss_unknown }, "rss_stat" },
 };
 
+/* a feature's name in the BTF, each gone in turn */
+static const char *const features[] = {
+	"btf_trace_sched_switch", "bpf_func_id.BPF_FUNC_probe_read_kernel", "bpf_iter__task",
+	"bpf_func_id.BPF_FUNC_ringbuf_reserve", "bpf_func_id.BPF_FUNC_task_storage_get",
+	"bpf_func_id.BPF_FUNC_get_current_task_btf", "bpf_func_id.BPF_FUNC_for_each_map_elem",
+};
+#define RHEL9_RELEASE "5.14.0-503.11.1.el9_5.x86_64"
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG && !verbose)
@@ -104,6 +115,68 @@ static int load_all(const char *path)
 	err = hotspot_bpf__load(skel);
 	hotspot_bpf__destroy(skel);
 	return err;
+}
+
+/* hk_driver__check_features() on the BTF at path (NULL: this kernel's) as
+ * RHEL 9's release: its rc, its line in err. */
+static int features_check(const char *path, char *err, size_t len)
+{
+	struct btf *btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+	int rc;
+
+	err[0] = 0;
+	if (!btf) {
+		snprintf(err, len, "cannot read %s: %s", path ? path : "the kernel's BTF",
+			 strerror(errno));
+		return -2;
+	}
+	rc = hk_driver__check_features(btf, RHEL9_RELEASE, err, len);
+	btf__free(btf);
+	return rc;
+}
+
+/* Each feature gone in turn: named in one line, with the kernel's release. */
+static void run_features(const char *dir, int *passed, int *failed)
+{
+	char path[512], msg[512], err[512];
+	const char *gone[2] = { NULL, NULL };
+	const char *name;
+	size_t i;
+	int rc;
+
+	rc = features_check(NULL, err, sizeof(err));
+	if (rc) {
+		printf("FAIL features: this kernel's BTF as %s: rc %d, \"%s\"\n", RHEL9_RELEASE,
+		       rc, err);
+		(*failed)++;
+	} else {
+		printf("PASS features: this kernel's BTF as %s: loads, no version gate\n",
+		       RHEL9_RELEASE);
+		(*passed)++;
+	}
+	for (i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
+		struct hk_standin s = { features[i], gone };
+
+		gone[0] = features[i];
+		name = strchr(features[i], '.') ? strchr(features[i], '.') + 1 : features[i];
+		snprintf(path, sizeof(path), "%s/hk-standin-%d-feature.btf", dir, (int)getpid());
+		if (hk_standin__write(&s, path, msg, sizeof(msg))) {
+			printf("FAIL features: %s\n", msg);
+			(*failed)++;
+			continue;
+		}
+		rc = features_check(path, err, sizeof(err));
+		unlink(path);
+		if (rc == -1 && strstr(err, name) && strstr(err, RHEL9_RELEASE) &&
+		    !strchr(err, '\n')) {
+			printf("PASS features: without %s: \"%s\"\n", name, err);
+			(*passed)++;
+		} else {
+			printf("FAIL features: without %s: rc %d, \"%s\"; expected -1 and one line "
+			       "naming it and %s\n", name, rc, err, RHEL9_RELEASE);
+			(*failed)++;
+		}
+	}
 }
 
 /* One line or none from hk_kfields__blind() for the BTF at path. */
@@ -192,6 +265,7 @@ int main(int argc, char **argv)
 			passed++;
 		}
 	}
+	run_features(keep ? keep : "/tmp", &passed, &failed);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -137,6 +137,10 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 			      hk_loader__oom_note(l));
 	if (hk_loader__blind(l))
 		hk_log__print(HK_LOG_INFO, "%s\n", hk_loader__blind(l));
+	if (!hk_sysinfo__psi_memory())
+		hk_log__print(HK_LOG_INFO, "PSI is off (no /proc/pressure/memory; boot with "
+			      "psi=1): Mem-throttled sees memory.high's events, not a process "
+			      "asleep in its penalty sleep\n");
 }
 
 /* Exiting: kernel.task_delayacct put back (delayacct.h). Once: from the

@@ -226,6 +226,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct btf *vmlinux = NULL;
 	const char *standin = getenv("HOTSPOT_K_TEST_BTF");
+	char release[65];
 	void *p;
 	struct hk_config cfg;
 	struct hk_loader *l;
@@ -234,8 +235,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 
 	*out = NULL;
 	hk_verifier_log__init(o->verbose);
-	if (hk_preflight__check_privileges(err, err_len) ||
-	    hk_preflight__check_kernel(err, err_len) || hk_preflight__check_btf(err, err_len))
+	if (hk_preflight__check_privileges(err, err_len) || hk_preflight__check_btf(err, err_len))
 		return -1;
 
 	/*
@@ -256,7 +256,9 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	}
 	/* fields the BPF side reads directly: say which is missing, rather
 	 * than a CO-RE relocation failure from the verifier */
-	if (hk_kfields__check(vmlinux, err, err_len)) {
+	if (hk_driver__check_features(vmlinux, hk_preflight__release(release, sizeof(release)),
+				      err, err_len) ||
+	    hk_kfields__check(vmlinux, err, err_len)) {
 		btf__free(vmlinux);
 		return -1;
 	}

@@ -55,6 +55,14 @@ __u32 hk_sysinfo__nr_nodes(void)
 	return last < 1024 ? (__u32)last + 1 : 1024;
 }
 
+int hk_sysinfo__psi_memory(void)
+{
+	const char *test = getenv("HOTSPOT_K_TEST_PSI_MEMORY");
+
+	/* for tests: another path stands in for it (RHEL's psi=0 default) */
+	return access(test && *test ? test : "/proc/pressure/memory", F_OK) == 0;
+}
+
 __u64 hk_sysinfo__stat_value(const char *text, const char *key)
 {
 	size_t n = strlen(key);

@@ -13,6 +13,13 @@
 /* Fill the environment fields of c (RAM, CPUs, page size, PID ns). */
 int hk_sysinfo__fill_env(struct hk_config *c);
 __u32 hk_sysinfo__nr_nodes(void);
+/*
+ * 1 when PSI is on (/proc/pressure/memory exists). Off (CONFIG_PSI=n, or
+ * CONFIG_PSI_DEFAULT_DISABLED as on RHEL without psi=1), the kernel never
+ * marks a task in a memory stall (in_memstall): Mem-throttled then cannot
+ * see a process asleep in memory.high's penalty sleep.
+ */
+int hk_sysinfo__psi_memory(void);
 
 /* Tasks (threads, kernel threads included) on the machine now; 0: unknown. */
 __u32 hk_sysinfo__nr_threads(void);
