@@ -156,6 +156,14 @@ $(OUTPUT)/prog-test: tests/bpf-prog-test/prog_test.c $(OUTPUT)/hotspot.skel.h $(
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(INCLUDES) -Itests $(LIBBPF_CFLAGS) $< $(USER_LIB_O) $(LIBBPF_LIBS) -o $@
 
+# the object loaded against stand-in BTFs of kernels without optional configs
+$(OUTPUT)/standin-test: tests/bpf-prog-test/standin_test.c tests/bpf-prog-test/btf_standin.h \
+		user/kernel/kfields.h $(OUTPUT)/hotspot.skel.h $(OUTPUT)/kernel/driver.o \
+		$(USER_LIB_O) $(LINK_STAMP)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(INCLUDES) -Itests $(LIBBPF_CFLAGS) $< \
+		$(OUTPUT)/kernel/driver.o $(USER_LIB_O) $(LIBBPF_LIBS) -o $@
+
 # frame pointers, no inlining: the profiler's tests look for its functions
 $(OUTPUT)/profload: tests/e2e/profload.c $(LINK_STAMP) | $(OUTPUT)
 	$(call msg,CC,$@)
@@ -212,7 +220,7 @@ $(OUTPUT)/deep_over.bpf.o: tests/bpf-prog-test/deep_chain.bpf.c $(VMLINUX_H)
 # refuses deep_chain.bpf.o, under the 32-byte rules and not the 16-byte
 # one, and that this kernel (6.9+, JIT) agrees on the 16-byte rule
 STACK_MARGIN := 64
-prog-test: $(OUTPUT)/prog-test $(OUTPUT)/profile.bpf.o $(OUTPUT)/deep_chain.bpf.o $(OUTPUT)/deep_over.bpf.o
+prog-test: $(OUTPUT)/prog-test $(OUTPUT)/standin-test $(OUTPUT)/profile.bpf.o $(OUTPUT)/deep_chain.bpf.o $(OUTPUT)/deep_over.bpf.o
 	$(Q)python3 tests/bpf-prog-test/stack_chain.py --min-margin $(STACK_MARGIN) \
 		$(OUTPUT)/hotspot.bpf.o >$(OUTPUT)/stack-chain.log 2>&1 && \
 		python3 tests/bpf-prog-test/stack_chain.py --min-margin $(STACK_MARGIN) \
@@ -236,8 +244,11 @@ prog-test: $(OUTPUT)/prog-test $(OUTPUT)/profile.bpf.o $(OUTPUT)/deep_chain.bpf.
 	$(Q)$(OUTPUT)/prog-test -b >$(OUTPUT)/prog-test-b.log 2>&1 || \
 		{ cat $(OUTPUT)/prog-test-b.log; exit 1; }
 	@echo "bounded loops: $$(tail -n 1 $(OUTPUT)/prog-test-b.log)"
+	$(Q)$(OUTPUT)/standin-test >$(OUTPUT)/standin-test.log 2>&1 || \
+		{ cat $(OUTPUT)/standin-test.log; exit 1; }
+	@echo "stand-in BTFs (optional configs off): $$(tail -n 1 $(OUTPUT)/standin-test.log)"
 
-e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload
+e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload $(OUTPUT)/standin-test
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 # the adversarial suite: an unprivileged user (nobody) against the root

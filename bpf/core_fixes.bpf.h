@@ -55,6 +55,10 @@ static __always_inline __s64 hk_rss_counter(struct mm_struct *mm, int idx)
 
 	if (bpf_core_field_exists(m->rss_stat[0].count))
 		return m->rss_stat[idx].count;
+	/* neither layout (a vendor's atomic-mode counter): unknown, 0, said
+	 * at start (user/kernel/kfields.h) rather than a failed load */
+	if (!bpf_core_field_exists(o->rss_stat.count))
+		return 0;
 	/* a probe read: 6.1's verifier cannot walk a direct load through
 	 * the atomic_long_t typedef ("Type 'atomic_long_t' is not a struct") */
 	bpf_core_read(&pages, sizeof(pages), &o->rss_stat.count[idx].counter);
@@ -212,7 +216,19 @@ static __always_inline __u32 hk_task_cpu(struct task_struct *t)
 
 	if (bpf_core_field_exists(t->thread_info.cpu))
 		return t->thread_info.cpu;
-	return o->cpu;
+	if (bpf_core_field_exists(o->cpu))
+		return o->cpu;
+	return 0;	/* CONFIG_SMP=n: the one CPU */
+}
+
+/* On a CPU now. on_cpu is CONFIG_SMP's; on one CPU the task on it is the
+ * current one: the interrupted task in the timer's softirq, the walker
+ * itself in the kworker or the iterator's read() (so none of the walked) */
+static __always_inline int hk_task_on_cpu(struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->on_cpu))
+		return t->on_cpu;
+	return (__u64)t == bpf_get_current_task();
 }
 
 /* PID in the process's own namespace and that namespace's inode. */

@@ -25,13 +25,13 @@
 #include "loop.bpf.h"
 #include "walk_state.bpf.h"	/* hk_walk_no */
 
-#define HK_HOST_NODES_MAX	64	/* nodes read (nr_node_ids is 1024 at most) */
 #define HK_HOST_ZONES_MAX	6	/* zones of a node (MAX_NR_ZONES is 4..6) */
 
 static __u64 hk_root_memcg;		/* struct mem_cgroup *: found once */
 static __u64 hk_host_walk;		/* walk number of the last reading */
 static __u64 hk_host_avail_pages;
 static __u32 hk_host_known;		/* nodes the last reading found; 0: none */
+static __u64 hk_host_deferred_pages;	/* of the last reading (the bench's) */
 
 struct hk_host_sum {
 	__u64 memcg;			/* the root struct mem_cgroup * */
@@ -40,6 +40,8 @@ struct hk_host_sum {
 	__s64 wmark_low;		/* low watermarks (boost included) */
 	__s64 file;			/* active + inactive file LRU */
 	__s64 reclaimable;		/* reclaimable slab + kernel misc */
+	__s64 managed;			/* the node's zones' managed pages */
+	__s64 deferred;			/* of free: not initialised yet */
 	__u32 nodes;			/* nodes read */
 };
 
@@ -56,6 +58,8 @@ static __always_inline __s64 hk_stat_read(void *arr, __u32 idx, __u32 nr)
 
 static __always_inline void hk_host_zone(struct hk_host_sum *h, struct zone *z)
 {
+	__s64 managed = 0;
+
 	__u32 nr = bpf_core_field_size(z->vm_stat) / sizeof(long);
 	__u32 low = bpf_core_enum_value(enum zone_watermarks, WMARK_LOW);
 
@@ -65,6 +69,10 @@ static __always_inline void hk_host_zone(struct hk_host_sum *h, struct zone *z)
 		h->wmark_low += BPF_CORE_READ(z, _watermark[low & 3]);
 	if (bpf_core_field_exists(z->watermark_boost))
 		h->wmark_low += BPF_CORE_READ(z, watermark_boost);
+	/* atomic_long_t since 5.9: a probe read, as hk_rss_counter's */
+	if (bpf_core_field_exists(z->managed_pages))
+		bpf_core_read(&managed, sizeof(managed), &z->managed_pages);
+	h->managed += managed > 0 ? managed : 0;
 }
 
 /*
@@ -74,15 +82,21 @@ static __always_inline void hk_host_zone(struct hk_host_sum *h, struct zone *z)
  * so after boot, and MemFree counts them). ULONG_MAX once all are done,
  * as on a mainline kernel after boot.
  */
-static __always_inline __s64 hk_deferred_pages(struct pglist_data *pgdat)
+static __always_inline __s64 hk_deferred_pages(struct pglist_data *pgdat, __u64 managed)
 {
-	__u64 first, end;
+	__u64 first, end, present;
 
 	if (!bpf_core_field_exists(pgdat->first_deferred_pfn))
 		return 0;
 	first = BPF_CORE_READ(pgdat, first_deferred_pfn);
 	end = BPF_CORE_READ(pgdat, node_start_pfn) + BPF_CORE_READ(pgdat, node_spanned_pages);
-	return first < end ? (__s64)(end - first) : 0;
+	if (first >= end)
+		return 0;
+	/* the span counts holes: no more than the node's present pages
+	 * that no zone manages yet */
+	present = BPF_CORE_READ(pgdat, node_present_pages);
+	present = present > managed ? present - managed : 0;
+	return (__s64)(end - first < present ? end - first : present);
 }
 
 /*
@@ -97,23 +111,31 @@ __noinline int hk_host_node(struct hk_host_sum *h, __u32 nid)
 	struct mem_cgroup *memcg;
 	struct pglist_data *pgdat;
 	__u32 nr, zones, z, zone_size;
+	__s64 deferred;
 	void *vs;
 
-	if (!h)
+	/* CONFIG_MEMCG=n: no per-node LRU vectors. Here, not in the caller:
+	 * the verifier checks a global function on its own, and a CO-RE
+	 * read it can reach that did not relocate fails the whole load */
+	if (!h || !bpf_core_type_exists(struct mem_cgroup_per_node) ||
+	    !bpf_core_field_exists(struct mem_cgroup, nodeinfo))
 		return 0;
 	memcg = (void *)h->memcg;
 	bpf_probe_read_kernel(&pn, sizeof(pn), (void *)memcg +
 			      bpf_core_field_offset(struct mem_cgroup, nodeinfo) +
 			      (nid & (HK_HOST_NODES_MAX - 1)) * sizeof(void *));
-	if (!pn)
+	/* a node count larger than nr_node_ids (a guessed one: no sysfs)
+	 * reads past nodeinfo[]: only the root's own node info counts */
+	if (!pn || (__u64)BPF_CORE_READ(pn, memcg) != h->memcg)
 		return 0;
 	/* set when the node's LRU was first used (mem_cgroup_lruvec) */
 	pgdat = BPF_CORE_READ(pn, lruvec.pgdat);
 	if (!pgdat)
 		return 0;
+	if (bpf_core_field_exists(pgdat->node_id) && BPF_CORE_READ(pgdat, node_id) != nid)
+		return 0;
 	h->nodes++;
 	h->reserve += BPF_CORE_READ(pgdat, totalreserve_pages);
-	h->free += hk_deferred_pages(pgdat);
 	vs = &pgdat->vm_stat;
 	nr = bpf_core_field_size(pgdat->vm_stat) / sizeof(long);
 	h->file += hk_stat_read(vs, bpf_core_enum_value(enum node_stat_item, NR_ACTIVE_FILE), nr) +
@@ -128,6 +150,7 @@ __noinline int hk_host_node(struct hk_host_sum *h, __u32 nid)
 	/* the zone's size is this kernel's, not vmlinux.h's */
 	zone_size = bpf_core_type_size(struct zone);
 	zones = bpf_core_field_size(pgdat->node_zones) / zone_size;
+	h->managed = 0;
 	for (z = 0; z < HK_HOST_ZONES_MAX; z++) {
 		if (z >= zones)
 			break;
@@ -135,6 +158,9 @@ __noinline int hk_host_node(struct hk_host_sum *h, __u32 nid)
 								       node_zones) +
 				z * zone_size);
 	}
+	deferred = hk_deferred_pages(pgdat, (__u64)h->managed);
+	h->free += deferred;
+	h->deferred += deferred;
 	return 0;
 }
 
@@ -183,7 +209,8 @@ __noinline int hk_host_read(__u64 cset_addr, __u32 nr_nodes)
 	hk_host_walk = hk_walk_no;
 	hk_host_known = 0;
 	if (!hk_root_memcg) {
-		if (!cset || !bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
+		if (!cset || !bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id) ||
+		    !bpf_core_field_exists(struct mem_cgroup, css))
 			return 0;
 		id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
 		if (id < 0 || id >= 16)
@@ -205,7 +232,7 @@ __noinline int hk_host_read(__u64 cset_addr, __u32 nr_nodes)
 		nr_nodes = 1;
 	if (nr_nodes > HK_HOST_NODES_MAX)
 		nr_nodes = HK_HOST_NODES_MAX;
-	hk_loop(nr_nodes, HK_HOST_NODES_MAX, hk_host_node_cb, &h);
+	hk_loop(nr_nodes, HK_HOST_NODES_BOUNDED, hk_host_node_cb, &h);
 	if (!h.nodes)
 		return 0;
 	avail = h.free - h.reserve;
@@ -213,6 +240,7 @@ __noinline int hk_host_read(__u64 cset_addr, __u32 nr_nodes)
 	avail += (__s64)hk_reclaimable(h.reclaimable, h.wmark_low);
 	hk_host_avail_pages = avail > 0 ? (__u64)avail : 0;
 	hk_host_known = h.nodes;
+	hk_host_deferred_pages = h.deferred > 0 ? (__u64)h.deferred : 0;
 	return 0;
 }
 

@@ -106,10 +106,10 @@ struct hk_accum {
 	 * again when the count reaches it: threads born or gone since) */
 	__u32 met;
 	__u32 nr_threads;
-	/* the thread that waited most and the one that wanted a CPU most,
-	 * as addresses: read once, at the close (hk_sched_sample) */
-	__u64 wait_task;
-	__u64 thread_task;
+	/* the run queue of the thread that wanted a CPU most, read when
+	 * it is met (a run queue is never freed; the thread may be by the
+	 * close): its clocks are read at the close (hk_sched_sample) */
+	__u64 thread_rq;
 };
 
 struct {

@@ -18,14 +18,16 @@
  *    on the lab host's 6.18: "ldimm64 failed to find the address for
  *    kernel symbol 'kernel_cpustat'").
  *
- * The walk keeps only the two threads' addresses (one store each):
- * reading them in hk_thread_visit, even through global functions, took
- * hk_arm's verification from 461 k to 730 k instructions (6.12 under
- * qemu then never finished loading). Under the timer drivers the whole
- * walk is one RCU read section; under the iter driver a parked process's
- * thread may be gone by its close: probe reads, which cannot fault, read
- * what is there.
+ * Both are read when the thread is met, in hk_thread_account (a global
+ * function, verified once: reading them in hk_thread_visit, inlined in the
+ * walk's loop, took hk_arm's verification from 461 k to 730 k
+ * instructions), each time a thread waits or wants more than the ones
+ * before it. Not at the close: under the iter driver a parked process
+ * closes many read()s later, when the thread may be gone and its
+ * task_struct reused (review kernel-2, finding 14). The run queue's
+ * clocks are read at the close: a run queue is never freed.
  */
+#include "walk_state.bpf.h"	/* hk_cur */
 #ifndef HK_BPF_SCHED_PRIO_H
 #define HK_BPF_SCHED_PRIO_H
 
@@ -52,14 +54,17 @@ struct cfs_rq___lost {
 	struct rq *rq;
 } __attribute__((preserve_access_index));
 
-/* The waiting thread's policy, nice and group. The root group (no
- * parent) has no weight of its own: 0. */
-static __always_inline void hk_wait_prio(struct hk_sample *acc, __u64 task)
+/* The waiting thread's policy, nice and group, when it is met. The root
+ * group (no parent) has no weight of its own: 0. */
+static __always_inline void hk_sched_wait_now(__u64 task)
 {
 	struct task_struct___prio *o = (void *)task;
 	struct task_struct *t = (void *)task;
 	struct task_group___prio *tg = NULL;
+	struct hk_sample *acc = &hk_cur.s;
 
+	acc->wait_group_weight = 0;
+	acc->wait_group_idle = 0;
 	acc->wait_policy = BPF_CORE_READ(t, policy);
 	acc->wait_nice = BPF_CORE_READ(t, static_prio) - HK_NICE_0_PRIO;
 	if (bpf_core_field_exists(o->sched_task_group))
@@ -72,30 +77,41 @@ static __always_inline void hk_wait_prio(struct hk_sample *acc, __u64 task)
 		acc->wait_group_idle = BPF_CORE_READ(tg, idle) != 0;
 }
 
+/* The run queue of a thread, when it is met. */
+static __always_inline __u64 hk_task_rq(__u64 task)
+{
+	struct task_struct *t = (void *)task;
+	struct cfs_rq___lost *cfs;
+
+	/* CONFIG_FAIR_GROUP_SCHED=n: no run queue from a task without the
+	 * per-CPU runqueues symbol, which kallsyms rarely lists: 0, said at
+	 * start (kfields.h). Guarded here, inside the global function that
+	 * inlines it: a caller's guard does not reach it */
+	if (!bpf_core_field_exists(t->se.cfs_rq))
+		return 0;
+	cfs = (void *)BPF_CORE_READ(t, se.cfs_rq);
+	if (!cfs)
+		return 0;
+	if (bpf_core_field_exists(cfs->rq))
+		return (__u64)BPF_CORE_READ(cfs, rq);
+	return (__u64)cfs - bpf_core_field_offset(struct rq, cfs);
+}
+
 /*
  * What cpu lost since the previous walk: the first process this walk
  * closes whose hungriest thread is on cpu notes it (hk_cpu_lost), if that
  * walk noted it too; 0 otherwise (a CPU's first busy window goes without).
  */
-static __always_inline __u64 hk_cpu_lost_ns(__u64 task, __u32 cpu)
+static __always_inline __u64 hk_cpu_lost_ns(__u64 rq_addr, __u32 cpu)
 {
-	struct task_struct *t = (void *)task;
 	struct hk_cpu_lost *v = bpf_map_lookup_elem(&hk_cpu_lost, &cpu);
-	struct cfs_rq___lost *cfs;
-	struct rq *rq;
+	struct rq *rq = (void *)rq_addr;
 	__u64 lost;
 
 	if (!v)
 		return 0;
 	if (v->walk == hk_walk_no)
 		return v->delta_ns;
-	cfs = (void *)BPF_CORE_READ(t, se.cfs_rq);
-	if (!cfs)
-		return 0;
-	if (bpf_core_field_exists(cfs->rq))
-		rq = BPF_CORE_READ(cfs, rq);
-	else
-		rq = (void *)((__u64)cfs - bpf_core_field_offset(struct rq, cfs));
 	lost = hk_sub_clamp(BPF_CORE_READ(rq, clock), BPF_CORE_READ(rq, clock_task));
 	v->delta_ns = v->walk + 1 == hk_walk_no ? hk_sub_clamp(lost, v->seen_ns) : 0;
 	v->seen_ns = lost;
@@ -104,22 +120,15 @@ static __always_inline __u64 hk_cpu_lost_ns(__u64 task, __u32 cpu)
 }
 
 /*
- * Both into the sample. A global function: the verifier checks it once,
- * not again on every path of the walk that reaches the close.
+ * The CPU's lost time into the sample, at the close (the waiter's policy
+ * and group are in it already). A global function: the verifier checks
+ * it once, not again on every path of the walk that reaches the close.
  */
-__noinline int hk_sched_sample(struct hk_sample *acc, __u64 wait_task, __u64 thread_task)
+__noinline int hk_sched_sample(struct hk_sample *acc, __u64 rq)
 {
 	if (!acc)
 		return 0;
-	acc->wait_policy = 0;
-	acc->wait_nice = 0;
-	acc->wait_group_weight = 0;
-	acc->wait_group_idle = 0;
-	acc->cpu_lost_delta_ns = 0;
-	if (wait_task)
-		hk_wait_prio(acc, wait_task);
-	if (thread_task)
-		acc->cpu_lost_delta_ns = hk_cpu_lost_ns(thread_task, acc->thread_cpu);
+	acc->cpu_lost_delta_ns = rq ? hk_cpu_lost_ns(rq, acc->thread_cpu) : 0;
 	return 0;
 }
 

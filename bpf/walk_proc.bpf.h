@@ -209,7 +209,7 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 		acc->cpus_allowed = (__u32)leader->nr_cpus_allowed;
 	/* the closing thread only (its newest): one bit, not a thread walk */
 	acc->mem_stalled = hk_task_in_memstall(t);
-	hk_sched_sample(acc, hk_cur.wait_task, hk_cur.thread_task);
+	hk_sched_sample(acc, hk_cur.thread_rq);
 	hk_ns_pid(leader, &hk_acc_ns_pid, &hk_acc_ns_ino);
 	if (hk_acc_ns_ino == c->pidns_ino)
 		hk_acc_ns_ino = 0;	/* our own namespace */

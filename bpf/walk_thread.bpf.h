@@ -13,6 +13,7 @@
 #include "window.bpf.h"
 #include "walk_state.bpf.h"
 #include "hook_gate.bpf.h"
+#include "sched_prio.bpf.h"	/* what the scheduler gave it, read when met */
 
 /*
  * A stint's bit in hk_ran: its start (last_arrival), hashed. A thread
@@ -179,7 +180,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	if (dwait > acc->thread_wait_delta_ns) {
 		acc->thread_wait_delta_ns = dwait;
 		acc->wait_tid = r->pid;
-		hk_cur.wait_task = r->task;
+		hk_sched_wait_now(r->task);
 	}
 	acc->io_delta_ns += dio;
 	acc->io_delta_bytes += dbytes;
@@ -196,7 +197,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 		acc->thread_queued_delta_ns = dwait;
 		acc->thread_tid = r->pid;
 		acc->thread_cpu = r->cpu;
-		hk_cur.thread_task = r->task;
+		hk_cur.thread_rq = hk_task_rq(r->task);
 	}
 	if (c->hook && window &&
 	    dwait * 10000 >= (__u64)c->watch_wait_pct_x100 * window) {
@@ -253,7 +254,7 @@ static __always_inline int hk_thread_visit(struct task_struct *t, __u64 queued, 
 	 * baseline (a zombie leader stays on the list) */
 	if (t->flags & HK_PF_EXITING)
 		return 0;
-	if (t->on_cpu)
+	if (hk_task_on_cpu(t))
 		hk_ran_set(bit);
 	ts = bpf_task_storage_get(&hk_tasks, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!ts)

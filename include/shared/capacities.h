@@ -31,6 +31,12 @@ enum hk_limits {
 	 * 5.16) the walk up takes HK_MEMCG_DEPTH_BOUNDED turns. */
 	HK_MEMCG_DEPTH = 32,
 	HK_MEMCG_DEPTH_BOUNDED = 16,
+	/* NUMA nodes the host headroom reads: every node a kernel can have
+	 * (MAX_NUMNODES at NODES_SHIFT 10; POWER declares 256 possible with
+	 * sparse IDs), 64 without bpf_loop (5.15, 5.16), said at start. Also
+	 * the node count when neither sysfs nor /proc/zoneinfo gives one. */
+	HK_HOST_NODES_MAX = 1024,
+	HK_HOST_NODES_BOUNDED = 64,
 	/* CPU task-group ancestors examined for a quota. */
 	HK_TG_DEPTH = 8,
 	/* Threads the sched_switch hook records aggressors for: a bitmap

@@ -45,6 +45,7 @@ import threading
 import test_attrib
 import test_cli
 import test_controls
+import test_configs
 import test_cpu
 import test_flame_svg
 import test_freeze
@@ -74,7 +75,7 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_service.TESTS + test_status.TESTS + test_pin.TESTS + test_io.TESTS + test_profile.TESTS +
          test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS +
-         test_oom_kill.TESTS + test_hook.TESTS)
+         test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or
@@ -198,7 +199,7 @@ def main():
     shutil.copy2(hkload, suite.hkload)
     os.chmod(suite.hkload, 0o755)
     # the profiler's workload (tests/e2e/profload.c), built beside hkload
-    for helper in ("profload", "leakload", "uringidle", "memload"):
+    for helper in ("profload", "leakload", "uringidle", "memload", "standin-test"):
         path = os.path.join(os.path.dirname(hkload), helper)
         if os.access(path, os.X_OK):
             shutil.copy2(path, os.path.join(suite.workdir, helper))

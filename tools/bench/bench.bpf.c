@@ -402,29 +402,11 @@ int bn_walk_task(struct bpf_iter__task *ctx)
 
 static __u64 bn_host_cset;	/* this task's css_set, as the walk passes one */
 static __u32 bn_host_nodes;
-static __u64 bn_host_deferred;	/* pages, summed by bn_deferred_cb */
 
 static long bn_host_cb(__u64 i, void *ctx)
 {
 	hk_walk_no++;
 	hk_host_read(bn_host_cset, bn_host_nodes);
-	return 0;
-}
-
-/* the not-yet-initialised pages hk_host_read added, node by node */
-static long bn_deferred_cb(__u64 nid, void *ctx)
-{
-	struct mem_cgroup_per_node *pn = NULL;
-	struct pglist_data *pgdat;
-
-	bpf_probe_read_kernel(&pn, sizeof(pn), (void *)hk_root_memcg +
-			      bpf_core_field_offset(struct mem_cgroup, nodeinfo) +
-			      (nid & (HK_HOST_NODES_MAX - 1)) * sizeof(void *));
-	if (!pn)
-		return 0;
-	pgdat = BPF_CORE_READ(pn, lruvec.pgdat);
-	if (pgdat)
-		bn_host_deferred += hk_deferred_pages(pgdat);
 	return 0;
 }
 
@@ -441,10 +423,7 @@ int bn_host_read(struct bn_host_ctx *ctx)
 	ctx->ns = bpf_ktime_get_ns() - start;
 	ctx->avail_pages = hk_host_avail_pages;
 	ctx->known = hk_host_known;
-	bn_host_deferred = 0;
-	if (hk_root_memcg)
-		bpf_loop(ctx->nr_nodes < HK_HOST_NODES_MAX ? ctx->nr_nodes : HK_HOST_NODES_MAX,
-			 bn_deferred_cb, NULL, 0);
-	ctx->deferred_pages = bn_host_deferred;
+	/* the not-yet-initialised pages hk_host_read added */
+	ctx->deferred_pages = hk_host_deferred_pages;
 	return 0;
 }

@@ -135,6 +135,17 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 	if (hk_loader__oom_note(l))
 		hk_log__print(HK_LOG_INFO, "OOM kills not seen (no oom_killed lines): %s\n",
 			      hk_loader__oom_note(l));
+	if (hk_loader__blind(l))
+		hk_log__print(HK_LOG_INFO, "%s\n", hk_loader__blind(l));
+	if (hk_loader__bounded_loops(l) && hk_sysinfo__nr_nodes() > HK_HOST_NODES_BOUNDED)
+		hk_log__print(HK_LOG_INFO, "host headroom: NUMA nodes %u and up of %u not read "
+			      "(bounded loops, no bpf_loop before 5.17): OOM risk's ETA against "
+			      "the host is shorter\n", HK_HOST_NODES_BOUNDED,
+			      hk_sysinfo__nr_nodes());
+	if (!hk_sysinfo__psi_memory())
+		hk_log__print(HK_LOG_INFO, "PSI is off (no /proc/pressure/memory; boot with "
+			      "psi=1): Mem-throttled sees memory.high's events, not a process "
+			      "asleep in its penalty sleep\n");
 }
 
 /* Exiting: kernel.task_delayacct put back (delayacct.h). Once: from the

@@ -9,6 +9,7 @@
 #include <bpf/btf.h>
 #include "driver.h"
 #include "kernel/preflight.h"
+#include "kfields.h"
 #include "lib/sysinfo.h"
 
 static int kernel_has_func(const struct btf *vmlinux, const char *name)
@@ -20,22 +21,7 @@ static int kernel_has_func(const struct btf *vmlinux, const char *name)
  * kernel has, backports included, rather than what its version suggests. */
 static int kernel_has_helper(const struct btf *vmlinux, const char *name)
 {
-	const struct btf_type *t;
-	const struct btf_enum *e;
-	int id, i;
-
-	id = btf__find_by_name_kind(vmlinux, "bpf_func_id", BTF_KIND_ENUM);
-	t = id > 0 ? btf__type_by_id(vmlinux, id) : NULL;
-	if (!t)
-		return 0;
-	e = btf_enum(t);
-	for (i = 0; i < btf_vlen(t); i++, e++) {
-		const char *n = btf__name_by_offset(vmlinux, e->name_off);
-
-		if (n && !strcmp(n, name))
-			return 1;
-	}
-	return 0;
+	return hk_kfields__has_enum_value(vmlinux, "bpf_func_id", name);
 }
 
 /*
@@ -148,4 +134,46 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 int hk_driver__has_loop(const struct btf *vmlinux)
 {
 	return kernel_has_helper(vmlinux, "BPF_FUNC_loop");
+}
+
+/*
+ * What every driver needs, by what the kernel has rather than its version:
+ * RHEL 9's 5.14 carries them backported (review kernel-2, finding 11).
+ * The newest of them upstream: bpf_for_each_map_elem, 5.13; what only
+ * some drivers or kernels have (bpf_loop, the open-coded iterator,
+ * bpf_wq, the 5-argument sched_switch) is chosen around, not required.
+ */
+int hk_driver__check_features(const struct btf *vmlinux, const char *release, char *err,
+			      size_t err_len)
+{
+	static const struct {
+		int kind;		/* BTF_KIND_ENUM: a helper's bpf_func_id */
+		const char *name;
+		const char *what;
+		const char *since;
+	} needs[] = {
+		{ BTF_KIND_TYPEDEF, "btf_trace_sched_switch", "BTF tracepoints (tp_btf)", "5.5" },
+		{ BTF_KIND_ENUM, "BPF_FUNC_probe_read_kernel", "bpf_probe_read_kernel", "5.5" },
+		{ BTF_KIND_STRUCT, "bpf_iter__task", "the task iterator (iter/task)", "5.8" },
+		{ BTF_KIND_ENUM, "BPF_FUNC_ringbuf_reserve", "the BPF ring buffer", "5.8" },
+		{ BTF_KIND_ENUM, "BPF_FUNC_task_storage_get", "task storage", "5.11" },
+		{ BTF_KIND_ENUM, "BPF_FUNC_get_current_task_btf", "bpf_get_current_task_btf",
+		  "5.11" },
+		{ BTF_KIND_ENUM, "BPF_FUNC_for_each_map_elem", "bpf_for_each_map_elem", "5.13" },
+	};
+	size_t i;
+	int has;
+
+	for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
+		has = needs[i].kind == BTF_KIND_ENUM ?
+		      kernel_has_helper(vmlinux, needs[i].name) :
+		      btf__find_by_name_kind(vmlinux, needs[i].name, needs[i].kind) > 0;
+		if (has)
+			continue;
+		snprintf(err, err_len, "kernel %s lacks %s: no %s in its BTF (Linux >= %s, or a "
+			 "vendor kernel with it backported)", release, needs[i].what,
+			 needs[i].name, needs[i].since);
+		return -1;
+	}
+	return 0;
 }

@@ -29,6 +29,11 @@ int hk_driver__sched_switch_args(const struct btf *vmlinux);
 /* Arguments of the oom:mark_victim tracepoint, the context included: 3
  * since 6.8 (task, uid), 2 before (pid); -1 absent. */
 int hk_driver__mark_victim_args(const struct btf *vmlinux);
+/* 0 when the kernel has what every driver needs (probed in its BTF, not
+ * judged by its version); else -1 with one line naming the first missing
+ * and the kernel's release in err. */
+int hk_driver__check_features(const struct btf *vmlinux, const char *release, char *err,
+			      size_t err_len);
 /* Whether the kernel has bpf_loop() (5.17). */
 int hk_driver__has_loop(const struct btf *vmlinux);
 

@@ -33,6 +33,7 @@ struct hk_loader {
 	enum hk_driver driver;
 	const char *why;		/* why that driver */
 	const char *oom_note;		/* why OOM kills go unseen; NULL: seen */
+	char blind[400];		/* what this kernel's configs hide; "": none */
 	__u64 interval_ns;
 	__u64 next_walk_ns;		/* iter driver: CLOCK_MONOTONIC */
 	struct hk_walk_cost first;	/* the walk made at start */
@@ -226,6 +227,8 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct btf *vmlinux = NULL;
+	const char *standin = getenv("HOTSPOT_K_TEST_BTF");
+	char release[65];
 	void *p;
 	struct hk_config cfg;
 	struct hk_loader *l;
@@ -234,19 +237,31 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 
 	*out = NULL;
 	hk_verifier_log__init(o->verbose);
-	if (hk_preflight__check_privileges(err, err_len) ||
-	    hk_preflight__check_kernel(err, err_len) || hk_preflight__check_btf(err, err_len) ||
+	if (hk_preflight__check_privileges(err, err_len) || hk_preflight__check_btf(err, err_len) ||
 	    hk_preflight__check_jit(HK_JIT_SYSCTL, err, err_len))
 		return -1;
 
-	vmlinux = btf__load_vmlinux_btf();
+	/*
+	 * HOTSPOT_K_TEST_BTF=FILE, for tests: relocate against a stand-in of
+	 * the kernel's BTF (tests/bpf-prog-test/btf_standin.h: this kernel's
+	 * less what an optional config compiles out) and judge the configs
+	 * by it. Only the relocations change: the verifier still checks every
+	 * access against the kernel's own BTF.
+	 */
+	if (standin && *standin)
+		open_opts.btf_custom_path = standin;
+	vmlinux = open_opts.btf_custom_path ? btf__parse(standin, NULL) :
+		  btf__load_vmlinux_btf();
 	if (!vmlinux) {
-		snprintf(err, err_len, "cannot read the kernel's BTF: %s", strerror(errno));
+		snprintf(err, err_len, "cannot read the kernel's BTF%s%s: %s",
+			 standin ? " stand-in " : "", standin ? standin : "", strerror(errno));
 		return -1;
 	}
 	/* fields the BPF side reads directly: say which is missing, rather
 	 * than a CO-RE relocation failure from the verifier */
-	if (hk_kfields__check(vmlinux, err, err_len)) {
+	if (hk_driver__check_features(vmlinux, hk_preflight__release(release, sizeof(release)),
+				      err, err_len) ||
+	    hk_kfields__check(vmlinux, err, err_len)) {
 		btf__free(vmlinux);
 		return -1;
 	}
@@ -258,6 +273,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	}
 	l->interval_ns = o->cfg.interval_ns;
 	l->stats_fd = -1;
+	hk_kfields__blind(vmlinux, l->blind, sizeof(l->blind));
 	/* before any program runs: every run of ours is timed */
 	l->cost_source = cost_open(&l->stats_fd, o->bpf_stats);
 	l->forks_at_start = hk_sysinfo__proc_stat("processes");
@@ -656,6 +672,11 @@ int hk_loader__hook_prog(const struct hk_loader *l)
 const char *hk_loader__oom_note(const struct hk_loader *l)
 {
 	return l->oom_note;
+}
+
+const char *hk_loader__blind(const struct hk_loader *l)
+{
+	return l->blind[0] ? l->blind : NULL;
 }
 
 enum hk_driver hk_loader__driver(const struct hk_loader *l, const char **why)

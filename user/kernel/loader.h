@@ -86,6 +86,9 @@ int hk_loader__hook_prog(const struct hk_loader *l);
 enum hk_driver hk_loader__driver(const struct hk_loader *l, const char **why);
 /* Why OOM kills go unseen on this kernel (no oom_killed lines), or NULL. */
 const char *hk_loader__oom_note(const struct hk_loader *l);
+/* What the kernel was built without hides from the walk, in one line
+ * ("not seen on this kernel: ..."), or NULL (kfields.h). */
+const char *hk_loader__blind(const struct hk_loader *l);
 void hk_loader__walk_cost(const struct hk_loader *l, struct hk_walk_cost *first,
 			  struct hk_walk_cost *last);
 void hk_loader__destroy(struct hk_loader *l);

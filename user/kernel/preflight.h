@@ -11,12 +11,13 @@
 /* 0 when we may load BPF programs; else -1 with a reason in err. */
 int hk_preflight__check_privileges(char *err, size_t err_len);
 
-/* The oldest kernel hotspot-k loads on (the iter/task driver's). */
-#define HK_MIN_KERNEL_MAJOR 5
-#define HK_MIN_KERNEL_MINOR 15
-
-/* 0 when the running kernel is new enough (or unknown); else -1. */
-int hk_preflight__check_kernel(char *err, size_t err_len);
+/*
+ * The running kernel's release (uname), or for tests
+ * HOTSPOT_K_TEST_RELEASE's, into buf; buf. Only said, never judged: what
+ * the kernel has is probed in its BTF (hk_driver__check_features), so a
+ * vendor kernel with backports (RHEL 9's 5.14) loads.
+ */
+const char *hk_preflight__release(char *buf, size_t len);
 
 /* 0 when the kernel has BTF; else -1 with a reason in err. */
 int hk_preflight__check_btf(char *err, size_t err_len);

@@ -32,19 +32,41 @@ int hk_sysinfo__fill_env(struct hk_config *c)
 	return 0;
 }
 
-/*
- * NUMA nodes the kernel may have (nr_node_ids: the highest possible node,
- * plus one), from /sys/devices/system/node/possible ("0", "0-3", "0,2-3").
- * The host headroom reads each one's counters. 1 without NUMA or sysfs.
- */
 __u32 hk_sysinfo__nr_nodes(void)
+{
+	return hk_sysinfo__nodes_at("/sys/devices/system/node/possible", "/proc/zoneinfo");
+}
+
+/* Without sysfs: the highest "Node N, zone" of /proc/zoneinfo, plus one
+ * (the nodes with memory, all the headroom needs); without that too, as
+ * many as the kernel side reads without bpf_loop. Never 1: that silently
+ * left every node but 0 out of the headroom. The kernel side checks each
+ * node it reads (its back pointer, its ID), so too many fails safe. */
+static __u32 nodes_from_zoneinfo(const char *zoneinfo)
+{
+	char line[256];
+	unsigned int nid;
+	__u32 n = 0;
+	FILE *f = fopen(zoneinfo, "re");
+
+	if (!f)
+		return HK_HOST_NODES_BOUNDED;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Node %u, zone", &nid) == 1 && nid < HK_HOST_NODES_MAX &&
+		    nid + 1 > n)
+			n = nid + 1;
+	fclose(f);
+	return n ? n : HK_HOST_NODES_BOUNDED;
+}
+
+__u32 hk_sysinfo__nodes_at(const char *possible, const char *zoneinfo)
 {
 	char buf[256], *p;
 	unsigned long last = 0;
-	FILE *f = fopen("/sys/devices/system/node/possible", "re");
+	FILE *f = fopen(possible, "re");
 
 	if (!f)
-		return 1;
+		return nodes_from_zoneinfo(zoneinfo);
 	if (!fgets(buf, sizeof(buf), f))
 		buf[0] = 0;
 	fclose(f);
@@ -52,7 +74,15 @@ __u32 hk_sysinfo__nr_nodes(void)
 	for (p = buf; *p; p++)
 		if (*p >= '0' && *p <= '9' && (p == buf || p[-1] < '0' || p[-1] > '9'))
 			last = strtoul(p, NULL, 10);
-	return last < 1024 ? (__u32)last + 1 : 1024;
+	return last < HK_HOST_NODES_MAX ? (__u32)last + 1 : HK_HOST_NODES_MAX;
+}
+
+int hk_sysinfo__psi_memory(void)
+{
+	const char *test = getenv("HOTSPOT_K_TEST_PSI_MEMORY");
+
+	/* for tests: another path stands in for it (RHEL's psi=0 default) */
+	return access(test && *test ? test : "/proc/pressure/memory", F_OK) == 0;
 }
 
 __u64 hk_sysinfo__stat_value(const char *text, const char *key)

@@ -12,7 +12,22 @@
 
 /* Fill the environment fields of c (RAM, CPUs, page size, PID ns). */
 int hk_sysinfo__fill_env(struct hk_config *c);
+/*
+ * NUMA nodes the kernel may have (nr_node_ids: the highest possible node,
+ * plus one), which the host headroom reads: from possible
+ * (/sys/devices/system/node/possible: "0", "0-3", "0,2-3"); without it
+ * (no sysfs in some containers), zoneinfo's (/proc/zoneinfo) highest node
+ * plus one; without either, HK_HOST_NODES_BOUNDED.
+ */
 __u32 hk_sysinfo__nr_nodes(void);
+__u32 hk_sysinfo__nodes_at(const char *possible, const char *zoneinfo);
+/*
+ * 1 when PSI is on (/proc/pressure/memory exists). Off (CONFIG_PSI=n, or
+ * CONFIG_PSI_DEFAULT_DISABLED as on RHEL without psi=1), the kernel never
+ * marks a task in a memory stall (in_memstall): Mem-throttled then cannot
+ * see a process asleep in memory.high's penalty sleep.
+ */
+int hk_sysinfo__psi_memory(void);
 
 /* Tasks (threads, kernel threads included) on the machine now; 0: unknown. */
 __u32 hk_sysinfo__nr_threads(void);
