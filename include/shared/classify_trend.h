@@ -152,7 +152,40 @@ static inline __u64 hk_eta_s(__u64 headroom_bytes, __s64 slope_bytes_per_s)
 	return headroom_bytes / (__u64)slope_bytes_per_s;
 }
 
-/* Sample the trend on a time stride, then fit it up to the present. */
+/*
+ * How long the growth has lasted: the time the trend has shown steady
+ * growth (as the OOM rule reads it: a positive slope, min_growth net, in
+ * `steady` of its time), window after window, and at least the time the
+ * trend covers. Not bounded by the trend's span: a leak of an hour is an
+ * hour old. ev holds the window before on entry (the step writes the
+ * process's evidence in place): a 0 there is none, as a growth's age is
+ * at least the trend's time, which is not 0 once there is a slope.
+ */
+static inline void hk_growth_age(const struct hk_config *c, struct hk_evidence *ev)
+{
+	/*
+	 * Branch-free, in sign bits (every operand is below 2^62): a branch
+	 * here doubles the states the verifier walks through the rest of
+	 * the window step (656 k instructions to over its 1 M limit).
+	 */
+	__u64 growing = ((__u64)-ev->rss_slope_bytes_per_s &
+			 ~(__u64)(ev->rss_net_growth_bytes - (__s64)c->oom_min_growth_bytes) &
+			 ~((__u64)ev->trend_grow_pct_x100 - c->oom_steady_pct_x100)) >> 63;
+	__u64 prev_ms = ev->rss_growing_ms;
+	__u64 age_ms = (prev_ms + ev->window_ns / HK_NSEC_PER_MSEC) * ((0 - prev_ms) >> 63);
+	__u64 short_mask = (__u64)((__s64)(age_ms - ev->rss_trend_ms) >> 63);
+	__u64 over_mask;
+
+	age_ms += (ev->rss_trend_ms - age_ms) & short_mask;	/* at least the trend */
+	over_mask = (__u64)((__s64)(0xffffffffULL - age_ms) >> 63);
+	age_ms = (age_ms & ~over_mask) | (0xffffffffULL & over_mask);
+	ev->rss_growing_ms = (__u32)(age_ms * growing);
+}
+
+/*
+ * Sample the trend on a time stride, then fit it up to the present and
+ * age the growth it shows. ev->window_ns is this window's.
+ */
 static inline void hk_trend(const struct hk_config *c, struct hk_proc *p,
 			    const struct hk_sample *s, struct hk_evidence *ev)
 {
@@ -163,6 +196,7 @@ static inline void hk_trend(const struct hk_config *c, struct hk_proc *p,
 		hk_trend_push(p, now_ms, hk_owned_pages(s));
 	hk_trend_fit(p, now_ms, hk_owned_pages(s), c->oom_trend_span_ns / HK_NSEC_PER_MSEC,
 		     c->page_size_bytes, ev);
+	hk_growth_age(c, ev);
 }
 
 #endif /* HK_SHARED_CLASSIFY_TREND_H */

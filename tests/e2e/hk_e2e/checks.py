@@ -63,7 +63,7 @@ def describe_entry(tool, pid):
             "minor_faults_per_s", "major_faults_per_s", "unexplained_faults_per_s",
             "rss_bytes", "rss_anon_bytes", "rss_growth_bytes_per_s",
             "rss_slope_bytes_per_s", "rss_net_growth_bytes", "rss_trend_ms",
-            "trend_samples", "trend_grow_pct_x100", "limit_kind", "limit_bytes",
+            "rss_growing_ms", "trend_samples", "trend_grow_pct_x100", "limit_kind", "limit_bytes",
             "headroom_bytes", "eta_s", "aggressor_tgid", "victim_tgid")
     return json.dumps({"windows": e.get("windows"), "hyst": e.get("hyst"),
                        "ev": {k: ev.get(k) for k in keep}}, separators=(",", ":"))
