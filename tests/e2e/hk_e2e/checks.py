@@ -172,12 +172,13 @@ def check_summary_and_teardown(tool, progs, maps, why):
         time.sleep(0.1)
 
 
-def fast_trend(ctx):
+def fast_trend(ctx, more=""):
     """Flags for a tool that must flag a 10 MiB/s leak soon, where what is
     tested is what follows (a freeze's safety, a refusal), not the trend's
     patience: a 4 s trend and 16 MiB of growth, not 10 s and 64 MiB. The
-    10 MiB/s leak then enters OOM risk after ~5 s instead of ~11 s."""
+    10 MiB/s leak then enters OOM risk after ~5 s instead of ~11 s. more:
+    further [oom_risk] lines."""
     conf = os.path.join(ctx.workdir, "%s.fast-trend.conf" % ctx.name)
     with open(conf, "w") as f:
-        f.write("[oom_risk]\nmin_trend = 4s\nmin_growth = 16MiB\n")
+        f.write("[oom_risk]\nmin_trend = 4s\nmin_growth = 16MiB\n" + more)
     return ["--config", conf]
