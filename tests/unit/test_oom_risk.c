@@ -114,11 +114,17 @@ static void test_growth_age(void)
 	grown(&ev, 0xffffffffU - 500, 30000);
 	hk_growth_age(&cfg, &ev);
 	EQ(ev.rss_growing_ms, 0xffffffffU);
-	/* each part of the growth the rule reads, broken: it starts over */
+	/* a window whose trend is not steady (a pause): held, not older */
 	grown(&ev, 45000, 30000);
 	ev.trend_grow_pct_x100 = cfg.oom_steady_pct_x100 - 1;
 	hk_growth_age(&cfg, &ev);
+	EQ(ev.rss_growing_ms, 45000);
+	/* ... nor does a pause start one */
+	grown(&ev, 0, 30000);
+	ev.trend_grow_pct_x100 = 0;
+	hk_growth_age(&cfg, &ev);
 	EQ(ev.rss_growing_ms, 0);
+	/* a trend with no net growth left: it starts over */
 	grown(&ev, 45000, 30000);
 	ev.rss_slope_bytes_per_s = 0;
 	hk_growth_age(&cfg, &ev);

@@ -142,8 +142,9 @@ const struct hk_key hk_keys[] = {
 	KEY("oom_risk", "eta_share", HK_UNIT_PCT_X100, oom_eta_share_pct_x100,
 	    2500, 0, 10000,
 	    "Evidence in proportion to the time left: the growth must have\n"
-	    "lasted this share of its ETA beyond eta_floor (steady, window after\n"
-	    "window) before it is a risk. A buffer, a cache or a heap warming up\n"
+	    "lasted this share of its ETA beyond eta_floor (window after window;\n"
+	    "a pause holds it, a flat trend starts it over) before it is a\n"
+	    "risk. A buffer, a cache or a heap warming up\n"
 	    "levels off first; a steady leak enters with 1 / (1 + eta_share) of\n"
 	    "that ETA still ahead (four fifths at 25 %). 0 %: off."),
 	KEY("oom_risk", "eta_floor", HK_UNIT_DURATION_S, oom_eta_floor_s,
