@@ -20,11 +20,36 @@
 #include "classify_trend.h"	/* hk_owned_pages() */
 
 /*
+ * Evidence in proportion to the time left: the growth must have lasted
+ * (hk_growth_age) eta_share of its ETA beyond eta_floor. Within the
+ * floor, min_trend is evidence enough (a memory cgroup filling in
+ * seconds is flagged at once); minutes away, there is time to wait, and
+ * a buffer, a cache or a heap warming up levels off before it is a risk
+ * (1.2 GB of dictionaries filled in 20 s, 444 s from the host's limit,
+ * would need 81 s of growth). A steady leak enters with 1 / (1 + share)
+ * of its ETA beyond the floor still ahead: four fifths at 25 %.
+ * eta_s is within the horizon (at most 30 days): times 10000 fits.
+ */
+static inline int hk_oom_lasted(const struct hk_config *c,
+				const struct hk_evidence *ev, __u64 slack_ms)
+{
+	__u64 need_ms;
+
+	if (ev->eta_s <= c->oom_eta_floor_s)
+		return 1;
+	/* s * pct_x100 / 10000 * 1000 ms */
+	need_ms = (ev->eta_s - c->oom_eta_floor_s) * c->oom_eta_share_pct_x100 / 10;
+	return ev->rss_growing_ms + slack_ms >= need_ms;
+}
+
+/*
  * OOM risk is decided on the present: its anon memory grew in this very
  * window, steadily over a trend that covers min_trend at least, give or
  * take a quarter of an interval (a warm-up or a process born big is not a
- * leak), and at this slope it reaches its limit within the horizon. Size alone is not a risk: a database warming
- * its buffer pool grows for long, but its ETA is days.
+ * leak), at this slope it reaches its limit within the horizon, and it
+ * has grown for long enough for the time it has left (hk_oom_lasted).
+ * Size alone is not a risk: a database warming its buffer pool grows for
+ * long, but its ETA is days.
  */
 static inline int hk_oom_risk(const struct hk_config *c,
 			      const struct hk_evidence *ev)
@@ -38,7 +63,8 @@ static inline int hk_oom_risk(const struct hk_config *c,
 	       ev->trend_grow_pct_x100 >= c->oom_steady_pct_x100 &&
 	       ev->rss_slope_bytes_per_s > 0 &&
 	       ev->rss_net_growth_bytes >= (__s64)c->oom_min_growth_bytes &&
-	       ev->eta_s <= c->oom_eta_horizon_s;
+	       ev->eta_s <= c->oom_eta_horizon_s &&
+	       hk_oom_lasted(c, ev, slack_ms);
 }
 
 /*

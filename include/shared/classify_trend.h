@@ -11,6 +11,10 @@
 
 #include "hotspot.h"
 
+/* v as the compiler cannot see through: a mask stays a mask (see
+ * hk_growth_age), in the BPF object and in userspace alike */
+#define HK_OPAQUE(v) __asm__ __volatile__("" : "+r"(v))
+
 /* What the OOM trend follows: anon, resident or swapped out (a leak
  * swapped out at its limit goes on growing). */
 static inline __u64 hk_owned_pages(const struct hk_sample *s)
@@ -178,7 +182,52 @@ static inline __u64 hk_eta_s(__u64 headroom_bytes, __s64 slope_bytes_per_s)
 	return headroom_bytes / (__u64)slope_bytes_per_s;
 }
 
-/* Sample the trend on a time stride, then fit it up to the present. */
+/*
+ * How long the growth has lasted: the time the trend has shown growth as
+ * the OOM rule reads it (a positive slope, min_growth net, in `steady` of
+ * its time), window after window, and at least the time the trend covers.
+ * Not bounded by the trend's span: a leak of an hour is an hour old. A
+ * window whose trend is not steady (a pause, a GC) holds the age where it
+ * was; a trend with no net growth left (flat for about a span) starts it
+ * over. ev holds the window before on entry (the step writes the
+ * process's evidence in place): a 0 there is none, as a growth's age is
+ * at least the trend's time, which is not 0 once there is a slope.
+ */
+static inline void hk_growth_age(const struct hk_config *c, struct hk_evidence *ev)
+{
+	__u64 prev_ms = ev->rss_growing_ms, age_ms, grows, steadily;
+	__u64 grows_mask, steady_mask, older_mask, short_mask, over_mask;
+
+	/*
+	 * Branch-free, in sign masks (all ones or zero; every operand is
+	 * below 2^62), each opaque to the compiler, which would turn it back
+	 * into a branch: a branch here doubles the states the verifier walks
+	 * through the rest of the window step (656 k instructions to over
+	 * its 1 M limit).
+	 */
+	grows = (__u64)-ev->rss_slope_bytes_per_s &
+		~(__u64)(ev->rss_net_growth_bytes - (__s64)c->oom_min_growth_bytes);
+	steadily = grows & ~((__u64)ev->trend_grow_pct_x100 - c->oom_steady_pct_x100);
+	grows_mask = (__u64)((__s64)grows >> 63);
+	steady_mask = (__u64)((__s64)steadily >> 63);
+	older_mask = (__u64)((__s64)(steadily & (0 - prev_ms)) >> 63);
+	HK_OPAQUE(grows_mask);
+	HK_OPAQUE(steady_mask);
+	HK_OPAQUE(older_mask);
+	age_ms = prev_ms + (ev->window_ns / HK_NSEC_PER_MSEC & older_mask);
+	short_mask = (__u64)((__s64)(age_ms - ev->rss_trend_ms) >> 63) & steady_mask;
+	HK_OPAQUE(short_mask);
+	age_ms += (ev->rss_trend_ms - age_ms) & short_mask;	/* at least the trend */
+	over_mask = (__u64)((__s64)(0xffffffffULL - age_ms) >> 63);
+	HK_OPAQUE(over_mask);
+	age_ms = (age_ms & ~over_mask) | (0xffffffffULL & over_mask);
+	ev->rss_growing_ms = (__u32)(age_ms & grows_mask);
+}
+
+/*
+ * Sample the trend on a time stride, then fit it up to the present and
+ * age the growth it shows. ev->window_ns is this window's.
+ */
 static inline void hk_trend(const struct hk_config *c, struct hk_proc *p,
 			    const struct hk_sample *s, struct hk_evidence *ev)
 {
@@ -189,6 +238,7 @@ static inline void hk_trend(const struct hk_config *c, struct hk_proc *p,
 		hk_trend_push(p, now_ms, hk_owned_pages(s));
 	hk_trend_fit(p, now_ms, hk_owned_pages(s), c->oom_trend_span_ns / HK_NSEC_PER_MSEC,
 		     c->page_size_bytes, ev);
+	hk_growth_age(c, ev);
 }
 
 #endif /* HK_SHARED_CLASSIFY_TREND_H */

@@ -114,8 +114,11 @@ struct hk_config {
 	__u64 oom_min_trend_ns;		/* ... and must already cover */
 	__u64 oom_min_growth_bytes;	/* net growth over the trend */
 	__u32 oom_steady_pct_x100;	/* share of the trend's time growing */
-	__u32 pad0;
+	__u32 oom_eta_share_pct_x100;	/* the growth lasted this share of
+					 * its ETA beyond eta_floor (0: off) */
 	__u64 oom_eta_horizon_s;	/* limit reached within this */
+	__u64 oom_eta_floor_s;		/* ETAs within this: min_trend is
+					 * evidence enough */
 
 	/* mem_thrashing */
 	__u64 thrash_major_faults_per_s;
@@ -304,6 +307,8 @@ struct hk_evidence {
 	__u32 thrash_stalled;		/* that share reaches thrash_stall: real
 					 * memory pressure, not a fault storm
 					 * (hk_thrash_stalled) */
+	__u32 rss_growing_ms;		/* how long the trend has shown steady
+					 * growth (hk_growth_age); 0: none */
 };
 
 /* What a thread or a process did, counted by the kernel (cumulative). */

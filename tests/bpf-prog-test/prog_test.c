@@ -386,6 +386,12 @@ static void run_vector(struct env *env, const struct hkv_vector *v)
 	memset(shadows, 0, sizeof(shadows));
 	if (!reset_state(env, &setup))
 		goto out;
+	/* its config, to the program and to the userspace side alike */
+	hkv_vector_config(v, &env->cfg);
+	if (!check(&setup, !bpf_map_update_elem(env->config_fd, &(__u32){ 0 }, &env->cfg,
+					       BPF_ANY),
+		   "%s: write hk_config: %s", v->name, strerror(errno)))
+		goto out;
 
 	for (w = 1; w <= v->nr_windows; w++) {
 		__u64 exit_start = 0;
@@ -765,6 +771,9 @@ setup_done:
 	run_kfields();
 	for (i = 0; i < HKV_NR_VECTORS; i++)
 		run_vector(&env, &hkv_vectors[i]);
+	/* the tests below run under the vectors' common config */
+	hkv_config(&env.cfg);
+	bpf_map_update_elem(env.config_fd, &zero, &env.cfg, BPF_ANY);
 	run_lost_exits(&env);
 
 	group_begin(&g, "hk_stats");

@@ -110,6 +110,11 @@ TOGETHER = (
     # leaf-frame profiles, the flame graph's script; and a kill nobody
     # flagged (its tool judges its own victim)
     ("memprof_manual", "memprof_offcpu_leaf", "profile_svg_script", "oom_kill_untracked"),
+    # OOM risk against the host's own headroom, not beside host_headroom
+    # (it holds a third of the RAM): a fill minutes from the limit and a
+    # leak ~200 s from it (sized from MemAvailable at its start); each
+    # measures what the other takes (the fill's ETA at its end)
+    ("bounded_fill", "host_leak_waits"),
     # swap on (a zram device each), so never beside a test that expects an
     # OOM kill or a memory cgroup at its limit without swap
     ("swap_leak", "thrash_stall"),

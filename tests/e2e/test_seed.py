@@ -6,7 +6,7 @@ each must be detected, hold, and end with `exited`."""
 import os
 import sys
 
-from hk_e2e import bpf
+from hk_e2e import bpf, cgroups
 from hk_e2e.checks import (check_history, dflt, evidence, expect_enter, expect_exited,
                            history)
 from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS, LEAK_MAX_S, LEAK_WINDOWS
@@ -15,6 +15,7 @@ from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS, LEAK_MAX_S, LEAK_WINDOWS
 HOOK_IDLE_WINDOWS = 3
 from hk_e2e.procs import TestFailure, fmt_events, harness_off_cpu0, pin_harness, workload_alive
 from hk_e2e.tool import Tool
+from test_memory import LEAK_LIMIT, memcg
 
 # --- the workloads of hotspot-bpf's "Testing scenarios", verbatim ---------
 THRASH_PY = """\
@@ -311,29 +312,16 @@ def t_mem_thrashing(suite, ctx):
     ctx.detected("mem_thrashing_exited", lat, wx)
 
 
-def leak_config(ctx):
-    """The seed leak grows 34-40 MB/s (10 MB every 0.25 s, plus the time to
-    touch them): with the default 15 min horizon its ETA on RAM decides on
-    machines of up to ~28 GiB. On bigger ones, a config whose horizon fits
-    this machine (the test says so)."""
-    with open("/proc/meminfo") as f:
-        total = int(f.readline().split()[1]) * 1024
-    eta = total / 34e6
-    if eta <= 0.9 * dflt("oom_risk.eta_horizon"):
-        return []
-    conf = os.path.join(ctx.workdir, "leak.conf")
-    with open(conf, "w") as f:
-        f.write("[oom_risk]\neta_horizon = %ds\n" % int(eta * 1.5))
-    ctx.note("%d GiB of RAM: the 40 MB/s leak is %.0f s from it, past the default "
-             "horizon; ran with eta_horizon = %ds" % (total >> 30, eta, int(eta * 1.5)))
-    return ["--config", conf]
-
-
 def t_oom_risk(suite, ctx):
-    tool = Tool(ctx, "leak", extra=leak_config(ctx))
+    """The seed leak (34-40 MB/s) in a memory cgroup ~40 s from its limit
+    when the trend covers min_trend: within eta_floor, flagged at once. On
+    the host it would be minutes away, and wait for eta_share of them
+    (test_memory's host_leak_waits)."""
+    cg = memcg(ctx, LEAK_LIMIT)
+    tool = Tool(ctx, "leak")
     tool.wait_ready()
     w0 = tool.windows()
-    p = ctx.workload("leak", [sys.executable, "-c", LEAK_PY])
+    p = ctx.workload("leak", cgroups.run_in(cg, [sys.executable, "-c", LEAK_PY]))
     t, o = expect_enter(suite, tool, "oom_risk", p, "oom_risk", LEAK_WINDOWS, w0,
                         extra=lambda o: evidence(
                             20e6 <= (o.get("rss_slope_bytes_per_s") or 0) <= 80e6 and

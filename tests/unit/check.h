@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <CUnit/CUnit.h>
 #include "shared/hotspot.h"
 #include "vectors/window_vectors.h"
@@ -65,6 +66,25 @@ static inline void check_label(__u32 got, __u32 want, unsigned int line, const c
 	CU_assertImplementation(got == want, line, msg, __FILE__, "", CU_FALSE);
 }
 
+/*
+ * Every part of OOM risk at its threshold under c: growing now, steady
+ * over a trend of min_trend, min_growth net, ETA at the horizon, and a
+ * growth that lasted eta_share of that ETA beyond eta_floor (195 s at the
+ * defaults). test_classify.c and test_oom_risk.c break one part each.
+ */
+static inline void hk_oom_evidence(const struct hk_config *c, struct hk_evidence *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->rss_growth_bytes_per_s = 1;
+	ev->trend_samples = HK_TREND_MIN_SAMPLES;
+	ev->rss_trend_ms = c->oom_min_trend_ns / HK_NSEC_PER_MSEC;
+	ev->trend_grow_pct_x100 = c->oom_steady_pct_x100;
+	ev->rss_slope_bytes_per_s = 1;
+	ev->rss_net_growth_bytes = (__s64)c->oom_min_growth_bytes;
+	ev->eta_s = c->oom_eta_horizon_s;
+	ev->rss_growing_ms = (__u32)((c->oom_eta_horizon_s - c->oom_eta_floor_s) *
+				     c->oom_eta_share_pct_x100 / 10);
+}
 
 /* The window vectors through the reference pipeline (test_vectors.c). */
 void hk_test_vectors(void);

@@ -87,6 +87,7 @@ void ev_oom(struct hk_event *e)
 	e->ev.rss_slope_bytes_per_s = 41 * HK_MIB;
 	e->ev.rss_net_growth_bytes = 480 * HK_MIB;
 	e->ev.rss_trend_ms = 12000;
+	e->ev.rss_growing_ms = 95000;
 	e->ev.trend_samples = 7;
 	e->ev.limit_bytes = 25125000000ULL;
 	e->ev.headroom_bytes = 23825000000ULL;

@@ -26,6 +26,7 @@ int hk_add_format_suite(void);
 int hk_add_format_json_suite(void);
 int hk_add_format_hostile_suite(void);
 int hk_add_classify_suite(void);
+int hk_add_oom_risk_suite(void);
 int hk_add_prometheus_suite(void);
 int hk_add_status_suite(void);
 int hk_add_window_step_suite(void);

@@ -25,17 +25,10 @@ static void vec_config(void)
 }
 
 /* Steady growth now, over a trend long enough, reaching the limit within
- * the horizon: OOM risk; each field then breaks it. */
+ * the horizon, for long enough: OOM risk; each field then breaks it. */
 static void oom_base(struct hk_evidence *ev)
 {
-	memset(ev, 0, sizeof(*ev));
-	ev->rss_growth_bytes_per_s = 1;
-	ev->trend_samples = HK_TREND_MIN_SAMPLES;
-	ev->rss_trend_ms = cfg.oom_min_trend_ns / HK_NSEC_PER_MSEC;
-	ev->trend_grow_pct_x100 = cfg.oom_steady_pct_x100;
-	ev->rss_slope_bytes_per_s = 1;
-	ev->rss_net_growth_bytes = (__s64)cfg.oom_min_growth_bytes;
-	ev->eta_s = cfg.oom_eta_horizon_s;
+	hk_oom_evidence(&cfg, ev);
 }
 
 static void test_config_under_test(void)
@@ -51,6 +44,8 @@ static void test_config_under_test(void)
 	EQ(cfg.oom_min_growth_bytes, 64 * HK_MIB);
 	EQ(cfg.oom_steady_pct_x100, 7500);
 	EQ(cfg.oom_eta_horizon_s, 900);
+	EQ(cfg.oom_eta_share_pct_x100, 2500);
+	EQ(cfg.oom_eta_floor_s, 120);
 	EQ(cfg.thrash_major_faults_per_s, 100);
 	EQ(cfg.thrash_minor_faults_per_s, 10000);
 	EQ(cfg.thrash_stall_pct_x100, 1000);

@@ -233,6 +233,17 @@ static void test_value_errors(void)
 		     "t.conf:2: bad value '12.345%' for steady: more than two decimals");
 	EXPECT_ERROR("[oom_risk]\nsteady = 0.99%\n",
 		     "t.conf:2: steady 0.99% out of range (1%..100%)");
+	/* evidence in proportion to the time left */
+	EXPECT_ERROR("[oom_risk]\n# what share of the ETA\neta_share = 100.01%\n",
+		     "t.conf:3: eta_share 100.01% out of range (0%..100%)");
+	EXPECT_ERROR("[oom_risk]\neta_share = 25\n",
+		     "t.conf:2: bad value '25' for eta_share: missing '%' (e.g. 50%)");
+	EXPECT_ERROR("[oom_risk]\neta_floor = 2592001s\n",
+		     "t.conf:2: eta_floor 2592001s out of range (0s..30d)");
+	EXPECT_ERROR("[oom_risk]\neta_floor = -1s\n",
+		     "t.conf:2: bad value '-1s' for eta_floor: negative values are not allowed");
+	EXPECT_ERROR("[oom_risk]\neta_floor = 1.5s\n",
+		     "t.conf:2: bad value '1.5s' for eta_floor: not a whole number of seconds");
 	EXPECT_ERROR("[oom_risk]\nsteady = 100.01%\n",
 		     "t.conf:2: steady 100.01% out of range (1%..100%)");
 	EXPECT_ERROR("[oom_risk]\nsteady = 50%x\n",

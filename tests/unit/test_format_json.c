@@ -20,7 +20,7 @@
 /* the RSS and limit of ev_base() */
 #define J_QUIET_MEM "\"rss_bytes\":10485760,\"rss_anon_bytes\":8388608,\"swap_bytes\":0," \
 		    "\"rss_growth_bytes_per_s\":0,\"rss_slope_bytes_per_s\":0," \
-		    "\"rss_net_growth_bytes\":0,\"rss_trend_s\":0.000," \
+		    "\"rss_net_growth_bytes\":0,\"rss_trend_s\":0.000,\"rss_growing_s\":0.000," \
 		    "\"trend_samples\":0," \
 		    "\"limit_kind\":\"ram\",\"limit_bytes\":8589934592," \
 		    "\"headroom_bytes\":8579448832,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":1," \
@@ -49,7 +49,7 @@ static void test_json_oom_risk(void)
 		   "\"rss_anon_bytes\":1200000000,\"swap_bytes\":0,"
 		   "\"rss_growth_bytes_per_s\":40000000,"
 		   "\"rss_slope_bytes_per_s\":42991616,"
-		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,"
+		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,\"rss_growing_s\":95.000,"
 		   "\"trend_samples\":7,"
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
 		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":554,\"memcg_id\":1,"
@@ -87,7 +87,7 @@ static void test_json_mem_thrashing(void)
 		   "\"rss_anon_bytes\":8388608,\"swap_bytes\":0,"
 		   "\"rss_growth_bytes_per_s\":-4096,"
 		   "\"rss_slope_bytes_per_s\":-2097152,"
-		   "\"rss_net_growth_bytes\":-65536,\"rss_trend_s\":7.005,"
+		   "\"rss_net_growth_bytes\":-65536,\"rss_trend_s\":7.005,\"rss_growing_s\":0.000,"
 		   "\"trend_samples\":3,"
 		   "\"limit_kind\":\"memcg\",\"limit_bytes\":536870912,"
 		   "\"headroom_bytes\":526385152,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":77,"
@@ -282,7 +282,7 @@ static void test_json_exited(void)
 		   "\"rss_anon_bytes\":1200000000,\"swap_bytes\":0,"
 		   "\"rss_growth_bytes_per_s\":40000000,"
 		   "\"rss_slope_bytes_per_s\":42991616,"
-		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,"
+		   "\"rss_net_growth_bytes\":503316480,\"rss_trend_s\":12.000,\"rss_growing_s\":95.000,"
 		   "\"trend_samples\":7,"
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
 		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":0,\"memcg_id\":1,"
@@ -328,6 +328,7 @@ static void test_json_extremes(void)
 	e.ev.rss_slope_bytes_per_s = INT64_MAX;
 	e.ev.rss_net_growth_bytes = INT64_MIN;
 	e.ev.rss_trend_ms = UINT64_MAX;
+	e.ev.rss_growing_ms = 0xffffffffU;
 	e.ev.trend_samples = 0xffffffffU;
 	e.ev.eta_s = UINT64_MAX - 1;
 	e.ev.limit_kind = 9;
@@ -348,6 +349,7 @@ static void test_json_extremes(void)
 	ASSERT_HAS(fmt_out, "\"rss_slope_bytes_per_s\":9223372036854775807,");
 	ASSERT_HAS(fmt_out, "\"rss_net_growth_bytes\":-9223372036854775808,");
 	ASSERT_HAS(fmt_out, "\"rss_trend_s\":18446744073709551.615,");
+	ASSERT_HAS(fmt_out, "\"rss_growing_s\":4294967.295,");
 	ASSERT_HAS(fmt_out, "\"trend_samples\":4294967295,");
 	ASSERT_HAS(fmt_out, "\"limit_kind\":\"unknown\",");
 	ASSERT_HAS(fmt_out, "\"eta_s\":18446744073709551614,");

@@ -246,6 +246,7 @@ static void run_vector(const struct hkv_vector *v)
 	int n, k;
 
 	memset(&r, 0, sizeof(r));
+	hkv_vector_config(v, &cfg);
 	r.c = &cfg;
 	for (w = 1; w <= v->nr_windows; w++) {
 		n = hkv_window(v, w, &tw, idx);

@@ -185,6 +185,7 @@ enum hkv_field {
 	HKV_F_SWAP,		/* swap_bytes */
 	HKV_F_MEM_STALL,	/* mem_stall_pct_x100 */
 	HKV_F_STALLED,		/* thrash_stalled */
+	HKV_F_GROWING,		/* rss_growing_ms */
 };
 
 /* One hand-computed evidence value, read after the window ends. */
@@ -204,7 +205,20 @@ struct hkv_vector {
 	struct hkv_check checks[HKV_MAX_CHECKS];
 	/* ms after window 1 that window w closes at; 0: (w - 1) s */
 	__u32 at_ms[HKV_MAX_WINDOWS + 1];
+	/* oom_risk.eta_floor for this vector; 0: the default. The vectors
+	 * of 40 MB/s leaks 439 s from 16 GiB test the trend, precedence and
+	 * exits: with the floor at the horizon, min_trend is evidence
+	 * enough for them, as before evidence grew with the time left */
+	__u64 eta_floor_s;
 };
+
+/* The config a vector runs under: hkv_config's, and its own floor. */
+static inline void hkv_vector_config(const struct hkv_vector *v, struct hk_config *c)
+{
+	hkv_config(c);
+	if (v->eta_floor_s)
+		c->oom_eta_floor_s = v->eta_floor_s;
+}
 
 static inline const char *hkv_field_name(__u32 f)
 {
@@ -223,6 +237,7 @@ static inline const char *hkv_field_name(__u32 f)
 		"mem_high_bytes", "cpu_lost_pct_x100",
 		"wait_nice", "victim_deprioritised", "io_bytes_per_s",
 		"swap_bytes", "mem_stall_pct_x100", "thrash_stalled",
+		"rss_growing_ms",
 	};
 
 	return f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
@@ -238,6 +253,7 @@ static inline __s64 hkv_field_get(const struct hk_evidence *ev, __u32 f)
 	case HKV_F_SWAP:	return (__s64)ev->swap_bytes;
 	case HKV_F_MEM_STALL:	return ev->mem_stall_pct_x100;
 	case HKV_F_STALLED:	return ev->thrash_stalled;
+	case HKV_F_GROWING:	return ev->rss_growing_ms;
 	case HKV_F_THREAD_CPU:	return ev->thread_cpu_pct_x100;
 	case HKV_F_WAIT:	return ev->wait_pct_x100;
 	case HKV_F_MINOR:	return (__s64)ev->minor_faults_per_s;
@@ -501,6 +517,11 @@ static inline const struct hkv_proc *hkv_find(const struct hkv_vector *v,
 /* the 40 MB/s leak: 9.7 k minor faults/s, RSS +9280 pages/s (38 MB/s) */
 #define HKV_LEAK	.run_ns = 30 * HK_NSEC_PER_MSEC, .thread_run_ns = 30 * HK_NSEC_PER_MSEC, \
 			.minor_faults = 9700, .rss_pages = 9280, .nvcsw = 50
+/* a buffer filling at 50 MiB/s (12800 pages/s), a leak at 80 MiB/s */
+#define HKV_FILL	.run_ns = 40 * HK_NSEC_PER_MSEC, .thread_run_ns = 40 * HK_NSEC_PER_MSEC, \
+			.minor_faults = 12800, .rss_pages = 12800
+#define HKV_LEAK80	.run_ns = 60 * HK_NSEC_PER_MSEC, .thread_run_ns = 60 * HK_NSEC_PER_MSEC, \
+			.minor_faults = 20480, .rss_pages = 20480
 /* a leak in bursts: 72.5 MiB in one window, nothing in the next, in a
  * memory cgroup limited to 1 GiB (nobody else in it) */
 #define HKV_BURST	.run_ns = 30 * HK_NSEC_PER_MSEC, .thread_run_ns = 30 * HK_NSEC_PER_MSEC, \
@@ -531,6 +552,7 @@ static inline const struct hkv_proc *hkv_find(const struct hkv_vector *v,
 static const struct hkv_vector hkv_vectors[] = {
 #include "vectors_cpu.inc"
 #include "vectors_mem.inc"
+#include "vectors_oom.inc"
 #include "vectors_life.inc"
 #include "vectors_io.inc"
 };

@@ -16,7 +16,8 @@ const struct hk_section hk_sections[] = {
 	  "cannot drop; file pages are not counted) grew in this window, and\n"
 	  "steadily over a trend that covers at least min_trend (growth in at\n"
 	  "least `steady` of its time, net growth of at least min_growth), and\n"
-	  "at its current slope it reaches its limit within eta_horizon. The\n"
+	  "at its current slope it reaches its limit within eta_horizon, and\n"
+	  "the growth has lasted eta_share of that ETA beyond eta_floor. The\n"
 	  "limit is the tightest memory cgroup limit on the process's path\n"
 	  "(reclaimable page cache counted as free), else total RAM." },
 	{ "mem_throttled",
@@ -138,6 +139,19 @@ const struct hk_key hk_keys[] = {
 	    900, 1, 30 * 86400,
 	    "A steadily growing process is at risk when, at its current slope,\n"
 	    "it reaches its limit within this time. Size alone is not a risk."),
+	KEY("oom_risk", "eta_share", HK_UNIT_PCT_X100, oom_eta_share_pct_x100,
+	    2500, 0, 10000,
+	    "Evidence in proportion to the time left: the growth must have\n"
+	    "lasted this share of its ETA beyond eta_floor (window after window;\n"
+	    "a pause holds it, a flat trend starts it over) before it is a\n"
+	    "risk. A buffer, a cache or a heap warming up\n"
+	    "levels off first; a steady leak enters with 1 / (1 + eta_share) of\n"
+	    "that ETA still ahead (four fifths at 25 %). 0 %: off."),
+	KEY("oom_risk", "eta_floor", HK_UNIT_DURATION_S, oom_eta_floor_s,
+	    120, 0, 30 * 86400,
+	    "An ETA within this is flagged on min_trend alone, as early as the\n"
+	    "trend allows: a memory cgroup filling in seconds has no time to\n"
+	    "wait for more evidence."),
 
 	KEY("mem_throttled", "min_usage", HK_UNIT_PCT_X100, mem_high_usage_pct_x100,
 	    9000, 100, 10000,

@@ -146,6 +146,7 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_json__s64(&o, "rss_slope_bytes_per_s", ev->rss_slope_bytes_per_s);
 	hk_json__s64(&o, "rss_net_growth_bytes", ev->rss_net_growth_bytes);
 	hk_json__milli(&o, "rss_trend_s", ev->rss_trend_ms);
+	hk_json__milli(&o, "rss_growing_s", ev->rss_growing_ms);
 	hk_json__u64(&o, "trend_samples", ev->trend_samples);
 	hk_out__printf(&o, ",\"limit_kind\":\"%s\"", hk_limit__name(ev->limit_kind, false));
 	hk_json__u64(&o, "limit_bytes", ev->limit_bytes);

@@ -63,7 +63,7 @@ def describe_entry(tool, pid):
             "minor_faults_per_s", "major_faults_per_s", "unexplained_faults_per_s",
             "rss_bytes", "rss_anon_bytes", "rss_growth_bytes_per_s",
             "rss_slope_bytes_per_s", "rss_net_growth_bytes", "rss_trend_ms",
-            "trend_samples", "trend_grow_pct_x100", "limit_kind", "limit_bytes",
+            "rss_growing_ms", "trend_samples", "trend_grow_pct_x100", "limit_kind", "limit_bytes",
             "headroom_bytes", "eta_s", "aggressor_tgid", "victim_tgid")
     return json.dumps({"windows": e.get("windows"), "hyst": e.get("hyst"),
                        "ev": {k: ev.get(k) for k in keep}}, separators=(",", ":"))
@@ -172,12 +172,13 @@ def check_summary_and_teardown(tool, progs, maps, why):
         time.sleep(0.1)
 
 
-def fast_trend(ctx):
+def fast_trend(ctx, more=""):
     """Flags for a tool that must flag a 10 MiB/s leak soon, where what is
     tested is what follows (a freeze's safety, a refusal), not the trend's
     patience: a 4 s trend and 16 MiB of growth, not 10 s and 64 MiB. The
-    10 MiB/s leak then enters OOM risk after ~5 s instead of ~11 s."""
+    10 MiB/s leak then enters OOM risk after ~5 s instead of ~11 s. more:
+    further [oom_risk] lines."""
     conf = os.path.join(ctx.workdir, "%s.fast-trend.conf" % ctx.name)
     with open(conf, "w") as f:
-        f.write("[oom_risk]\nmin_trend = 4s\nmin_growth = 16MiB\n")
+        f.write("[oom_risk]\nmin_trend = 4s\nmin_growth = 16MiB\n" + more)
     return ["--config", conf]
