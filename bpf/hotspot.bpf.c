@@ -26,8 +26,8 @@
  *    - hk_arm_nowq: the tick walks itself (6.7 - 6.9: no bpf_wq);
  *    - hk_iter, an iter/task program: the tool read()s it once per window
  *      (>= 5.15: no open-coded task iterator before 6.7). It returns from
- *      read() every chunk_ns, so that the walk never holds a CPU long; the
- *      tool makes the first walk (every thread's baseline) this way under
+ *      read(), offering the CPU after every thread (the kernel's
+ *      cond_resched()), so that the walk never holds a CPU long; the tool makes the first walk (every thread's baseline) this way under
  *      every driver, and the whole walk on hosts with many threads.
  *  - The walk sums the kernel's per-thread counters per TGID
  *    and runs the window step (window.bpf.h + include/shared/classify.h):
@@ -218,37 +218,63 @@ int hk_arm_nowq(void *ctx)
 
 /*
  * The iter/task driver. The tool creates an iterator from this program's
- * link once per window and read()s it: the kernel then runs it for every
- * thread, by TID, and once more with no task at the end. The first thread
- * begins a walk, the end ends it. Every chunk_ns it writes one byte: the
- * tool's read() of one byte returns, a preemption point, and the next
- * read() goes on from the next thread.
+ * link once per window and read()s it to the end: the kernel runs it for
+ * every thread, by TID, and once more with no task at the end (stop()).
+ * The first thread begins a walk, the end ends it. It writes nothing: the
+ * kernel offers the CPU after every thread (bpf_seq_read()'s cond_resched()
+ * for BPF_ITER_RESCHED targets, 5.11+), so one read() walks everything
+ * and what waits for this CPU waits for one thread at most, not the walk.
  */
 /* not static: clang would shrink a static flag to one byte, which the
  * kernel's BTF check of .bss then rejects */
 __u32 hk_iter_open;			/* a walk begun here, not ended */
-__u32 hk_iter_yielded;			/* the last read() ended on a chunk */
 static __u32 hk_chunk_threads;
-static __u64 hk_chunk_start_ns;
+static __u64 hk_chunk_start_ns;		/* the last look at the clock */
+static __u64 hk_chunk_csw;		/* the walker's switches then */
+static __u64 hk_chunk_span_ns;		/* the last span with no switch */
 /* threads between two looks at the clock */
 #define HK_CHUNK_CHECK_THREADS 32
+
+/* Context switches of the thread running the walk (in its read()). */
+static __always_inline __u64 hk_walker_csw(void)
+{
+	struct task_struct *me = bpf_get_current_task_btf();
+
+	return me->nvcsw + me->nivcsw;
+}
+
+/*
+ * A look at the clock, every HK_CHUNK_CHECK_THREADS threads: the threads
+ * since the last look ran with a chance to yield after each, so their
+ * span bounds each one's stretch from above, unless the walker let go of
+ * the CPU in between (it moved: the span is time off the CPU, no stretch).
+ * Then the last span, and stop() alone, the walk's one long stretch.
+ */
+static __always_inline void hk_iter_look(void)
+{
+	__u64 now_ns = bpf_ktime_get_ns(), csw = hk_walker_csw();
+
+	if (csw == hk_chunk_csw) {
+		hk_chunk_span_ns = now_ns - hk_chunk_start_ns;
+		hk_stretch_end(hk_chunk_span_ns);
+	} else {
+		hk_walker_yielded(now_ns - hk_chunk_start_ns, hk_chunk_span_ns);
+	}
+	hk_chunk_csw = csw;
+	hk_chunk_start_ns = now_ns;
+}
 
 SEC("iter/task")
 int hk_iter(struct bpf_iter__task *ctx)
 {
 	struct task_struct *t = ctx->task;
-	struct hk_config *c = hk_cfg();
-	struct hk_stats *st = hk_st();
-	char yield_byte = '.';
-	__u64 now_ns;
 
-	if (!c || !st)
-		return 0;
 	if (!t) {
 		if (hk_iter_open) {
 			hk_iter_open = 0;
+			hk_iter_look();
 			hk_walk_end(HK_DRIVER_ITER);
-			hk_stretch_end(bpf_ktime_get_ns() - hk_chunk_start_ns);
+			hk_walk_end_stretch(bpf_ktime_get_ns() - hk_chunk_start_ns);
 		}
 		return 0;
 	}
@@ -258,28 +284,17 @@ int hk_iter(struct bpf_iter__task *ctx)
 		if (hk_timer_walking || hk_walk_begin(1))
 			return 0;
 		hk_iter_open = 1;
-		hk_iter_yielded = 0;
 		hk_chunk_threads = 0;
 		hk_chunk_start_ns = hk_walk_start_ns;
-	} else if (hk_iter_yielded) {
-		hk_iter_yielded = 0;
-		hk_chunk_start_ns = bpf_ktime_get_ns();
+		hk_chunk_csw = hk_walker_csw();
 	}
 	if (!hk_iter_open)
 		return 0;
 	hk_walk_task(t);
 	if (hk_exits_more && hk_exit_one(1))
 		hk_exits_more = 0;
-	if (++hk_chunk_threads % HK_CHUNK_CHECK_THREADS)
-		return 0;
-	now_ns = bpf_ktime_get_ns();
-	if (now_ns - hk_chunk_start_ns < c->chunk_ns)
-		return 0;
-	hk_stretch_end(now_ns - hk_chunk_start_ns);
-	if (!bpf_seq_write(ctx->meta->seq, &yield_byte, 1)) {
-		hk_iter_yielded = 1;
-		st->chunks++;
-	}
+	if (!(++hk_chunk_threads % HK_CHUNK_CHECK_THREADS))
+		hk_iter_look();
 	return 0;
 }
 

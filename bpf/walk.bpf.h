@@ -281,6 +281,31 @@ static __always_inline void hk_stretch_end(__u64 took_ns)
 		st->stretch_ns_max = took_ns;
 }
 
+/* The iter driver's stop(): the walk's end, one stretch (exits, victims,
+ * the deferred, a sweep), also kept apart: its longest is the driver's
+ * worst case. */
+static __always_inline void hk_walk_end_stretch(__u64 took_ns)
+{
+	struct hk_stats *st = hk_st();
+
+	hk_stretch_end(took_ns);
+	if (st && took_ns > st->walk_end_ns_max)
+		st->walk_end_ns_max = took_ns;
+}
+
+/* The iter driver's walker let go of the CPU between two looks: the span
+ * counts to the walk's CPU as the threads' usual share (the last span
+ * with no switch, est_ns), not with the time off the CPU. */
+static __always_inline void hk_walker_yielded(__u64 span_ns, __u64 est_ns)
+{
+	struct hk_stats *st = hk_st();
+
+	if (!st)
+		return;
+	st->chunks++;
+	st->walk_cpu_ns_total += span_ns < est_ns ? span_ns : est_ns;
+}
+
 /*
  * Set when a timer driver handed the walk over to the tool (HK_EV_HANDOVER):
  * the timer is not re-armed and no timer walk starts again. Not static:

@@ -356,6 +356,25 @@ static __always_inline int hk_cur_select(struct task_struct *t)
 }
 
 /*
+ * By TID: is t, the met-th thread met of its process, the last the walk
+ * will meet? Yes when the threads met reach its thread count, read on
+ * every thread (the signal's line, shared by its threads, is hot after
+ * the first): a thread that exited before the walk met it is no longer
+ * waited for (review kernel-2 #6: a pool shrinking left its process
+ * unclosed, its window lost). One that exited after it was met can close
+ * it a few threads early: those are then met as a process closed in this
+ * walk, and what they did goes into its next window (hk_proc_finish). A
+ * thread born during the walk with a TID below the iterator's is never
+ * met: the process is then not closed this walk (hk_walk_flush), and
+ * loses nothing.
+ */
+static __always_inline int hk_met_last(struct task_struct *t, __u32 met, __u32 *nr_threads)
+{
+	*nr_threads = t->signal->nr_threads;
+	return met >= *nr_threads;
+}
+
+/*
  * By TID, a quiet thread of a process other than the one summed: 1 when it
  * is settled here, without making its process the one summed (which would
  * park that one, see hk_light). Only for a process that needs nothing at
@@ -396,10 +415,7 @@ static __noinline int hk_quiet_settle(struct task_struct *t)
 	} else if (l->tgid != tgid) {
 		return 0;
 	}
-	if (++l->met < l->nr_threads)
-		return 1;
-	l->nr_threads = t->signal->nr_threads;
-	if (l->met < l->nr_threads)
+	if (!hk_met_last(t, ++l->met, &l->nr_threads))
 		return 1;
 	l->walk = 0;
 	hk_cur_procs++;
@@ -407,24 +423,14 @@ static __noinline int hk_quiet_settle(struct task_struct *t)
 	return 1;
 }
 
-/*
- * By TID: is t the last thread of the process summed that the walk will
- * meet? Yes when the threads met reach its thread count, read on its first
- * thread and again when the count reaches it (a thread born since, with a
- * higher TID, is still to come; one that exited is not). A thread born
- * during the walk with a TID below the iterator's is never met: the
- * process is then not closed this walk (hk_walk_flush), and loses nothing.
- */
+/* By TID: is t the last thread of the process summed the walk will meet? */
 static __always_inline int hk_cur_all_met(struct task_struct *t)
 {
-	if (++hk_cur.met < hk_cur.nr_threads)
-		return 0;
 	/* the only thread on its list (most processes): no need to read
 	 * the signal's count, a cache line further */
-	if (hk_cur.met == 1 && hk_sole_thread(t))
+	if (++hk_cur.met == 1 && hk_sole_thread(t))
 		return 1;
-	hk_cur.nr_threads = t->signal->nr_threads;
-	return hk_cur.met >= hk_cur.nr_threads;
+	return hk_met_last(t, hk_cur.met, &hk_cur.nr_threads);
 }
 
 #endif /* HK_BPF_WALK_PROC_H */

@@ -94,7 +94,8 @@ enum hk_driver {
 	HK_DRIVER_WQ = 1,	/* bpf_timer -> bpf_wq: a kworker walks (>= 6.10) */
 	HK_DRIVER_TIMER = 2,	/* the bpf_timer callback walks, softirq (>= 6.7) */
 	HK_DRIVER_ITER = 3,	/* an iter/task program, read() by userspace each
-				 * window, in chunks of chunk_ns (>= 5.15) */
+				 * window; the kernel offers the CPU between
+				 * threads (>= 5.15) */
 };
 
 /*
@@ -165,8 +166,8 @@ struct hk_config {
 	__u32 page_size_bytes;
 	__u32 hook;			/* enum hk_hook_mode */
 	__u64 pidns_ino;		/* the tool's own PID namespace */
-	__u64 chunk_ns;			/* iter/task driver: a read() returns
-					 * (a preemption point) after this */
+	__u64 chunk_ns;			/* a timer driver's walk holding a CPU
+					 * over 2x this hands over to iter */
 
 	/*
 	 * Filters: the walk skips a process that does not pass every one that
@@ -614,14 +615,18 @@ struct hk_stats {
 	__u64 entries_created;
 	__u64 sweeps;			/* full walks to drop lost exits */
 	__u64 stretch_ns_max;		/* longest time the walk held a CPU with
-					 * no preemption point: a whole walk, or
-					 * one read() of the iter/task driver */
-	__u64 chunks;			/* read()s of the iter/task driver */
+					 * no preemption point: a whole walk
+					 * (wq, timer); under iter 32 threads
+					 * (an upper bound: the kernel offers
+					 * the CPU after each) or the end */
+	__u64 chunks;			/* iter driver: times the walker let go
+					 * of the CPU mid-walk (the kernel's
+					 * cond_resched() between threads) */
 	__u64 procs_parked;		/* a process set aside until its next
 					 * thread (iter driver: TIDs interleave) */
 	__u64 walk_cpu_ns_total;	/* the walks' stretches on a CPU: the
 					 * walk's own time, without the iter
-					 * driver's yields between read()s */
+					 * walker's time off the CPU */
 	__u64 stretches;		/* stretches on a CPU, all walks */
 	__u64 stretches_over_2ms;	/* ... of which longer than 2 ms */
 	__u64 last_walk_end_ns;		/* CLOCK_MONOTONIC: the tool's watchdog
@@ -634,6 +639,8 @@ struct hk_stats {
 	__u64 oom_kills_missed;
 	__u64 oom_kills_lost;		/* hk_oom full, or its line refused by
 					 * a full ring buffer: counted missed */
+	__u64 walk_end_ns_max;		/* iter driver: longest stop() (the
+					 * walk's end: exits, victims, sweep) */
 	struct hk_cost cost;		/* written by the tool, not here */
 };
 

@@ -70,10 +70,12 @@ static const char usage_text[] =
 "      fill PATH to --size (512M), map it, read a byte per 4 KiB at --rate/s (30M)\n"
 "  spin [--threads N]                 N busy threads (1), main included\n"
 "  sleepers --procs N --threads M     N processes of M sleeping threads\n"
-"  interleaved --procs N --threads M [--sleep]\n"
+"  interleaved --procs N --threads M [--sleep] [--exit-every DUR]\n"
 "      N processes of M busy (or sleeping) threads, made in turn, one thread\n"
 "      of each process after the other, so that their TIDs interleave; prints\n"
-"      each process's PID on a line of its own before \"ready\"\n"
+"      each process's PID on a line of its own before \"ready\"; --exit-every:\n"
+"      then one thread of the first process, any, exits every DUR (a pool\n"
+"      shrinking), until only its main thread is left\n"
 "  latethread                         a busy thread beside a sleeping main one;\n"
 "      each SIGUSR1 adds a sleeping thread (make its TID low first, through\n"
 "      kernel.ns_last_pid, to mimic a PID counter that wrapped)\n"
@@ -641,34 +643,69 @@ static int cmd_sleepers(int argc, char **argv)
  * byte, answered with 0 or the pthread error; the main thread then does
  * what its threads do.
  */
+/* --exit-every: the threads wait for a byte here; whichever gets it exits */
+static int exit_token_fd = -1;
+
+static void *exit_wait_loop(void *arg)
+{
+	unsigned char token;
+	ssize_t n;
+
+	do
+		n = read(exit_token_fd, &token, 1);
+	while (n < 0 && errno == EINTR);
+	return NULL;
+}
+
 static void __attribute__((noreturn))
-interleaved_child(int token_fd, int reply_fd, int threads, bool sleeping, pid_t parent)
+interleaved_child(int token_fd, int reply_fd, int threads, bool sleeping, pid_t parent,
+		  uint64_t exit_every_ns)
 {
 	void *(*body)(void *) = sleeping ? sleep_loop : spin_loop;
 	unsigned char token, status;
+	struct timespec ts;
+	int i, err, ex[2];
 	pthread_t t;
-	int i, err;
 
 	die_with_parent(parent);
+	if (exit_every_ns) {
+		if (pipe(ex))
+			_exit(1);
+		exit_token_fd = ex[0];
+		body = exit_wait_loop;
+	}
 	for (i = 1; i < threads; i++) {
 		if (read(token_fd, &token, 1) != 1)
 			_exit(1);
 		err = pthread_create(&t, NULL, body, NULL);
+		if (!err)
+			err = pthread_detach(t);
 		status = (unsigned char)err;
 		if (write(reply_fd, &status, 1) != 1 || err)
 			_exit(1);
 	}
-	body(NULL);
-	_exit(0);
+	if (!exit_every_ns)
+		body(NULL);
+	/* one thread a turn: the pool shrinks to the main thread */
+	ts.tv_sec = (time_t)(exit_every_ns / 1000000000u);
+	ts.tv_nsec = (long)(exit_every_ns % 1000000000u);
+	for (i = 1; i < threads; i++) {
+		nanosleep(&ts, NULL);
+		token = 1;
+		if (write(ex[1], &token, 1) != 1)
+			_exit(1);
+	}
+	hold_forever();
 }
 
 static int cmd_interleaved(int argc, char **argv)
 {
 	int procs = 0, threads = 0, reply[2], i, r;
+	uint64_t exit_every_ns = 0;
 	bool sleeping = false;
 	const struct opt_spec spec[] = {
 		{ "procs", OPT_COUNT, &procs }, { "threads", OPT_COUNT, &threads },
-		{ "sleep", OPT_FLAG, &sleeping },
+		{ "sleep", OPT_FLAG, &sleeping }, { "exit-every", OPT_DUR, &exit_every_ns },
 	};
 	pid_t self = getpid(), *pids;
 	int *tokens;
@@ -692,7 +729,8 @@ static int cmd_interleaved(int argc, char **argv)
 			kill_and_die(pids, i, "fork", errno);
 		if (pids[i] == 0) {
 			close(tok[1]);
-			interleaved_child(tok[0], reply[1], threads, sleeping, self);
+			interleaved_child(tok[0], reply[1], threads, sleeping, self,
+					  i ? 0 : exit_every_ns);
 		}
 		close(tok[0]);
 		tokens[i] = tok[1];

@@ -63,6 +63,7 @@ import test_seed
 import test_status
 import test_wrap
 import test_memtruth
+import test_walk
 from hk_e2e import bpf, cgroups, zram
 from hk_e2e.checks import load_defaults
 from hk_e2e.common import DISTURBED_PCT, INTERVAL, SUITE_TIMEOUT_S
@@ -75,7 +76,8 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_service.TESTS + test_status.TESTS + test_pin.TESTS + test_io.TESTS + test_profile.TESTS +
          test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS +
-         test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS)
+         test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS +
+         test_walk.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or

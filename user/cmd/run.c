@@ -53,7 +53,8 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 	hk_log__print(HK_LOG_INFO,
 		"%llu windows, %llu events (%llu dropped, retried), "
 		"driver %s, walk %llu ns/thread avg, longest walk %llu us, "
-		"longest stretch on a CPU %llu us (%llu of %llu over 2 ms), %s, "
+		"longest stretch on a CPU %llu us (%llu of %llu over 2 ms), "
+		"longest walk end %llu us, %s, "
 		"%llu of %llu process-windows quiet, %llu samples skipped, "
 		"%llu stale run delays dropped\n",
 		(unsigned long long)st.windows, (unsigned long long)st.events_emitted,
@@ -62,7 +63,8 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		(unsigned long long)(st.threads_walked ? st.walk_cpu_ns_total / st.threads_walked : 0),
 		(unsigned long long)(st.walk_ns_max / HK_NSEC_PER_USEC),
 		(unsigned long long)(st.stretch_ns_max / HK_NSEC_PER_USEC),
-		(unsigned long long)st.stretches_over_2ms, (unsigned long long)st.stretches, hook,
+		(unsigned long long)st.stretches_over_2ms, (unsigned long long)st.stretches,
+		(unsigned long long)(st.walk_end_ns_max / HK_NSEC_PER_USEC), hook,
 		(unsigned long long)st.procs_quiet, (unsigned long long)st.procs_walked,
 		(unsigned long long)st.samples_skipped,
 		(unsigned long long)st.stale_waits);

@@ -361,8 +361,8 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 			break;
 		if (hk_loader__handover(l, &ho))
 			hk_log__print(HK_LOG_WARNING, "a walk by driver %s held a CPU %llu us (over 2 "
-				"chunks of %llu us): from now on driver iter, walked from here in "
-				"chunks\n", hk_driver__name(ho.from),
+				"x %llu us): from now on driver iter, walked from here, the CPU "
+				"offered between threads\n", hk_driver__name(ho.from),
 				(unsigned long long)(ho.walk_ns / HK_NSEC_PER_USEC),
 				(unsigned long long)(HK_CHUNK_NS / HK_NSEC_PER_USEC));
 		watchdog_check(&wd, l);

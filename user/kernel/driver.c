@@ -59,8 +59,8 @@ int hk_driver__mark_victim_args(const struct btf *vmlinux)
 
 /*
  * The driver for this kernel and this machine, or the one asked for if the
- * kernel has what it needs. Above HK_ITER_ABOVE_THREADS threads the chunked
- * iter driver is chosen even where a timer driver would work: a timer
+ * kernel has what it needs. Above HK_ITER_ABOVE_THREADS threads the iter
+ * driver (the kernel offers the CPU between its threads) is chosen even where a timer driver would work: a timer
  * driver's walk is one stretch on a CPU, which grows with the threads.
  */
 int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, int as_old,
@@ -117,7 +117,7 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 			*why = "PREEMPT_RT: no BPF timers";
 		} else if (threads > HK_ITER_ABOVE_THREADS && !pin) {
 			*driver = HK_DRIVER_ITER;
-			*why = "many threads: a walk in chunks";
+			*why = "many threads: a walk that offers the CPU between threads";
 		} else if (wq) {
 			*driver = HK_DRIVER_WQ;
 			*why = "Linux >= 6.10";

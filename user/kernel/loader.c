@@ -190,22 +190,24 @@ static int run_syscall_prog(struct bpf_program *prog)
 }
 
 /*
- * One walk by the iter/task program: a new iterator, read() one byte at a
- * time (the program writes one at the end of each chunk) until the end.
+ * One walk by the iter/task program: a new iterator, read to its end. The
+ * program writes nothing, so one read() walks every thread (the kernel
+ * offers the CPU between threads); over 1 M threads with nothing written
+ * it returns EAGAIN and the next read() goes on.
  */
 static int iter_walk(struct hk_loader *l)
 {
 	__u64 start_ns = mono_ns(), cpu0_ns = l->stats ? l->stats->walk_cpu_ns_total : 0;
 	unsigned int syscalls = 1;
+	char buf[4096];
 	ssize_t n;
-	char byte;
 	int fd, e = 0;
 
 	fd = bpf_iter_create(bpf_link__fd(l->iter_link));
 	if (fd < 0)
 		return -errno;
 	do {
-		n = read(fd, &byte, 1);
+		n = read(fd, buf, sizeof(buf));
 		syscalls++;
 		if (n < 0 && errno != EINTR && errno != EAGAIN) {
 			e = -errno;
