@@ -45,5 +45,6 @@ int hk_add_cgroup_id_suite(void);
 int hk_add_oom_kill_suite(void);
 int hk_add_leaf_suite(void);
 int hk_add_self_cost_suite(void);
+int hk_add_mem_stall_suite(void);
 
 #endif

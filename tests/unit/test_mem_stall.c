@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * test_mem_stall.c - a thread's memory stall and I/O wait, from delay
+ * accounting or sampled (enum hk_source): the stall once per swap-in of a
+ * working-set page (review kernel-2 #7), the sampled share of a thread the
+ * kernel gives no delay accounting (#2), and the source said per event.
+ */
+#include <string.h>
+#include "check.h"
+#include "output/format.h"
+#include "shared/classify.h"
+#include "suites.h"
+
+#define MS 1000000ULL
+#define WINDOW_NS 1000000000ULL
+
+static struct hk_config cfg;
+
+/* max(thrashing, swap-in) + reclaim + compaction, in exact numbers */
+static void test_stall_delta(void)
+{
+	struct hk_stall_ns seen = { 1000 * MS, 2000 * MS, 300 * MS };
+	struct hk_stall_ns now = seen;
+
+	/* zram thrashing: each working-set swap-in counts in both */
+	now.thrashing_ns += 50 * MS;
+	now.swapin_ns += 50 * MS;
+	EQ(hk_mem_stall_delta(&now, &seen), 50 * MS);
+	/* 5 % of a 1 s window: under the 10 % threshold (the sum said 10 %) */
+	EQ(hk_thread_share_x100(hk_mem_stall_delta(&now, &seen), WINDOW_NS), 500);
+	/* the larger of the two, plus reclaim and compaction in full */
+	now.swapin_ns += 10 * MS;
+	now.other_ns += 5 * MS;
+	EQ(hk_mem_stall_delta(&now, &seen), 65 * MS);
+	now.thrashing_ns += 40 * MS;
+	EQ(hk_mem_stall_delta(&now, &seen), 95 * MS);
+	/* a counter below its baseline (another thread's) counts nothing */
+	now = seen;
+	now.thrashing_ns = 0;
+	now.other_ns += 7 * MS;
+	EQ(hk_mem_stall_delta(&now, &seen), 7 * MS);
+	EQ(hk_mem_stall_delta(&seen, &seen), 0);
+}
+
+/* The share of the last four visits that found the thread blocked, less
+ * one: a single hit counts nothing. */
+static void test_sampled_share(void)
+{
+	EQ(hk_sampled_ns(0, WINDOW_NS), 0);
+	EQ(hk_sampled_ns(0x1, WINDOW_NS), 0);
+	EQ(hk_sampled_ns(0x8, WINDOW_NS), 0);
+	EQ(hk_sampled_ns(0x5, WINDOW_NS), 250 * MS);
+	EQ(hk_sampled_ns(0x7, WINDOW_NS), 500 * MS);
+	EQ(hk_sampled_ns(0xf, WINDOW_NS), 750 * MS);
+	/* only the low four bits: the stall's nibble is the caller's shift */
+	EQ(hk_sampled_ns(0xf0, WINDOW_NS), 0);
+	EQ(hk_sampled_ns(0x1e, WINDOW_NS), 500 * MS);
+	/* rounded down per quarter */
+	EQ(hk_sampled_ns(0xf, 999999999), 749999997);
+}
+
+/*
+ * What the samples decide, with the default thresholds: a reader found
+ * blocked at 3 of its last 4 walks (the O_DIRECT reader, 87 % blocked) is
+ * I/O-blocked (50 %); at 2 of 4 not (25 % < 50 %); a thread found stalled
+ * at 2 of 4 walks is stalled (25 % >= 10 %), at 1 of 4 not.
+ */
+static void test_sampled_decides(void)
+{
+	struct hk_evidence ev;
+
+	hkv_config(&cfg);
+	memset(&ev, 0, sizeof(ev));
+	ev.io_pct_x100 = hk_thread_share_x100(hk_sampled_ns(0x7, WINDOW_NS), WINDOW_NS);
+	ev.thread_io_pct_x100 = ev.io_pct_x100;
+	ev.io_bytes_known = 1;
+	ev.io_bytes_per_s = 40 << 20;
+	EQ(ev.io_pct_x100, 5000);
+	EQ(hk_io_blocked(&cfg, &ev), 1);
+	ev.io_pct_x100 = ev.thread_io_pct_x100 =
+		hk_thread_share_x100(hk_sampled_ns(0x3, WINDOW_NS), WINDOW_NS);
+	EQ(ev.io_pct_x100, 2500);
+	EQ(hk_io_blocked(&cfg, &ev), 0);
+	memset(&ev, 0, sizeof(ev));
+	ev.mem_stall_pct_x100 = hk_thread_share_x100(hk_sampled_ns(0x30 >> 4, WINDOW_NS),
+						     WINDOW_NS);
+	EQ(ev.mem_stall_pct_x100, 2500);
+	EQ(hk_thrash_stalled(&cfg, &ev), 1);
+	ev.mem_stall_pct_x100 = hk_thread_share_x100(hk_sampled_ns(0x10 >> 4, WINDOW_NS),
+						     WINDOW_NS);
+	EQ(hk_thrash_stalled(&cfg, &ev), 0);
+}
+
+/* The source goes from the sample to the evidence, and is named. */
+static void test_source_said(void)
+{
+	struct hk_sample s;
+	struct hk_evidence ev;
+
+	memset(&s, 0, sizeof(s));
+	memset(&ev, 0, sizeof(ev));
+	s.sampled = HK_SRC_STALL_SAMPLED;
+	hk_mem_stall(&s, WINDOW_NS, &ev);
+	EQ(ev.sampled, HK_SRC_STALL_SAMPLED);
+	CU_ASSERT_STRING_EQUAL(hk_source__name(ev.sampled, HK_SRC_STALL_SAMPLED), "sampled");
+	CU_ASSERT_STRING_EQUAL(hk_source__name(ev.sampled, HK_SRC_IO_SAMPLED), "delayacct");
+	s.sampled = HK_SRC_IO_SAMPLED;
+	hk_mem_stall(&s, WINDOW_NS, &ev);
+	CU_ASSERT_STRING_EQUAL(hk_source__name(ev.sampled, HK_SRC_IO_SAMPLED), "sampled");
+	CU_ASSERT_STRING_EQUAL(hk_source__name(ev.sampled, HK_SRC_STALL_SAMPLED), "delayacct");
+}
+
+int hk_add_mem_stall_suite(void)
+{
+	static const struct hk_unit_test tests[] = {
+		{ "max(thrashing, swap-in) + reclaim + compaction", test_stall_delta },
+		{ "sampled share of the last 4 walks", test_sampled_share },
+		{ "sampled shares against the thresholds", test_sampled_decides },
+		{ "source into the evidence, named", test_source_said },
+	};
+
+	return HK_ADD_SUITE("memory stall and I/O sources", tests);
+}
