@@ -324,8 +324,9 @@ struct hk_evidence {
 					 * the trend follows anon + this */
 	__u32 mem_stall_tid;		/* the thread stalled on memory longest */
 	__u32 mem_stall_pct_x100;	/* ... its share of the window (delay
-					 * accounting: thrashing + swap-in +
-					 * direct reclaim + compaction) */
+					 * accounting: max(thrashing, swap-in)
+					 * + direct reclaim + compaction; or
+					 * sampled: enum hk_source) */
 	__u32 thrash_stalled;		/* that share reaches thrash_stall: real
 					 * memory pressure, not a fault storm
 					 * (hk_thrash_stalled) */

@@ -3,10 +3,14 @@
  * test_mem_stall.c - a thread's memory stall and I/O wait, from delay
  * accounting or sampled (enum hk_source): the stall once per swap-in of a
  * working-set page (review kernel-2 #7), the sampled share of a thread the
- * kernel gives no delay accounting (#2), and the source said per event.
+ * kernel gives no delay accounting (#2), the source said per event, and
+ * the start line that says how many processes are not covered.
  */
 #include <string.h>
 #include "check.h"
+#include "format_fixtures.h"
+#include "kernel/delayacct.h"
+#include "lib/log.h"
 #include "output/format.h"
 #include "shared/classify.h"
 #include "suites.h"
@@ -110,6 +114,62 @@ static void test_source_said(void)
 	CU_ASSERT_STRING_EQUAL(hk_source__name(ev.sampled, HK_SRC_STALL_SAMPLED), "delayacct");
 }
 
+/* Said on the line and in the JSON: "sampled" beside the figure. */
+static void test_source_formatted(void)
+{
+	struct hk_event e;
+
+	ev_thrash(&e);
+	e.ev.mem_stall_pct_x100 = 5000;
+	e.ev.mem_stall_tid = 5100;
+	ASSERT_HAS(human(&e, &ctx_utc), " · stalled 50 % (tid 5100) · ");
+	ASSERT_HAS(json(&e, NULL), "\"memory_stall_tid\":5100,\"stall_source\":\"delayacct\"");
+	e.ev.sampled = HK_SRC_STALL_SAMPLED;
+	ASSERT_HAS(human(&e, &ctx_utc), " · stalled 50 % (tid 5100, sampled) · ");
+	ASSERT_HAS(json(&e, NULL), "\"memory_stall_tid\":5100,\"stall_source\":\"sampled\"");
+	ASSERT_HAS(json(&e, NULL), "\"io_source\":\"delayacct\"");
+	ev_base(&e, 4242, "dio", HK_OK, HK_IO_BLOCKED);
+	e.ev.io_pct_x100 = 7500;
+	e.ev.io_tid = 4242;
+	e.ev.thread_io_pct_x100 = 7500;
+	e.ev.sampled = HK_SRC_IO_SAMPLED;
+	ASSERT_HAS(human(&e, &ctx_utc), "blocked on I/O 75 % · tid 4242 75 % sampled · ");
+	ASSERT_HAS(json(&e, NULL), "\"io_source\":\"sampled\"");
+}
+
+/* Said once, after the first walk, only when something reads delay
+ * accounting and a process lacks it. */
+static void test_coverage_line(void)
+{
+	struct hk_stats st;
+	char line[1024];
+	int said = 0;
+
+	memset(&st, 0, sizeof(st));
+	st.procs_no_delays = 3;
+	EQ(hk_delayacct__coverage(&st, 1, &said, line, sizeof(line)), 0);
+	EQ(said, 0);
+	st.windows = 1;
+	EQ(hk_delayacct__coverage(&st, 1, &said, line, sizeof(line)), HK_LOG_NOTICE);
+	EQ(said, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "delay accounting does not cover 3 running processes"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "sampled at each walk instead"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "boot with delayacct on the kernel command line"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "sysctl.d"));
+	/* one line */
+	CU_ASSERT_PTR_EQUAL(strchr(line, '\n'), line + strlen(line) - 1);
+	EQ(hk_delayacct__coverage(&st, 1, &said, line, sizeof(line)), 0);
+	EQ(line[0], 0);
+	/* nothing reads it, or every process has it: nothing to say */
+	said = 0;
+	EQ(hk_delayacct__coverage(&st, 0, &said, line, sizeof(line)), 0);
+	EQ(said, 1);
+	said = 0;
+	st.procs_no_delays = 0;
+	EQ(hk_delayacct__coverage(&st, 1, &said, line, sizeof(line)), 0);
+	EQ(line[0], 0);
+}
+
 int hk_add_mem_stall_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -117,6 +177,8 @@ int hk_add_mem_stall_suite(void)
 		{ "sampled share of the last 4 walks", test_sampled_share },
 		{ "sampled shares against the thresholds", test_sampled_decides },
 		{ "source into the evidence, named", test_source_said },
+		{ "source on the line and in the JSON", test_source_formatted },
+		{ "the start line: processes not covered", test_coverage_line },
 	};
 
 	return HK_ADD_SUITE("memory stall and I/O sources", tests);
