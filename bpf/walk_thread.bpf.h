@@ -120,7 +120,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	__u64 wait, window = hk_cur_window_ns;
 	struct hk_counters zero = {};
 	struct hk_stall_ns no_stall = {};
-	__u32 counted = 1;
+	__u32 counted = 1, stall_sampled = 0;
 
 	if (!ts || !c)
 		return 0;
@@ -159,15 +159,17 @@ __noinline int hk_thread_account(struct hk_task *ts)
 		drun = 0;	/* first seen: a baseline only */
 		counted = 0;
 	}
-	/* no delay accounting: the share of its last visits that found it
-	 * blocked (enum hk_source), as hk_task_io_ns counts an I/O in
-	 * progress; the I/O part is bounded by its time off the CPU below */
-	if (r->no_delays) {
-		ts->samples = ((ts->samples << 1) & 0xee) | r->io_stuck | (r->stalled << 4);
-		if (counted) {
+	/* the share of its last visits that found it blocked (enum
+	 * hk_source): its I/O wait without delay accounting, as hk_task_io_ns
+	 * counts an I/O in progress (bounded by its time off the CPU below);
+	 * its stall without, or in progress with (hk_stall_pick) */
+	ts->samples = ((ts->samples << 1) & 0xee) | r->io_stuck | (r->stalled << 4);
+	if (counted) {
+		if (r->no_delays)
 			dio = hk_io_on ? hk_sampled_ns(ts->samples, window) : 0;
-			dmem = hk_mem_stall_on ? hk_sampled_ns(ts->samples >> 4, window) : 0;
-		}
+		if (hk_mem_stall_on)
+			dmem = hk_stall_pick(dmem, hk_sampled_ns(ts->samples >> 4, window),
+					     r->no_delays, &stall_sampled);
 	}
 	/*
 	 * A sleeping thread with a queue stamp: EEVDF's delayed dequeue (>=
@@ -211,7 +213,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 		acc->thread_mem_stall_delta_ns = dmem;
 		acc->mem_stall_tid = r->pid;
 		acc->sampled = (acc->sampled & ~HK_SRC_STALL_SAMPLED) |
-			       (r->no_delays ? HK_SRC_STALL_SAMPLED : 0);
+			       (stall_sampled ? HK_SRC_STALL_SAMPLED : 0);
 	}
 	if (drun + dwait > acc->thread_run_delta_ns + acc->thread_queued_delta_ns) {
 		acc->thread_run_delta_ns = drun;

@@ -165,6 +165,21 @@ static inline __u64 hk_sampled_ns(__u32 bits, __u64 window_ns)
 	return n ? window_ns / HK_SAMPLE_WALKS * (n - 1) : 0;
 }
 
+/*
+ * A thread's stall in a window: the sampled share without delay
+ * accounting; with it, the larger of its counters' delta and the sampled
+ * share, never both. Delay accounting credits a stall when it ends (and
+ * leaves its *_start set after): a thread stuck in one long reclaim or
+ * swap-in showed nothing until it returned. 1 in *sampled when the sample
+ * is the figure.
+ */
+static inline __u64 hk_stall_pick(__u64 delays_ns, __u64 sampled_ns, __u32 no_delays,
+				  __u32 *sampled)
+{
+	*sampled = no_delays || sampled_ns > delays_ns;
+	return *sampled ? sampled_ns : delays_ns;
+}
+
 /* Was it memory pressure (a stall), or a fault storm with none? */
 static inline int hk_thrash_stalled(const struct hk_config *c,
 				    const struct hk_evidence *ev)

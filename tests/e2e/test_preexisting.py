@@ -18,7 +18,8 @@ workload, then runs the tool twice against it:
 - pre_thrash: a page-cache thrash (hkload mmapread of 256 MiB, flat out)
   in a 64 MiB memory cgroup (PSI: ~50 % of the time stalled here) is
   Mem-thrashing with memory_stall_pct >= mem_thrashing.stall,
-  stall_source "sampled".
+  stall_source "sampled", by the stall rule alone (the fault rule's
+  thresholds out of reach).
 
 Both check the start line: how many running processes delay accounting
 does not cover, and how to cover them.
@@ -55,14 +56,14 @@ def ro_wrapper(ctx):
     return path
 
 
-def tool_for(ctx, name, mode):
+def tool_for(ctx, name, mode, extra=()):
     """A tool in mode "ro" or "flip" (see the module's text), ready, and the
     switch checked while it runs."""
     saved = ctx.tool
     if mode == "ro":
         ctx.tool = ro_wrapper(ctx)
     try:
-        tool = Tool(ctx, "%s_%s" % (name, mode))
+        tool = Tool(ctx, "%s_%s" % (name, mode), extra=extra)
     finally:
         ctx.tool = saved
     tool.wait_ready()
@@ -87,13 +88,14 @@ def check_lines(tool, mode):
     return int(m.group(1))
 
 
-def each_mode(suite, ctx, name, p, label, want, note):
-    """The tool in each mode against p, which started before it: p -> label
-    within ENTER_WINDOWS, want(o) None on its evidence, the start line said,
-    exit 0. note(o) describes the entry; the notes joined are returned."""
+def each_mode(suite, ctx, name, p, label, want, note, extra=()):
+    """The tool (extra: its flags) in each mode against p, which started
+    before it: p -> label within ENTER_WINDOWS, want(o) None on its
+    evidence, the start line said, exit 0. note(o) describes the entry; the
+    notes joined are returned."""
     notes = []
     for mode in ("ro", "flip"):
-        tool = tool_for(ctx, name, mode)
+        tool = tool_for(ctx, name, mode, extra)
         w0 = tool.windows()
         t, o = expect_enter(suite, tool, name, p, label, ENTER_WINDOWS, w0, extra=want)
         wd = tool.windows() - w0
@@ -139,6 +141,13 @@ def t_pre_thrash(suite, ctx):
                                                           path, "--size", "256M", "--rate",
                                                           "2G"]), ready_s=20)
         floor = dflt("mem_thrashing.stall")
+        # the stall rule alone: its ~11 k minor faults/s would make it
+        # Mem-thrashing by the fault rule first, a notice with whatever
+        # stall the first windows' samples show
+        conf = os.path.join(ctx.workdir, "pre_thrash.conf")
+        with open(conf, "w") as f:
+            f.write("[mem_thrashing]\nmajor_faults_per_s = 1000000\n"
+                    "minor_faults_per_s = 1000000\n")
         ctx.record("pre_thrash", True, each_mode(
             suite, ctx, "pre_thrash", p, "mem_thrashing",
             lambda o: evidence(o.get("stall_source") == "sampled" and
@@ -146,7 +155,8 @@ def t_pre_thrash(suite, ctx):
                                "want stall_source \"sampled\", memory_stall_pct >= %g" %
                                floor),
             lambda o: "memory_stall_pct %s sampled, %s major faults/s" %
-            (o.get("memory_stall_pct"), o.get("major_faults_per_s"))))
+            (o.get("memory_stall_pct"), o.get("major_faults_per_s")),
+            extra=("--config", conf)))
     finally:
         put_back(found, path)
 

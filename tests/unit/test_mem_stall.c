@@ -95,6 +95,27 @@ static void test_sampled_decides(void)
 	EQ(hk_thrash_stalled(&cfg, &ev), 0);
 }
 
+/* With delay accounting the larger of the two, never both; without, the
+ * sample. */
+static void test_stall_pick(void)
+{
+	__u32 sampled = 7;
+
+	/* a stall in progress: delay accounting says 0 until it ends */
+	EQ(hk_stall_pick(0, 500 * MS, 0, &sampled), 500 * MS);
+	EQ(sampled, 1);
+	/* credited since: its counters, not the two added */
+	EQ(hk_stall_pick(650 * MS, 500 * MS, 0, &sampled), 650 * MS);
+	EQ(sampled, 0);
+	EQ(hk_stall_pick(250 * MS, 250 * MS, 0, &sampled), 250 * MS);
+	EQ(sampled, 0);
+	/* no delay accounting: the sample, even 0 */
+	EQ(hk_stall_pick(0, 0, 1, &sampled), 0);
+	EQ(sampled, 1);
+	EQ(hk_stall_pick(0, 250 * MS, 1, &sampled), 250 * MS);
+	EQ(sampled, 1);
+}
+
 /* The source goes from the sample to the evidence, and is named. */
 static void test_source_said(void)
 {
@@ -176,6 +197,7 @@ int hk_add_mem_stall_suite(void)
 		{ "max(thrashing, swap-in) + reclaim + compaction", test_stall_delta },
 		{ "sampled share of the last 4 walks", test_sampled_share },
 		{ "sampled shares against the thresholds", test_sampled_decides },
+		{ "a stall in progress: the larger, never both", test_stall_pick },
 		{ "source into the evidence, named", test_source_said },
 		{ "source on the line and in the JSON", test_source_formatted },
 		{ "the start line: processes not covered", test_coverage_line },
