@@ -292,6 +292,14 @@ int hk_delayacct__coverage(const struct hk_stats *st, int wanted, int *said, cha
 	*said = 1;
 	if (!wanted || !st->procs_no_delays)
 		return 0;
+	/* no switch: the kernel has no delay accounting at all */
+	if (access(HK_DELAYACCT_SYSCTL, F_OK)) {
+		snprintf(line, len, "this kernel has no delay accounting "
+			 "(CONFIG_TASK_DELAY_ACCT): the I/O wait and memory stall of every "
+			 "process (%llu running) are sampled at each walk (a share of 4 walks: "
+			 "coarser)\n", (unsigned long long)st->procs_no_delays);
+		return HK_LOG_NOTICE;
+	}
 	/* kernel.task_delayacct at run time reaches only the tasks forked
 	 * after it (delayacct_tsk_init at fork): a service older than the
 	 * switch has no task->delays, ever */
