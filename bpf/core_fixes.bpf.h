@@ -140,32 +140,48 @@ static __always_inline __u64 hk_task_io_ns(struct task_struct *t, __u64 rq_now_n
 }
 
 /*
- * Time the thread stalled on memory (delay accounting): refaults of its
+ * Does the thread have delay accounting? The kernel gives task->delays
+ * only to a task forked while kernel.task_delayacct is 1 (delayacct_tsk_init
+ * at fork, 5.14+; Documentation/accounting/delay-accounting.rst: "only
+ * tasks started after enabling it will have delayacct information"): a
+ * service started before the tool turned the switch on has none, ever.
+ */
+static __always_inline int hk_task_has_delays(struct task_struct *t)
+{
+	if (!bpf_core_field_exists(t->delays))
+		return 0;
+	return t->delays != NULL;
+}
+
+/*
+ * What the thread stalled on memory (delay accounting): refaults of its
  * working set (thrashing_delay, 5.0), swap-in (swapin_delay), direct
  * reclaim (freepages_delay) and compaction (compact_delay, 5.2), each
  * guarded: a kernel that renames one loads without it. Credited when the
- * stall ends. Not wpcopy_delay (copy-on-write: a fork's copies are work).
- * 0 when delay accounting is off or not built.
+ * stall ends; summed by hk_mem_stall_delta. Not wpcopy_delay
+ * (copy-on-write: a fork's copies are work). Zeros without delay
+ * accounting.
  */
-static __always_inline __u64 hk_task_mem_stall_ns(struct task_struct *t)
+static __always_inline void hk_task_stall_read(struct task_struct *t, struct hk_stall_ns *m)
 {
 	struct task_delay_info *d;
-	__u64 ns = 0;
 
+	m->thrashing_ns = 0;
+	m->swapin_ns = 0;
+	m->other_ns = 0;
 	if (!bpf_core_field_exists(t->delays))
-		return 0;
+		return;
 	d = t->delays;
 	if (!d)
-		return 0;
+		return;
 	if (bpf_core_field_exists(d->thrashing_delay))
-		ns += BPF_CORE_READ(d, thrashing_delay);
+		m->thrashing_ns = BPF_CORE_READ(d, thrashing_delay);
 	if (bpf_core_field_exists(d->swapin_delay))
-		ns += BPF_CORE_READ(d, swapin_delay);
+		m->swapin_ns = BPF_CORE_READ(d, swapin_delay);
 	if (bpf_core_field_exists(d->freepages_delay))
-		ns += BPF_CORE_READ(d, freepages_delay);
+		m->other_ns = BPF_CORE_READ(d, freepages_delay);
 	if (bpf_core_field_exists(d->compact_delay))
-		ns += BPF_CORE_READ(d, compact_delay);
-	return ns;
+		m->other_ns += BPF_CORE_READ(d, compact_delay);
 }
 
 /*
@@ -179,6 +195,19 @@ static __always_inline __u32 hk_task_in_memstall(struct task_struct *t)
 	if (!bpf_core_field_exists(t->in_memstall))
 		return 0;
 	return BPF_CORE_READ_BITFIELD(t, in_memstall) ? 1 : 0;
+}
+
+/*
+ * Stalled on memory now, in a stall delay accounting would count: in
+ * reclaim or a swap-in (on the CPU), or waiting for a refault's read (in
+ * I/O wait). Not asleep otherwise: memory.high's penalty sleep (up to 2 s)
+ * is in_memstall too, and is Mem-throttled's, not a thrashing stall.
+ */
+static __always_inline __u32 hk_task_stalled_now(struct task_struct *t)
+{
+	if (!hk_task_in_memstall(t))
+		return 0;
+	return hk_task_state(t) == HK_TASK_RUNNING || hk_task_in_iowait(t);
 }
 
 /*

@@ -73,13 +73,15 @@ struct hk_task {
 	__u64 wait_ns;		/* run delay + pending wait at the last walk */
 	__u64 io_ns;		/* I/O wait + the pending one, at the last walk */
 	__u64 io_bytes;		/* read_bytes + write_bytes at the last walk */
-	__u64 mem_stall_ns;	/* stalled on memory, at the last walk */
+	struct hk_stall_ns stall; /* memory stall counters at the last walk */
 	__u64 walk;		/* walk number of the last visit, 0: new */
 	__u64 stale_queued;	/* a queue stamp left on it while asleep */
 	__u32 aggr_tgid;	/* majority candidate among aggressors */
 	__u32 aggr_votes;
 	__u32 invol;		/* involuntary switches to another process */
-	__u32 pad;
+	__u32 samples;		/* no delay accounting: its last visits found
+				 * it blocked in I/O (bits 0-3, newest
+				 * lowest), stalled on memory (bits 4-7) */
 };
 
 struct {

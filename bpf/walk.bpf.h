@@ -210,6 +210,8 @@ static __noinline int hk_walk_begin(__u32 in_worker)
 	hk_cur_procs = 0;
 	hk_cur_quiet = 0;
 	hk_cur_visited = 0;
+	hk_cur_no_delays = 0;
+	hk_cur_no_delays_leaders = 0;
 	hk_walk_switches = 0;
 	hk_cur_watched = 0;
 	hk_stale_dropped = 0;
@@ -253,6 +255,9 @@ static __noinline __u64 hk_walk_end(__u32 driver)
 	st->procs_walked += hk_cur_procs;
 	st->procs_quiet += hk_cur_quiet;
 	st->threads_visited += hk_cur_visited;
+	st->threads_no_delays += hk_cur_no_delays;
+	if (hk_full_walk)
+		st->procs_no_delays = hk_cur_no_delays_leaders;
 	st->stale_waits += hk_stale_dropped;
 	st->procs_parked += hk_cur_parked;
 	st->sweeps += hk_walk_sweep;

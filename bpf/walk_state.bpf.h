@@ -58,6 +58,9 @@ static __u64 hk_cur_threads;
 static __u64 hk_cur_procs;
 static __u64 hk_cur_quiet;
 static __u64 hk_cur_visited;
+/* ... of which with no delay accounting, and of those main threads */
+static __u64 hk_cur_no_delays;
+static __u64 hk_cur_no_delays_leaders;
 static __u64 hk_cur_window_ns;
 static __u64 hk_walk_switches;
 static __u32 hk_io_on;			/* io_blocked is on: hk_config's, per walk */

@@ -84,7 +84,7 @@ struct hk_thread_now {
 	__u64 wait_ns;		/* run delay credited, plus the pending wait */
 	__u64 io_ns;		/* I/O wait, pending included (io_blocked) */
 	__u64 io_bytes;
-	__u64 mem_stall_ns;	/* stalled on memory (hk_task_mem_stall_ns) */
+	struct hk_stall_ns stall; /* stalled on memory (hk_task_stall_read) */
 	__u64 start_ns;		/* its start_time */
 	__u64 queued_ns;	/* its queue stamp (sched_info.last_queued) */
 	__u64 task;		/* its address */
@@ -92,6 +92,11 @@ struct hk_thread_now {
 	__u32 pid;
 	__u32 cpu;
 	__u32 watch_bit;
+	/* no delay accounting (hk_task_has_delays): sampled instead */
+	__u32 no_delays;
+	__u32 io_stuck;		/* asleep uninterruptibly in I/O wait now */
+	__u32 stalled;		/* in a memory stall now (hk_task_stalled_now) */
+	__u32 pad;
 };
 
 /* The thread being visited: one walk at a time, as hk_cur. In .bss, not
@@ -115,6 +120,8 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	__u64 drun, dwait = 0, dio = 0, dbytes = 0, dmem = 0;
 	__u64 wait, window = hk_cur_window_ns;
 	struct hk_counters zero = {};
+	struct hk_stall_ns no_stall = {};
+	__u32 counted = 1, stall_sampled = 0;
 
 	if (!ts || !c)
 		return 0;
@@ -130,7 +137,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 		dwait = hk_sub_clamp(wait, ts->wait_ns);
 		dio = hk_sub_clamp(r->io_ns, ts->io_ns);
 		dbytes = hk_sub_clamp(r->io_bytes, ts->io_bytes);
-		dmem = hk_sub_clamp(r->mem_stall_ns, ts->mem_stall_ns);
+		dmem = hk_mem_stall_delta(&r->stall, &ts->stall);
 		hk_counters_add_since(&hk_cur.did, &r->c, &ts->seen);
 		/* the stale stamp was consumed since: the kernel credited
 		 * the whole sleep as run delay */
@@ -146,11 +153,24 @@ __noinline int hk_thread_account(struct hk_task *ts)
 		dwait = wait;
 		dio = r->io_ns;
 		dbytes = r->io_bytes;
-		dmem = r->mem_stall_ns;
+		dmem = hk_mem_stall_delta(&r->stall, &no_stall);
 		window = hk_sub_clamp(hk_walk_start_ns, r->start_ns);
 		hk_counters_add_since(&hk_cur.did, &r->c, &zero);
 	} else {
 		drun = 0;	/* first seen: a baseline only */
+		counted = 0;
+	}
+	/* the share of its last visits that found it blocked (enum
+	 * hk_source): its I/O wait without delay accounting, as hk_task_io_ns
+	 * counts an I/O in progress (bounded by its time off the CPU below);
+	 * its stall without, or in progress with (hk_stall_pick) */
+	ts->samples = ((ts->samples << 1) & 0xee) | r->io_stuck | (r->stalled << 4);
+	if (counted) {
+		if (r->no_delays)
+			dio = hk_io_on ? hk_sampled_ns(ts->samples, window) : 0;
+		if (hk_mem_stall_on)
+			dmem = hk_stall_pick(dmem, hk_sampled_ns(ts->samples >> 4, window),
+					     r->no_delays, &stall_sampled);
 	}
 	/*
 	 * A sleeping thread with a queue stamp: EEVDF's delayed dequeue (>=
@@ -173,7 +193,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	ts->wait_ns = wait;
 	ts->io_ns = r->io_ns;
 	ts->io_bytes = r->io_bytes;
-	ts->mem_stall_ns = r->mem_stall_ns;
+	ts->stall = r->stall;
 	ts->walk = hk_walk_no;
 
 	acc->wait_delta_ns += dwait;
@@ -187,10 +207,14 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	if (dio > acc->thread_io_delta_ns) {
 		acc->thread_io_delta_ns = dio;
 		acc->io_tid = r->pid;
+		acc->sampled = (acc->sampled & ~HK_SRC_IO_SAMPLED) |
+			       (r->no_delays ? HK_SRC_IO_SAMPLED : 0);
 	}
 	if (dmem > acc->thread_mem_stall_delta_ns) {
 		acc->thread_mem_stall_delta_ns = dmem;
 		acc->mem_stall_tid = r->pid;
+		acc->sampled = (acc->sampled & ~HK_SRC_STALL_SAMPLED) |
+			       (stall_sampled ? HK_SRC_STALL_SAMPLED : 0);
 	}
 	if (drun + dwait > acc->thread_run_delta_ns + acc->thread_queued_delta_ns) {
 		acc->thread_run_delta_ns = drun;
@@ -221,24 +245,39 @@ __noinline int hk_thread_account(struct hk_task *ts)
 }
 
 /* What a visit reads of delay accounting: I/O wait for io_blocked, and
- * memory stalls for Mem-thrashing (both 0 while it is off). Not inlined:
- * its CO-RE branches, inlined, cost the verifier 0.6 s more of hk_arm's
- * walk loop. */
+ * memory stalls for Mem-thrashing (both 0 while it is off); for a thread
+ * without it, whether it is blocked in I/O or stalled on memory now (the
+ * samples hk_thread_account counts instead). Not inlined: its CO-RE
+ * branches, inlined, cost the verifier 0.6 s more of hk_arm's walk loop. */
 static __noinline int hk_visit_io(struct task_struct *t)
 {
 	struct hk_thread_now *r = &hk_visit_now;
 
+	r->no_delays = !hk_task_has_delays(t);
+	hk_cur_no_delays += r->no_delays;
+	if (r->no_delays && t->pid == t->tgid)
+		hk_cur_no_delays_leaders++;
+	r->io_stuck = 0;
+	r->stalled = 0;
 	if (hk_io_on) {
 		r->io_ns = hk_task_io_ns(t, hk_rq_now_ns);
 		/* what corroborates that wait (hk_io_blocked) */
 		r->io_bytes = hk_task_io_bytes(t);
 		hk_cur.s.io_bytes_known = hk_task_io_bytes_known(t);
-		hk_cur.s.io_stuck_threads += hk_task_io_stuck(t);
+		r->io_stuck = hk_task_io_stuck(t);
+		hk_cur.s.io_stuck_threads += r->io_stuck;
 	} else {
 		r->io_ns = 0;
 		r->io_bytes = 0;
 	}
-	r->mem_stall_ns = hk_mem_stall_on ? hk_task_mem_stall_ns(t) : 0;
+	if (hk_mem_stall_on) {
+		hk_task_stall_read(t, &r->stall);
+		r->stalled = hk_task_stalled_now(t);
+	} else {
+		r->stall.thrashing_ns = 0;
+		r->stall.swapin_ns = 0;
+		r->stall.other_ns = 0;
+	}
 	return 0;
 }
 

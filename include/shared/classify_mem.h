@@ -148,8 +148,62 @@ static inline void hk_mem_stall(const struct hk_sample *s, __u64 window_ns,
 				struct hk_evidence *ev)
 {
 	ev->mem_stall_tid = s->mem_stall_tid;
+	ev->sampled = s->sampled;
 	ev->mem_stall_pct_x100 = hk_thread_share_x100(s->thread_mem_stall_delta_ns,
 						      window_ns);
+}
+
+/*
+ * A thread's memory stall between two reads of its delay accounting:
+ * max(thrashing, swap-in) + reclaim + compaction. The kernel wraps a
+ * working-set page's swap-in in both delayacct_thrashing_start() and
+ * delayacct_swapin_start() (swap_read_folio()), so the zram/zswap
+ * thrashing case counts once in each: their sum made a 10 % threshold act
+ * like 5 %. Reclaim and compaction are separate stalls. A counter that
+ * went back (a baseline of another thread) counts nothing.
+ */
+static inline __u64 hk_mem_stall_delta(const struct hk_stall_ns *now,
+				       const struct hk_stall_ns *seen)
+{
+	__u64 thrashing = hk_sub_clamp(now->thrashing_ns, seen->thrashing_ns);
+	__u64 swapin = hk_sub_clamp(now->swapin_ns, seen->swapin_ns);
+
+	return (thrashing > swapin ? thrashing : swapin) +
+	       hk_sub_clamp(now->other_ns, seen->other_ns);
+}
+
+/*
+ * A thread with no delay accounting (enum hk_source): its share of a
+ * window blocked or stalled, from how many of its last HK_SAMPLE_WALKS
+ * visits found it so (bits, newest lowest), less one: each further hit
+ * is a quarter of the window. One hit in 4 walks is what a thread blocked
+ * a few % of the time shows by chance (a pool of 100 threads each reading
+ * 1 % of the time has one hit per walk): it counts nothing. A single
+ * sample per window would be all or nothing, window by window, and a
+ * reader blocked 87 % of the time would lose its label and get it back.
+ * Biased low (50 % stalled reads ~27 % on average): a coarse figure,
+ * said as such.
+ */
+static inline __u64 hk_sampled_ns(__u32 bits, __u64 window_ns)
+{
+	__u32 n = (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1) + ((bits >> 3) & 1);
+
+	return n ? window_ns / HK_SAMPLE_WALKS * (n - 1) : 0;
+}
+
+/*
+ * A thread's stall in a window: the sampled share without delay
+ * accounting; with it, the larger of its counters' delta and the sampled
+ * share, never both. Delay accounting credits a stall when it ends (and
+ * leaves its *_start set after): a thread stuck in one long reclaim or
+ * swap-in showed nothing until it returned. 1 in *sampled when the sample
+ * is the figure.
+ */
+static inline __u64 hk_stall_pick(__u64 delays_ns, __u64 sampled_ns, __u32 no_delays,
+				  __u32 *sampled)
+{
+	*sampled = no_delays || sampled_ns > delays_ns;
+	return *sampled ? sampled_ns : delays_ns;
 }
 
 /* Was it memory pressure (a stall), or a fault storm with none? */

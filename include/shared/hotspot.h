@@ -89,6 +89,30 @@ enum hk_oom_consts {
  * What drives the walk, chosen by the loader from the kernel's BTF (and
  * the number of threads): the same walk body and window step under each.
  */
+/*
+ * Where a window's I/O wait and memory stall come from (hk_sample's and
+ * hk_evidence's `sampled` bits): delay accounting, or, for a thread that
+ * has none (started before kernel.task_delayacct was 1: the kernel gives
+ * task->delays only to tasks forked while it is on), the walk's samples
+ * of what the kernel keeps for every task (in_iowait asleep
+ * uninterruptibly; PSI's in_memstall) over its last HK_SAMPLE_WALKS
+ * visits. The bit is the busiest thread's: the one io_tid or
+ * mem_stall_tid names.
+ */
+enum hk_source {
+	HK_SRC_IO_SAMPLED = 1,		/* I/O wait sampled, not delay accounting's */
+	HK_SRC_STALL_SAMPLED = 2,	/* memory stall sampled, likewise */
+	HK_SAMPLE_WALKS = 4,		/* visits a sampled share spans */
+};
+
+/* A thread's memory stall counters (delay accounting), cumulative. */
+struct hk_stall_ns {
+	__u64 thrashing_ns;		/* refaults of its working set */
+	__u64 swapin_ns;		/* swap-in: a working-set page's counts
+					 * in both (hk_mem_stall_delta) */
+	__u64 other_ns;			/* direct reclaim + compaction */
+};
+
 enum hk_driver {
 	HK_DRIVER_NONE = 0,
 	HK_DRIVER_WQ = 1,	/* bpf_timer -> bpf_wq: a kworker walks (>= 6.10) */
@@ -287,7 +311,8 @@ struct hk_evidence {
 	__u64 mem_high_file_bytes;	/* ... its page cache (reclaimed first) */
 	__u32 mem_stalled;		/* its newest thread was stalled on memory
 					 * (PSI in_memstall) when sampled */
-	__u32 pad_mem_stalled;
+	__u32 sampled;			/* enum hk_source bits: io_pct_x100's
+					 * and mem_stall_pct_x100's source */
 	/* what corroborates I/O wait: bytes its threads moved to or from
 	 * storage (task I/O accounting's read_bytes + write_bytes; NFS and
 	 * netfs reads count too), and threads asleep uninterruptibly in
@@ -303,8 +328,9 @@ struct hk_evidence {
 					 * the trend follows anon + this */
 	__u32 mem_stall_tid;		/* the thread stalled on memory longest */
 	__u32 mem_stall_pct_x100;	/* ... its share of the window (delay
-					 * accounting: thrashing + swap-in +
-					 * direct reclaim + compaction) */
+					 * accounting: max(thrashing, swap-in)
+					 * + direct reclaim + compaction; or
+					 * sampled: enum hk_source) */
 	__u32 thrash_stalled;		/* that share reaches thrash_stall: real
 					 * memory pressure, not a fault storm
 					 * (hk_thrash_stalled) */
@@ -449,7 +475,7 @@ struct hk_sample {
 	char comm[HK_COMM_LEN];
 	__u64 mem_high_file_bytes;	/* (see hk_evidence) */
 	__u32 mem_stalled;		/* (see hk_evidence) */
-	__u32 pad_mem_stalled;
+	__u32 sampled;			/* (see hk_evidence) */
 	/* I/O moved (see hk_evidence) */
 	__u64 io_delta_bytes;		/* in this window, by its visited threads */
 	__u32 io_bytes_known;
@@ -641,6 +667,12 @@ struct hk_stats {
 					 * a full ring buffer: counted missed */
 	__u64 walk_end_ns_max;		/* iter driver: longest stop() (the
 					 * walk's end: exits, victims, sweep) */
+	/* thread-visits of threads with no delay accounting (task->delays
+	 * NULL: started before kernel.task_delayacct was 1; enum hk_source) */
+	__u64 threads_no_delays;
+	/* processes whose main thread has none, at the last full walk (the
+	 * first, a sweep: every thread visited); the start line says it */
+	__u64 procs_no_delays;
 	struct hk_cost cost;		/* written by the tool, not here */
 };
 

@@ -57,6 +57,7 @@ import test_memprof
 import test_oom_kill
 import test_output
 import test_pin
+import test_preexisting
 import test_profile
 import test_service
 import test_seed
@@ -77,7 +78,7 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS +
          test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS +
-         test_walk.TESTS)
+         test_walk.TESTS + test_preexisting.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or

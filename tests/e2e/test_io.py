@@ -9,7 +9,9 @@
   (uninterruptible sleep, not on I/O) are never flagged, and show no I/O
   wait at all;
 - delay accounting, which the signal comes from, is on while the tool runs
-  and back to what it was once it exits.
+  and back to what it was once it exits. Switched on at run time it reaches
+  only processes started after it: this reader starts after the tool;
+  test_preexisting.py starts its workloads first (sampled instead).
 """
 
 import os

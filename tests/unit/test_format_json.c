@@ -25,7 +25,7 @@
 		    "\"limit_kind\":\"ram\",\"limit_bytes\":8589934592," \
 		    "\"headroom_bytes\":8579448832,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":1," \
 		    "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0," \
-		    "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0"
+		    "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0,\"stall_source\":\"delayacct\""
 
 static void test_json_oom_risk(void)
 {
@@ -42,7 +42,7 @@ static void test_json_oom_risk(void)
 		   "\"run_delay_tid\":4244,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"io_source\":\"delayacct\","
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
@@ -54,7 +54,7 @@ static void test_json_oom_risk(void)
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
 		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":554,\"memcg_id\":1,"
 		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
-		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0,\"stall_source\":\"delayacct\""
 		   J_NOPEERS);
 }
 
@@ -80,7 +80,7 @@ static void test_json_mem_thrashing(void)
 		   "\"run_delay_tid\":0,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"io_source\":\"delayacct\","
 		   "\"nr_threads\":1,\"faults_per_s\":12348,\"minor_faults_per_s\":12345,"
 		   "\"major_faults_per_s\":3,\"unexplained_faults_per_s\":11900,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2,\"rss_bytes\":10485760,"
@@ -92,7 +92,7 @@ static void test_json_mem_thrashing(void)
 		   "\"limit_kind\":\"memcg\",\"limit_bytes\":536870912,"
 		   "\"headroom_bytes\":526385152,\"limit_levels_unread\":0,\"eta_s\":null,\"memcg_id\":77,"
 		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
-		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0,\"stall_source\":\"delayacct\""
 		   J_NOPEERS);
 }
 
@@ -111,7 +111,7 @@ static void test_json_throttled(void)
 		   "\"run_delay_tid\":4410,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":125.00,\"throttled_per_cpu_pct\":62.50,\"cpus_allowed\":8,\"usable_cpus\":2.00,\"quota_cpus\":2.00,\"quota_cgroup_id\":4242,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"io_source\":\"delayacct\","
 		   "\"nr_threads\":8,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -126,7 +126,7 @@ static void test_json_throttled(void)
 		   ",\"run_delay_tid\":4410,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.01,\"throttled_per_cpu_pct\":62.50,\"cpus_allowed\":8,\"usable_cpus\":2.00,\"quota_cpus\":2.00,\"quota_cgroup_id\":4242,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"nr_threads\":8,");
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"io_source\":\"delayacct\",\"nr_threads\":8,");
 }
 
 static void test_json_starved(void)
@@ -144,7 +144,7 @@ static void test_json_starved(void)
 		   "\"run_delay_tid\":4302,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"io_source\":\"delayacct\","
 		   "\"nr_threads\":2,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
@@ -168,7 +168,7 @@ static void test_json_noisy_neighbor(void)
 		   "\"run_delay_tid\":0,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"io_source\":\"delayacct\","
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM
@@ -232,7 +232,7 @@ static void test_json_cpu_bound(void)
 		   "\"run_delay_tid\":4251,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"io_source\":\"delayacct\","
 		   "\"nr_threads\":3,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -253,7 +253,7 @@ static void test_json_ok(void)
 		   "\"run_delay_tid\":0,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"io_source\":\"delayacct\","
 		   "\"nr_threads\":1,\"faults_per_s\":0,\"minor_faults_per_s\":0,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":5,\"ivcsw_per_s\":2," J_QUIET_MEM J_NOPEERS);
@@ -275,7 +275,7 @@ static void test_json_exited(void)
 		   "\"run_delay_tid\":4244,"
 		   "\"wait_nice\":0,\"wait_policy\":\"normal\",\"wait_group_weight\":0,"
 		   "\"wait_group_idle\":false,\"throttled_pct\":0.00,\"throttled_per_cpu_pct\":0.00,\"cpus_allowed\":0,\"usable_cpus\":0.00,\"quota_cpus\":0.00,\"quota_cgroup_id\":0,\"io_blocked_pct\":0.00,"
-		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,"
+		   "\"thread_io_blocked_pct\":0.00,\"io_blocked_tid\":0,\"io_bytes_per_s\":null,\"io_stuck_threads\":0,\"io_source\":\"delayacct\","
 		   "\"nr_threads\":4,\"faults_per_s\":9700,\"minor_faults_per_s\":9700,"
 		   "\"major_faults_per_s\":0,\"unexplained_faults_per_s\":0,"
 		   "\"vcsw_per_s\":12,\"ivcsw_per_s\":3,\"rss_bytes\":1300000000,"
@@ -287,7 +287,7 @@ static void test_json_exited(void)
 		   "\"limit_kind\":\"ram\",\"limit_bytes\":25125000000,"
 		   "\"headroom_bytes\":23825000000,\"limit_levels_unread\":0,\"eta_s\":0,\"memcg_id\":1,"
 		   "\"mem_high_bytes\":0,\"mem_high_usage_bytes\":0,\"mem_high_file_bytes\":0,"
-		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0"
+		   "\"mem_high_events_per_s\":0,\"mem_high_cgroup_id\":0,\"mem_stalled\":false,\"memory_stall_pct\":0.00,\"memory_stall_tid\":0,\"stall_source\":\"delayacct\""
 		   J_NOPEERS);
 }
 

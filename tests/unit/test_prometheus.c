@@ -180,7 +180,8 @@
 	      walk_max_s, stretch_max_s, end_max_s, stretches, long_stretches,	\
 	      chunks,								\
 	      switches, emitted, dropped, exits_lost, sweeps, defer, stale,	\
-	      rearm, wq_start, oom_lost, oom_flagged, oom_missed, driver)	\
+	      rearm, wq_start, oom_lost, nodelays, nodelays_main, oom_flagged,	\
+	      oom_missed, driver)						\
 	FAM("hotspot_k_windows_total", "counter",				\
 	    "Walks completed: one a window.")					\
 	"hotspot_k_windows_total " windows "\n"					\
@@ -274,6 +275,15 @@
 	    "keep the kill until the victim exited); counted with "		\
 	    "flagged false.")						\
 	"hotspot_k_oom_kills_lost_total " oom_lost "\n"			\
+	FAM("hotspot_k_thread_visits_no_delays_total", "counter",		\
+	    "Thread-visits of threads without delay accounting (started "	\
+	    "before kernel.task_delayacct was 1): their I/O wait and memory "	\
+	    "stall sampled.")							\
+	"hotspot_k_thread_visits_no_delays_total " nodelays "\n"		\
+	FAM("hotspot_k_processes_no_delays", "gauge",				\
+	    "Processes without delay accounting at the last full walk: their "	\
+	    "I/O wait and memory stall sampled.")				\
+	"hotspot_k_processes_no_delays " nodelays_main "\n"			\
 	FAM("hotspot_k_oom_kills_total", "counter",				\
 	    "Processes the kernel's OOM killer killed, by whether hotspot-k "	\
 	    "had flagged them OOM risk in time (held at the kill, or left at "	\
@@ -287,8 +297,9 @@
 
 #define NO_STATS(driver)							\
 	STATS("0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0.000000000",	\
-	      "0.000000000", "0.000000000", "0.000000000", "0.000000000", "0",	\
-	      "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", driver)
+	      "0.000000000", "0.000000000", "0.000000000", "0.000000000", "0", "0",	\
+	      "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0",	\
+	      driver)
 
 #define EMPTY(driver)								\
 	PROCESSES("0", "0", "0", "0", "0", "0", "0") NO_PROCESS NO_STATS(driver)
@@ -766,8 +777,8 @@ static void test_value_cap(void)
  * at most, each value at most 256 bytes, the cgroup once a process, and
  * the members' series within 512 KiB: the rest are counted, not listed.
  */
-#define AMP_BYTES	510261
-#define WIDEST_BYTES	534803
+#define AMP_BYTES	510753
+#define WIDEST_BYTES	535295
 #define WIDEST_LISTED	198
 /* A hostile path of HK_FORMAT_CGROUP_MAX bytes, mostly outside UTF-8,
  * under a delegated user's own subtree. */
@@ -902,6 +913,8 @@ static void test_stats(void)
 		.stretches_over_2ms = 127,
 		.last_walk_end_ns = 128,
 		.threads_unstored = 129,
+		.threads_no_delays = 134,
+		.procs_no_delays = 135,
 	};
 	struct hk_prom *p;
 
@@ -914,7 +927,7 @@ static void test_stats(void)
 			 "129", "124", "109", "120", "12.345678901", "3.000000000",
 			 "0.000220000", "1.999999999", "0.000134000", "126", "127", "123", "106",
 			 "107", "108", "111", "121", "112", "119", "113", "114",
-			 "131", "132", "133", "iter"));
+			 "131", "134", "135", "132", "133", "iter"));
 	hk_prom__free(p);
 	tmp_dir_remove();
 }
@@ -1115,7 +1128,7 @@ static void test_write(void)
 	check_text(got, PROCESSES("0", "0", "0", "0", "0", "0", "0") NO_PROCESS
 		   STATS("2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0.000000000",
 			 "0.000000000", "0.000000000", "0.000000000", "0.000000000",
-			 "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0",
+			 "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0",
 			 "wq"));
 	free(got);
 	CU_ASSERT_EQUAL(others_in(tmp_dir, names), 0);

@@ -21,7 +21,7 @@
  *    BPF_CORE_READ), so that the differences say where a walk's time goes.
  *    bn_walk_delays reads each thread's block I/O delay as io_blocked does
  *    (core_fixes.bpf.h's hk_task_io_ns), bn_walk_stall its memory-stall
- *    delays too (hk_task_mem_stall_ns): the stall counters' own cost per
+ *    delays too (hk_task_stall_read): the stall counters' own cost per
  *    thread read (figure 13).
  *  - bn_walk_task (iter/task, read() through an iterator): iterates every
  *    thread as hotspot-k's iter driver meets them, by TID, and does
@@ -271,6 +271,9 @@ static __noinline int bn_proc(__u32 tgid)
  * 4 = 3 + task storage; 5 = 4 + a per-process hash entry. 6 iterate +
  * the block I/O delay (io_blocked's read); 7 = 6 + the memory-stall delays.
  */
+/* the memory-stall delays read by level 7: in .bss, off the stack */
+static struct hk_stall_ns bn_stall;
+
 static __noinline int bn_visit(struct task_struct *t, int level)
 {
 	__u32 tgid;
@@ -280,8 +283,10 @@ static __noinline int bn_visit(struct task_struct *t, int level)
 		return 0;
 	if (level >= 6) {
 		bn_sum += hk_task_io_ns(t, bn_walk_no);
-		if (level == 7)
-			bn_sum += hk_task_mem_stall_ns(t);
+		if (level == 7) {
+			hk_task_stall_read(t, &bn_stall);
+			bn_sum += bn_stall.thrashing_ns + bn_stall.swapin_ns + bn_stall.other_ns;
+		}
 		return 0;
 	}
 	if (level == 2) {

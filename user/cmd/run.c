@@ -75,12 +75,14 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		"%llu exits lost (swept), %llu aggressor pairs over the cap, "
 		"%llu process-windows untracked (hk_procs full, see --max-procs), "
 		"%llu thread-visits without task storage (ENOMEM), "
+		"%llu without delay accounting (I/O wait and memory stall sampled), "
 		"%llu timer re-arm failures, %llu wq start failures, "
 		"%llu lines not written (%llu of them: the output was not read), "
 		"%llu cgroup paths cut to %d bytes\n",
 		(unsigned long long)st.events_dropped, (unsigned long long)st.exits_lost,
 		(unsigned long long)st.defer_overflows, (unsigned long long)st.procs_untracked,
 		(unsigned long long)st.threads_unstored,
+		(unsigned long long)st.threads_no_delays,
 		(unsigned long long)st.timer_rearm_failures,
 		(unsigned long long)st.wq_start_failures,
 		(unsigned long long)pr->lines_lost, (unsigned long long)pr->lines_stalled,

@@ -172,6 +172,7 @@ struct watches {
 	__u32 max_procs;
 	__u64 cost_windows;		/* hk_stats.windows when the cost was written */
 	int hook_failures_said;		/* a failed hook attach was said */
+	int coverage_said;		/* delay accounting's coverage: said once */
 };
 
 static void watches_check(struct watches *w, struct hk_loader *l)
@@ -210,6 +211,10 @@ static void watches_check(struct watches *w, struct hk_loader *l)
 			      strerror(hu.last_errno));
 	}
 	prio = hk_watch__procs(&w->procs, &st, w->max_procs, mono_ns(), line, sizeof(line));
+	if (prio)
+		hk_log__print(prio, "%s", line);
+	prio = hk_delayacct__coverage(&st, hk_delayacct__wanted(&cfg), &w->coverage_said, line,
+				      sizeof(line));
 	if (prio)
 		hk_log__print(prio, "%s", line);
 }

@@ -266,9 +266,10 @@ void hk_delayacct__say(void)
 	if (!delayacct_note[0])
 		return;
 	if (delayacct_note_prio == HK_LOG_WARNING)
-		hk_log__print(HK_LOG_WARNING, "io_blocked off: %s; a process blocked on I/O is "
-			      "not seen unless delay accounting is on (under the shipped unit: "
-			      "a sysctl.d file, hotspot-k(8) SERVICE)\n", delayacct_note);
+		hk_log__print(HK_LOG_WARNING, "delay accounting off: %s; I/O wait and memory "
+			      "stalls are sampled at each walk instead, a coarser share (boot "
+			      "with delayacct, or under the shipped unit: a sysctl.d file, "
+			      "hotspot-k(8) SERVICE)\n", delayacct_note);
 	else
 		hk_log__print(delayacct_note_prio, "%s\n", delayacct_note);
 	delayacct_note[0] = '\0';
@@ -280,6 +281,36 @@ static unsigned int delayacct_others(void)
 	unsigned int n = hk_delayacct__instances();
 
 	return loaded && n ? n - 1 : n;
+}
+
+int hk_delayacct__coverage(const struct hk_stats *st, int wanted, int *said, char *line,
+			   size_t len)
+{
+	line[0] = '\0';
+	if (*said || !st->windows)
+		return 0;
+	*said = 1;
+	if (!wanted || !st->procs_no_delays)
+		return 0;
+	/* no switch: the kernel has no delay accounting at all */
+	if (access(HK_DELAYACCT_SYSCTL, F_OK)) {
+		snprintf(line, len, "this kernel has no delay accounting "
+			 "(CONFIG_TASK_DELAY_ACCT): the I/O wait and memory stall of every "
+			 "process (%llu running) are sampled at each walk (a share of 4 walks: "
+			 "coarser)\n", (unsigned long long)st->procs_no_delays);
+		return HK_LOG_NOTICE;
+	}
+	/* kernel.task_delayacct at run time reaches only the tasks forked
+	 * after it (delayacct_tsk_init at fork): a service older than the
+	 * switch has no task->delays, ever */
+	snprintf(line, len, "delay accounting does not cover %llu running processes (started "
+		 "before kernel.task_delayacct was 1, which reaches only processes started "
+		 "after): their I/O wait and memory stall are sampled at each walk instead "
+		 "(a share of 4 walks: coarser); to cover them, boot with delayacct on the "
+		 "kernel command line, or have the unit's sysctl.d file turn it on early "
+		 "(hotspot-k(8) SERVICE), and restart them\n",
+		 (unsigned long long)st->procs_no_delays);
+	return HK_LOG_NOTICE;
 }
 
 /* io_blocked (blkio) and Mem-thrashing's stall rule (memory stalls) read

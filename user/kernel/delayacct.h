@@ -90,6 +90,15 @@ unsigned int hk_delayacct__instances(void);
  * a tool that cannot load has a better first line to give.
  */
 void hk_delayacct__for(struct hk_config *cfg);
+/*
+ * Once the first walk is done (it visits every thread; *said is set
+ * then): the processes delay accounting does not cover (st's
+ * procs_no_delays), with how to cover them and what is sampled instead,
+ * in line; 0 with line "" when there is nothing to say (none, or nothing
+ * reads delay accounting: wanted 0), else the log priority.
+ */
+int hk_delayacct__coverage(const struct hk_stats *st, int wanted, int *said, char *line,
+			   size_t len);
 /* Does this config read delay accounting (io_blocked, the stall rule)? */
 int hk_delayacct__wanted(const struct hk_config *cfg);
 void hk_delayacct__say(void);

@@ -59,6 +59,9 @@ const char *hk_policy__name(__u32 policy);
 const char *hk_label__sgr(__u32 label);
 /* "ram"/"RAM" (human) or "memcg": what limits the memory. */
 const char *hk_limit__name(__u32 kind, bool human);
+/* "sampled" when the bit (enum hk_source) is in sampled, else "delayacct":
+ * where an I/O wait or a memory stall figure came from. */
+const char *hk_source__name(__u32 sampled, __u32 bit);
 /* "wq", "timer", "iter", or "none" (before a walk, or not one of those). */
 const char *hk_driver__name(enum hk_driver d);
 

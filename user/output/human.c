@@ -102,7 +102,8 @@ static void ev_mem_thrashing(struct hk_out *o, const struct hk_event *e,
 	hk_out__str(o, " major faults/s" SEP "stalled ");
 	hk_out__pct(o, ev->mem_stall_pct_x100);
 	if (ev->mem_stall_tid && ev->mem_stall_pct_x100)
-		hk_out__printf(o, " (tid %u)", ev->mem_stall_tid);
+		hk_out__printf(o, " (tid %u%s)", ev->mem_stall_tid,
+			       ev->sampled & HK_SRC_STALL_SAMPLED ? ", sampled" : "");
 	if (flags & HK_EVIDENCE_SHORT)
 		return;
 	hk_out__str(o, SEP "cpu ");
@@ -265,6 +266,9 @@ static void ev_io_blocked(struct hk_out *o, const struct hk_event *e,
 	if (ev->io_tid) {
 		hk_out__printf(o, SEP "tid %u ", ev->io_tid);
 		hk_out__pct(o, ev->thread_io_pct_x100);
+		/* no delay accounting: the share of walks that found it blocked */
+		if (ev->sampled & HK_SRC_IO_SAMPLED)
+			hk_out__str(o, " sampled");
 	}
 	if (flags & HK_EVIDENCE_SHORT)
 		return;

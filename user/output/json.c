@@ -131,6 +131,9 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	else
 		hk_out__str(&o, ",\"io_bytes_per_s\":null");
 	hk_json__u64(&o, "io_stuck_threads", ev->io_stuck_threads);
+	/* delay accounting's, or sampled at each walk: the thread had none */
+	hk_out__printf(&o, ",\"io_source\":\"%s\"", hk_source__name(ev->sampled,
+								 HK_SRC_IO_SAMPLED));
 	hk_json__u64(&o, "nr_threads", ev->nr_threads);
 	/* minor + major, as on the human line and in cpu_bound.max_faults_per_s */
 	hk_json__u64(&o, "faults_per_s", ev->minor_faults_per_s + ev->major_faults_per_s);
@@ -167,6 +170,8 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	/* the kernel's own stall time: refaults, swap-in, reclaim, compaction */
 	hk_json__pct(&o, "memory_stall_pct", ev->mem_stall_pct_x100);
 	hk_json__u64(&o, "memory_stall_tid", ev->mem_stall_tid);
+	hk_out__printf(&o, ",\"stall_source\":\"%s\"", hk_source__name(ev->sampled,
+								    HK_SRC_STALL_SAMPLED));
 	hk_json__peer(&o, "aggressor", ev->aggressor_tgid, e->aggressor_comm);
 	hk_json__peer(&o, "victim", ev->victim_tgid, e->victim_comm);
 	hk_json__bool(&o, "victim_deprioritised", ev->victim_deprioritised);

@@ -105,6 +105,11 @@ const char *hk_limit__name(__u32 kind, bool human)
 	return "unknown";
 }
 
+const char *hk_source__name(__u32 sampled, __u32 bit)
+{
+	return sampled & bit ? "sampled" : "delayacct";
+}
+
 const char *hk_driver__name(enum hk_driver d)
 {
 	switch (d) {

@@ -82,6 +82,12 @@ static const struct stat_metric stat_metrics[] = {
 	{ "hotspot_k_oom_kills_lost_total", "counter", ST(oom_kills_lost), false,
 	  "OOM kills whose line was lost (ring buffer full, or no room to keep the "
 	  "kill until the victim exited); counted with flagged false." },
+	{ "hotspot_k_thread_visits_no_delays_total", "counter", ST(threads_no_delays), false,
+	  "Thread-visits of threads without delay accounting (started before "
+	  "kernel.task_delayacct was 1): their I/O wait and memory stall sampled." },
+	{ "hotspot_k_processes_no_delays", "gauge", ST(procs_no_delays), false,
+	  "Processes without delay accounting at the last full walk: their I/O wait "
+	  "and memory stall sampled." },
 };
 
 /*

@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""Processes older than the tool (kernel review 2, finding 2), started as
+users have them: the workload FIRST, then the tool.
+
+kernel.task_delayacct = 1 at run time gives task->delays only to tasks
+forked afterwards, so a service that was running before the tool has no
+delay accounting, ever. Each test sets the switch to 0 (a host booted
+without `delayacct`: Debian's, Ubuntu's, RHEL's default), starts its
+workload, then runs the tool twice against it:
+
+- "ro": /proc/sys read-only for the tool (its own mount namespace, as
+  under the shipped unit's ProtectKernelTunables=): the switch stays 0;
+- "flip": the tool turns the switch on, as `sudo hotspot-k` does; the
+  workload still has no delay accounting.
+
+- pre_io_blocked: an O_DIRECT reader (hkload dio, blocked ~87 % of the
+  time) is I/O-blocked, io_source "sampled", its thread named;
+- pre_thrash: a page-cache thrash (hkload mmapread of 256 MiB, flat out)
+  in a 64 MiB memory cgroup (PSI: ~50 % of the time stalled here) is
+  Mem-thrashing with memory_stall_pct >= mem_thrashing.stall,
+  stall_source "sampled", by the stall rule alone (the fault rule's
+  thresholds out of reach).
+
+Both check the start line: how many running processes delay accounting
+does not cover, and how to cover them.
+"""
+
+import os
+import re
+
+from hk_e2e.checks import dflt, evidence, expect_enter
+from hk_e2e.common import ENTER_WINDOWS
+from hk_e2e.procs import TestFailure, workload_alive
+from hk_e2e.tool import Tool
+from test_io import DIO_DIR, put_back, read_switch, write_switch
+from test_memory import memcg
+from test_memtruth import MIB, start
+from hk_e2e import cgroups
+
+COVER_RE = re.compile(r"delay accounting does not cover (\d+) running processes .*"
+                      r"sampled at each walk instead.*boot with delayacct on the kernel "
+                      r"command line.*sysctl\.d")
+OFF_RE = re.compile(r"delay accounting off: .*Read-only file system.*sampled")
+
+
+def ro_wrapper(ctx):
+    """The tool in a mount namespace of its own where /proc/sys is read-only:
+    it finds the switch at 0 and cannot write it."""
+    path = os.path.join(ctx.workdir, "hk-ro-sysctl.sh")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n"
+                "exec unshare -m --propagation private sh -c 'mount --bind /proc/sys "
+                "/proc/sys && mount -o remount,bind,ro /proc/sys && exec \"$@\"' sh %s \"$@\"\n"
+                % ctx.tool)
+    os.chmod(path, 0o755)
+    return path
+
+
+def tool_for(ctx, name, mode, extra=()):
+    """A tool in mode "ro" or "flip" (see the module's text), ready, and the
+    switch checked while it runs."""
+    saved = ctx.tool
+    if mode == "ro":
+        ctx.tool = ro_wrapper(ctx)
+    try:
+        tool = Tool(ctx, "%s_%s" % (name, mode), extra=extra)
+    finally:
+        ctx.tool = saved
+    tool.wait_ready()
+    want = "0" if mode == "ro" else "1"
+    if read_switch() != want:
+        raise TestFailure("%s: delay accounting %s while the tool runs, want %s" %
+                          (mode, read_switch(), want))
+    return tool
+
+
+def check_lines(tool, mode):
+    """The start line (and, read-only, the switch's line) on stderr: the count
+    of processes not covered, 1 at least (the workload)."""
+    text = tool.stderr_text()
+    m = COVER_RE.search(text)
+    if not m or int(m.group(1)) < 1:
+        raise TestFailure("%s: no start line saying how many processes delay accounting "
+                          "does not cover and how to cover them; stderr:\n%s" % (mode, text))
+    if mode == "ro" and not OFF_RE.search(text):
+        raise TestFailure("ro: no line saying delay accounting is off and sampled instead; "
+                          "stderr:\n%s" % text)
+    return int(m.group(1))
+
+
+def each_mode(suite, ctx, name, p, label, want, note, extra=()):
+    """The tool (extra: its flags) in each mode against p, which started
+    before it: p -> label within ENTER_WINDOWS, want(o) None on its
+    evidence, the start line said, exit 0. note(o) describes the entry; the
+    notes joined are returned."""
+    notes = []
+    for mode in ("ro", "flip"):
+        tool = tool_for(ctx, name, mode, extra)
+        w0 = tool.windows()
+        t, o = expect_enter(suite, tool, name, p, label, ENTER_WINDOWS, w0, extra=want)
+        wd = tool.windows() - w0
+        n = check_lines(tool, mode)
+        rc = tool.stop()
+        if rc != 0:
+            raise TestFailure("%s: the tool exited %s, want 0" % (mode, rc))
+        notes.append("%s: %s within %d windows, %s, %d processes not covered" %
+                     (mode, label, wd, note(o), n))
+    workload_alive(ctx, p)
+    if read_switch() != "0":
+        raise TestFailure("delay accounting %s after the tools exited, want 0" %
+                          read_switch())
+    return "; ".join(notes)
+
+
+def t_pre_io_blocked(suite, ctx):
+    found = read_switch()
+    path = os.path.join(DIO_DIR, "hk-e2e-predio.%d.bin" % os.getpid())
+    write_switch("0")
+    try:
+        dio, _ = start(ctx, "dio", [ctx.hkload, "dio", "--file", path])
+        need = dflt("io_blocked.min_blocked")
+        ctx.record("pre_io_blocked", True, each_mode(
+            suite, ctx, "pre_io_blocked", dio, "io_blocked",
+            lambda o: evidence(o.get("io_source") == "sampled" and
+                               o.get("io_blocked_tid") == dio.pid and
+                               o.get("io_blocked_pct", 0) >= need,
+                               "want io_source \"sampled\", io_blocked_tid %d, "
+                               "io_blocked_pct >= %g" % (dio.pid, need)),
+            lambda o: "%.2f %% sampled" % o.get("io_blocked_pct", 0)))
+    finally:
+        put_back(found, path)
+
+
+def t_pre_thrash(suite, ctx):
+    found = read_switch()
+    path = os.path.join(DIO_DIR, "hk-e2e-prethrash.%d.bin" % os.getpid())
+    write_switch("0")
+    try:
+        cg = memcg(ctx, 64 * MIB)
+        p, _ = start(ctx, "pcthrash", cgroups.run_in(cg, [ctx.hkload, "mmapread", "--file",
+                                                          path, "--size", "256M", "--rate",
+                                                          "2G"]), ready_s=20)
+        floor = dflt("mem_thrashing.stall")
+        # the stall rule alone: its ~11 k minor faults/s would make it
+        # Mem-thrashing by the fault rule first, a notice with whatever
+        # stall the first windows' samples show
+        conf = os.path.join(ctx.workdir, "pre_thrash.conf")
+        with open(conf, "w") as f:
+            f.write("[mem_thrashing]\nmajor_faults_per_s = 1000000\n"
+                    "minor_faults_per_s = 1000000\n")
+        ctx.record("pre_thrash", True, each_mode(
+            suite, ctx, "pre_thrash", p, "mem_thrashing",
+            lambda o: evidence(o.get("stall_source") == "sampled" and
+                               (o.get("memory_stall_pct") or 0) >= floor,
+                               "want stall_source \"sampled\", memory_stall_pct >= %g" %
+                               floor),
+            lambda o: "memory_stall_pct %s sampled, %s major faults/s" %
+            (o.get("memory_stall_pct"), o.get("major_faults_per_s")),
+            extra=("--config", conf)))
+    finally:
+        put_back(found, path)
+
+
+TESTS = [
+    # name, function, hard timeout (s), rerun once when the machine was disturbed
+    ("pre_io_blocked", t_pre_io_blocked, 60, True),
+    ("pre_thrash", t_pre_thrash, 60, True),
+]
