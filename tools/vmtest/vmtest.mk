@@ -16,7 +16,7 @@
 # checks nothing the node does not; the plain x86 6.1 (VMTEST_KERNELS=6.1)
 # nothing arm64-6.1 does not but x86's layouts and JIT on 6.1; 6.1-rt is
 # bookworm's own RT kernel (tools/vmtest/README.md).
-VMTEST_KERNELS ?= 6.12-rt node arm64-6.1 arm64-6.12
+VMTEST_KERNELS ?= 6.12-rt node arm64-6.1 arm64-6.12 6.1
 VMTEST_FLAGS   ?=
 # the arm64 guests' binaries, cross-built beside the host's
 VMTEST_ARM64   := $(OUTPUT)/arm64
