@@ -216,17 +216,20 @@ $(OUTPUT)/deep_over.bpf.o: tests/bpf-prog-test/deep_chain.bpf.c $(VMLINUX_H)
 # each supported kernel adds it up (32-byte frames up to 6.8 and without
 # the JIT, 16 with it on 6.9+): 512 bytes, 8 frames, and 64 bytes left for
 # another compiler's spills (hk_iter at 512 was refused at 544 by the 6.1
-# guest; the timer driver's callback at 576 by 6.7-6.8); then that it
+# guest; the timer driver's callback at 576 by 6.7-6.8) and a frame left
+# for one more call level (the timer and wq callbacks were at 8/8); then that it
 # refuses deep_chain.bpf.o, under the 32-byte rules and not the 16-byte
-# one, and that this kernel (6.9+, JIT) agrees on the 16-byte rule
+# one (its bpf_loop chain, at 8 of 8 frames, under the frame margin too),
+# and that this kernel (6.9+, JIT) agrees on the 16-byte rule
 STACK_MARGIN := 64
+STACK_FRAME_MARGIN := 1
 prog-test: $(OUTPUT)/prog-test $(OUTPUT)/standin-test $(OUTPUT)/profile.bpf.o $(OUTPUT)/deep_chain.bpf.o $(OUTPUT)/deep_over.bpf.o
 	$(Q)python3 tests/bpf-prog-test/stack_chain.py --min-margin $(STACK_MARGIN) \
-		$(OUTPUT)/hotspot.bpf.o >$(OUTPUT)/stack-chain.log 2>&1 && \
+		--min-frame-margin $(STACK_FRAME_MARGIN) $(OUTPUT)/hotspot.bpf.o >$(OUTPUT)/stack-chain.log 2>&1 && \
 		python3 tests/bpf-prog-test/stack_chain.py --min-margin $(STACK_MARGIN) \
-		$(OUTPUT)/profile.bpf.o >>$(OUTPUT)/stack-chain.log 2>&1 || \
+		--min-frame-margin $(STACK_FRAME_MARGIN) $(OUTPUT)/profile.bpf.o >>$(OUTPUT)/stack-chain.log 2>&1 || \
 		{ cat $(OUTPUT)/stack-chain.log; exit 1; }
-	@echo "stack chains: $$(grep -c '^ok' $(OUTPUT)/stack-chain.log) (root, rule) pairs within 512 bytes and 8 frames, >= $(STACK_MARGIN) bytes left; $$(grep '^minimum margin' $(OUTPUT)/stack-chain.log | sort -k3,3n | head -n 1)"
+	@echo "stack chains: $$(grep -c '^ok' $(OUTPUT)/stack-chain.log) (root, rule) pairs within 512 bytes and 8 frames, >= $(STACK_MARGIN) bytes and $(STACK_FRAME_MARGIN) frame left; $$(grep '^minimum margin' $(OUTPUT)/stack-chain.log | sort -k3,3n | head -n 1); $$(grep '^minimum frame margin' $(OUTPUT)/stack-chain.log | sort -k4,4n | head -n 1)"
 	$(Q)! python3 tests/bpf-prog-test/stack_chain.py $(OUTPUT)/deep_chain.bpf.o \
 		>$(OUTPUT)/stack-chain-deep.log 2>&1 && \
 		grep -Eq '^OVER deep_tick +6\.7-6\.8 +/32 576 bytes, 7 frames.*"combined stack size of 6 calls is 544"' \
@@ -238,6 +241,12 @@ prog-test: $(OUTPUT)/prog-test $(OUTPUT)/standin-test $(OUTPUT)/profile.bpf.o $(
 		grep -Eq '^ok   deep_loop +6\.9\+ JIT +/16 464 bytes' $(OUTPUT)/stack-chain-deep.log || \
 		{ cat $(OUTPUT)/stack-chain-deep.log; \
 		  echo "stack_chain.py: deep_chain.bpf.o's timer callback (576 bytes under the 32-byte rule) or bpf_loop chain (608) not refused as expected"; exit 1; }
+	$(Q)! python3 tests/bpf-prog-test/stack_chain.py --min-frame-margin 1 $(OUTPUT)/deep_chain.bpf.o \
+		>$(OUTPUT)/stack-chain-frames.log 2>&1 && \
+		grep -Eq '^LOW  deep_loop +6\.9\+ JIT +/16 464 bytes, 8 frames' $(OUTPUT)/stack-chain-frames.log && \
+		grep -Eq '^ok   deep_tick +6\.9\+ JIT +/16 464 bytes, 7 frames' $(OUTPUT)/stack-chain-frames.log || \
+		{ cat $(OUTPUT)/stack-chain-frames.log; \
+		  echo "stack_chain.py: deep_chain.bpf.o's bpf_loop chain (8 of 8 frames) not refused by --min-frame-margin 1"; exit 1; }
 	@echo "stack chains: deep_chain.bpf.o refused, as it must be: $$(grep -E '^OVER deep_tick +6\.7-6\.8' $(OUTPUT)/stack-chain-deep.log | awk '{ print $$2, "under", $$3, $$4, $$5, "bytes" }') (464 under 6.9+ JIT /16)"
 	$(Q)tests/bpf-prog-test/deep_chain_load.sh $(BPFTOOL) $(OUTPUT)/deep_chain.bpf.o $(OUTPUT)/deep_over.bpf.o
 	$(Q)$(OUTPUT)/prog-test

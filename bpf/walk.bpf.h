@@ -355,9 +355,11 @@ static __noinline int hk_hand_over(__u32 driver, __u64 took_ns)
 
 /*
  * The timer drivers' walk: the open-coded task iterator, every thread in
- * one go (>= 6.7). The whole walk is one stretch on the CPU.
+ * one go (>= 6.7). The whole walk is one stretch on the CPU. Inlined into
+ * its callback (one per driver, each in its own program): as a call it was
+ * a frame of every chain of the timer's and the wq's, 8 of the 8 allowed.
  */
-static __noinline int hk_walk(__u32 driver)
+static __always_inline int hk_walk(__u32 driver)
 {
 	struct hk_config *c = hk_cfg();
 	struct task_struct *t;

@@ -30,10 +30,13 @@ driver, 6.10+); the rest loads from 5.15. The rules it is held to:
 
 Each function's stack is the deepest r10 offset it touches. Prints each
 root's deepest chain and margin under each rule it loads under, then the
-minimum margin; exit 1 if a chain is over 512 bytes or 8 frames under any
-rule, or has less than --min-margin bytes left.
+minimum margins in bytes and in frames; exit 1 if a chain is over 512
+bytes or 8 frames under any rule, or has less than --min-margin bytes or
+--min-frame-margin frames left (one more call level on a chain at 8/8
+and 6.x refuses the load: "the call stack of 9 frames is too deep").
 
   stack_chain.py OBJECT [--limit BYTES] [--min-margin BYTES]
+                 [--min-frame-margin FRAMES]
   (needs llvm-objdump)
 """
 
@@ -260,10 +263,12 @@ def main():
     ap.add_argument("--limit", type=int, default=512)
     ap.add_argument("--min-margin", type=int, default=0,
                     help="bytes every chain must leave below the limit")
+    ap.add_argument("--min-frame-margin", type=int, default=0,
+                    help="frames every chain must leave below %d" % MAX_FRAMES)
     args = ap.parse_args()
     funcs = disassemble(args.object)
     resolve(funcs)
-    over_list, short_list, low = [], [], None
+    over_list, short_list, low, low_frames = [], [], None, None
     for root, what, since in roots(funcs):
         for rule, rounding, upto in RULES:
             if upto is not None and since > upto:
@@ -273,12 +278,15 @@ def main():
             frames = len(longest)
             margin = args.limit - depth
             over = depth > args.limit or frames > MAX_FRAMES
-            short = not over and margin < args.min_margin
+            short = not over and (margin < args.min_margin or
+                                  MAX_FRAMES - frames < args.min_frame_margin)
             if over or short:
                 (over_list if over else short_list).append(
                     "%s under %s (%d bytes, %d frames)" % (root, rule, depth, frames))
             if low is None or margin < low[0]:
                 low = (margin, root, rule)
+            if low_frames is None or MAX_FRAMES - frames < low_frames[0]:
+                low_frames = (MAX_FRAMES - frames, root, rule)
             says = ""
             if depth > args.limit:
                 # where the kernel's walk of this chain stops, as it says it
@@ -297,13 +305,16 @@ def main():
                    "; %d frames: %s" % (frames, " -> ".join(longest))))
     if low is not None:
         print("minimum margin: %d bytes (%s under %s)" % low)
+        print("minimum frame margin: %d of %d frames (%s under %s)" %
+              (low_frames[0], MAX_FRAMES, low_frames[1], low_frames[2]))
     if over_list:
         print("stack_chain: over %d bytes or %d frames as the kernel counts them (the load "
               "fails there): %s" % (args.limit, MAX_FRAMES, "; ".join(over_list)),
               file=sys.stderr)
     if short_list:
-        print("stack_chain: less than %d bytes of margin (another compiler's spills would "
-              "break the load): %s" % (args.min_margin, "; ".join(short_list)), file=sys.stderr)
+        print("stack_chain: less than %d bytes or %d frames of margin (another compiler's "
+              "spills, or one more call level, would break the load): %s" %
+              (args.min_margin, args.min_frame_margin, "; ".join(short_list)), file=sys.stderr)
     return 1 if over_list or short_list else 0
 
 
