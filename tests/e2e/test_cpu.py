@@ -173,7 +173,7 @@ def t_interleaved(suite, ctx):
 
 def t_handover(suite, ctx):
     """Threads born after the start make a timer driver's walk hold a CPU
-    over 2 ms: the timer stops, the tool walks in chunks from then on, one
+    over 2 ms: the timer stops, the tool walks (iter) from then on, one
     walk per interval (no burst), and SIGINT still stops it cleanly."""
     tool = Tool(ctx, "handover")
     tool.wait_ready()

@@ -212,7 +212,7 @@ walk_report()
 		case $ctx in
 		1) ctx="wq: a kworker" ;;
 		2) ctx="timer: softirq" ;;
-		3) ctx="iter: read() in 1 ms chunks" ;;
+		3) ctx="iter: one read(), yields between threads" ;;
 		*) ctx="driver $ctx" ;;
 		esac
 		say "| $(pop "$p" "$t") | $(fmt %.0f "$thr") ($(fmt %.0f "$procs")) | $(fmt %.0f "$bi") ns · $(fmt %.2f "$(calc "$biw / 1e6")") ms | $(fmt %.0f "$pt1") ns · $(fmt %.2f "$(calc "$w1 / 1e6")") ms · $(fmt %.3f "$(calc "$w1 / 1e7")") % | $(fmt %.0f "$pt5") ns · $(fmt %.2f "$(calc "$w5 / 1e6")") ms · $(fmt %.4f "$(calc "$w5 / 5e7")") % | $(fmt %.2f "$ratio")× $(verdict "$met") | $(fmt %.2f "$(calc "$pt1 / $btask")")× ($(fmt %.0f "$btask") ns) | $(fmt %.1f "$(calc "$first1 / 1e6")") / $(fmt %.1f "$(calc "$first5 / 1e6")") ms | $(fmt %.1f "$(calc "$max / 1e6")") ms · $(fmt %.1f "$(calc "$stretch / 1e6")") ms ($ctx) |"
