@@ -80,8 +80,8 @@ struct hk_task {
 	__u32 aggr_votes;
 	__u32 invol;		/* involuntary switches to another process */
 	__u32 samples;		/* no delay accounting: its last visits found
-				 * it blocked in I/O (bits 0-3, newest
-				 * lowest), stalled on memory (bits 4-7) */
+				 * it blocked in I/O (bits 0-7, newest
+				 * lowest), stalled on memory (bits 8-15) */
 };
 
 struct {

@@ -164,12 +164,12 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	 * hk_source): its I/O wait without delay accounting, as hk_task_io_ns
 	 * counts an I/O in progress (bounded by its time off the CPU below);
 	 * its stall without, or in progress with (hk_stall_pick) */
-	ts->samples = ((ts->samples << 1) & 0xee) | r->io_stuck | (r->stalled << 4);
+	ts->samples = ((ts->samples << 1) & 0xfefe) | r->io_stuck | (r->stalled << 8);
 	if (counted) {
 		if (r->no_delays)
 			dio = hk_io_on ? hk_sampled_ns(ts->samples, window) : 0;
 		if (hk_mem_stall_on)
-			dmem = hk_stall_pick(dmem, hk_sampled_ns(ts->samples >> 4, window),
+			dmem = hk_stall_pick(dmem, hk_sampled_ns(ts->samples >> 8, window),
 					     r->no_delays, &stall_sampled);
 	}
 	/*

@@ -102,7 +102,8 @@ enum hk_oom_consts {
 enum hk_source {
 	HK_SRC_IO_SAMPLED = 1,		/* I/O wait sampled, not delay accounting's */
 	HK_SRC_STALL_SAMPLED = 2,	/* memory stall sampled, likewise */
-	HK_SAMPLE_WALKS = 4,		/* visits a sampled share spans */
+	HK_SAMPLE_WALKS = 8,		/* visits a sampled share spans */
+	HK_SAMPLE_MIN_HITS = 3,		/* hits below which it counts nothing */
 };
 
 /* A thread's memory stall counters (delay accounting), cumulative. */

@@ -46,28 +46,29 @@ static void test_stall_delta(void)
 	EQ(hk_mem_stall_delta(&seen, &seen), 0);
 }
 
-/* The share of the last four visits that found the thread blocked, less
- * one: a single hit counts nothing. */
+/* The share of the last eight visits that found the thread blocked, an
+ * eighth a hit, once three are in: fewer count nothing. */
 static void test_sampled_share(void)
 {
 	EQ(hk_sampled_ns(0, WINDOW_NS), 0);
 	EQ(hk_sampled_ns(0x1, WINDOW_NS), 0);
-	EQ(hk_sampled_ns(0x8, WINDOW_NS), 0);
-	EQ(hk_sampled_ns(0x5, WINDOW_NS), 250 * MS);
-	EQ(hk_sampled_ns(0x7, WINDOW_NS), 500 * MS);
-	EQ(hk_sampled_ns(0xf, WINDOW_NS), 750 * MS);
-	/* only the low four bits: the stall's nibble is the caller's shift */
-	EQ(hk_sampled_ns(0xf0, WINDOW_NS), 0);
+	EQ(hk_sampled_ns(0x81, WINDOW_NS), 0);
+	EQ(hk_sampled_ns(0x7, WINDOW_NS), 375 * MS);
+	EQ(hk_sampled_ns(0x85, WINDOW_NS), 375 * MS);
+	EQ(hk_sampled_ns(0xf, WINDOW_NS), 500 * MS);
+	EQ(hk_sampled_ns(0xff, WINDOW_NS), WINDOW_NS);
+	/* only the low eight bits: the stall's byte is the caller's shift */
+	EQ(hk_sampled_ns(0xff00, WINDOW_NS), 0);
 	EQ(hk_sampled_ns(0x1e, WINDOW_NS), 500 * MS);
-	/* rounded down per quarter */
-	EQ(hk_sampled_ns(0xf, 999999999), 749999997);
+	/* rounded down per eighth */
+	EQ(hk_sampled_ns(0xff, 999999999), 999999992);
 }
 
 /*
  * What the samples decide, with the default thresholds: a reader found
- * blocked at 3 of its last 4 walks (the O_DIRECT reader, 87 % blocked) is
- * I/O-blocked (50 %); at 2 of 4 not (25 % < 50 %); a thread found stalled
- * at 2 of 4 walks is stalled (25 % >= 10 %), at 1 of 4 not.
+ * blocked at 4 of its last 8 walks is I/O-blocked (50 %); at 3 of 8 not
+ * (37.5 % < 50 %); a thread found stalled at 3 of 8 walks is stalled
+ * (37.5 % >= 10 %), at 2 of 8 not (under the gate).
  */
 static void test_sampled_decides(void)
 {
@@ -75,22 +76,22 @@ static void test_sampled_decides(void)
 
 	hkv_config(&cfg);
 	memset(&ev, 0, sizeof(ev));
-	ev.io_pct_x100 = hk_thread_share_x100(hk_sampled_ns(0x7, WINDOW_NS), WINDOW_NS);
+	ev.io_pct_x100 = hk_thread_share_x100(hk_sampled_ns(0xf, WINDOW_NS), WINDOW_NS);
 	ev.thread_io_pct_x100 = ev.io_pct_x100;
 	ev.io_bytes_known = 1;
 	ev.io_bytes_per_s = 40 << 20;
 	EQ(ev.io_pct_x100, 5000);
 	EQ(hk_io_blocked(&cfg, &ev), 1);
 	ev.io_pct_x100 = ev.thread_io_pct_x100 =
-		hk_thread_share_x100(hk_sampled_ns(0x3, WINDOW_NS), WINDOW_NS);
-	EQ(ev.io_pct_x100, 2500);
+		hk_thread_share_x100(hk_sampled_ns(0x7, WINDOW_NS), WINDOW_NS);
+	EQ(ev.io_pct_x100, 3750);
 	EQ(hk_io_blocked(&cfg, &ev), 0);
 	memset(&ev, 0, sizeof(ev));
-	ev.mem_stall_pct_x100 = hk_thread_share_x100(hk_sampled_ns(0x30 >> 4, WINDOW_NS),
+	ev.mem_stall_pct_x100 = hk_thread_share_x100(hk_sampled_ns(0x700 >> 8, WINDOW_NS),
 						     WINDOW_NS);
-	EQ(ev.mem_stall_pct_x100, 2500);
+	EQ(ev.mem_stall_pct_x100, 3750);
 	EQ(hk_thrash_stalled(&cfg, &ev), 1);
-	ev.mem_stall_pct_x100 = hk_thread_share_x100(hk_sampled_ns(0x10 >> 4, WINDOW_NS),
+	ev.mem_stall_pct_x100 = hk_thread_share_x100(hk_sampled_ns(0x300 >> 8, WINDOW_NS),
 						     WINDOW_NS);
 	EQ(hk_thrash_stalled(&cfg, &ev), 0);
 }
@@ -195,7 +196,7 @@ int hk_add_mem_stall_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
 		{ "max(thrashing, swap-in) + reclaim + compaction", test_stall_delta },
-		{ "sampled share of the last 4 walks", test_sampled_share },
+		{ "sampled share of the last 8 walks", test_sampled_share },
 		{ "sampled shares against the thresholds", test_sampled_decides },
 		{ "a stall in progress: the larger, never both", test_stall_pick },
 		{ "source into the evidence, named", test_source_said },

@@ -296,7 +296,7 @@ int hk_delayacct__coverage(const struct hk_stats *st, int wanted, int *said, cha
 	if (access(HK_DELAYACCT_SYSCTL, F_OK)) {
 		snprintf(line, len, "this kernel has no delay accounting "
 			 "(CONFIG_TASK_DELAY_ACCT): the I/O wait and memory stall of every "
-			 "process (%llu running) are sampled at each walk (a share of 4 walks: "
+			 "process (%llu running) are sampled at each walk (a share of 8 walks: "
 			 "coarser)\n", (unsigned long long)st->procs_no_delays);
 		return HK_LOG_NOTICE;
 	}
@@ -306,7 +306,7 @@ int hk_delayacct__coverage(const struct hk_stats *st, int wanted, int *said, cha
 	snprintf(line, len, "delay accounting does not cover %llu running processes (started "
 		 "before kernel.task_delayacct was 1, which reaches only processes started "
 		 "after): their I/O wait and memory stall are sampled at each walk instead "
-		 "(a share of 4 walks: coarser); to cover them, boot with delayacct on the "
+		 "(a share of 8 walks: coarser); to cover them, boot with delayacct on the "
 		 "kernel command line, or have the unit's sysctl.d file turn it on early "
 		 "(hotspot-k(8) SERVICE), and restart them\n",
 		 (unsigned long long)st->procs_no_delays);
