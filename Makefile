@@ -222,7 +222,7 @@ $(OUTPUT)/deep_over.bpf.o: tests/bpf-prog-test/deep_chain.bpf.c $(VMLINUX_H)
 # one (its bpf_loop chain, at 8 of 8 frames, under the frame margin too),
 # and that this kernel (6.9+, JIT) agrees on the 16-byte rule
 STACK_MARGIN := 64
-STACK_FRAME_MARGIN := 1
+STACK_FRAME_MARGIN := 2
 prog-test: $(OUTPUT)/prog-test $(OUTPUT)/standin-test $(OUTPUT)/profile.bpf.o $(OUTPUT)/deep_chain.bpf.o $(OUTPUT)/deep_over.bpf.o
 	$(Q)python3 tests/bpf-prog-test/stack_chain.py --min-margin $(STACK_MARGIN) \
 		--min-frame-margin $(STACK_FRAME_MARGIN) $(OUTPUT)/hotspot.bpf.o >$(OUTPUT)/stack-chain.log 2>&1 && \

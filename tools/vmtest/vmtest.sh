@@ -10,7 +10,7 @@
 # qemu-system-aarch64 (-M virt) with the aarch64 binaries (make ARCH=arm64).
 # See tools/vmtest/README.md.
 #
-#   tools/vmtest/vmtest.sh [--kernels "6.12-rt node arm64-6.1 arm64-6.12"]
+#   tools/vmtest/vmtest.sh [--kernels "6.12-rt node arm64-6.1 arm64-6.12 6.1"]
 #       --tool PATH --prog-test PATH --hkload PATH [--hkvm PATH]
 #       [--arm64 DIR] [--out DIR] [--keep]
 #
@@ -85,7 +85,7 @@ usage: $0 [--kernels LIST] --tool PATH --prog-test PATH --hkload PATH
                    node: 8 vCPUs, cgroup v2 only), 6.1-rt and 6.12-rt
                    (their PREEMPT_RT builds), arm64-6.1 and arm64-6.12
                    (the same kernels for arm64); default
-                   "6.12-rt node arm64-6.1 arm64-6.12" (6.12's checks are
+                   "6.12-rt node arm64-6.1 arm64-6.12 6.1" (6.12's checks are
                    the node's, x86 6.1's arm64-6.1's)
   --tool PATH      static hotspot-k (the host's architecture: x86_64)
   --prog-test PATH static in-kernel test runner
