@@ -194,6 +194,11 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	ts->io_ns = r->io_ns;
 	ts->io_bytes = r->io_bytes;
 	ts->stall = r->stall;
+	/* the hook votes only for threads the previous walk watched, and a
+	 * walk watches only threads it visits: votes of a thread that walk
+	 * skipped are an earlier episode's, for a process maybe gone */
+	if (ts->walk + 1 < hk_walk_no)
+		ts->aggr_votes = 0;
 	ts->walk = hk_walk_no;
 
 	acc->wait_delta_ns += dwait;

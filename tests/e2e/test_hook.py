@@ -10,18 +10,25 @@ hook going again after the pair: test_seed.py's starved_noisy_neighbor.
 
 What the tool costs the host's other BPF programs (issue #29, finding 10):
 nothing by default; their run_time_ns stays 0 beside it, and only with
---bpf-stats does the kernel time their runs, until the tool exits."""
+--bpf-stats does the kernel time their runs, until the tool exits.
+
+A victim starved again after a quiet spell (finding 13): the votes its
+thread held for the first episode's aggressor, gone since, must not name
+the second episode's aggressor."""
 
 import json
+import os
 import re
+import signal
 import sys
 
 from hk_e2e import bpf
-from hk_e2e.checks import run_cli
-from hk_e2e.procs import TestFailure, indent
+from hk_e2e.checks import expect_enter, history, run_cli
+from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS
+from hk_e2e.procs import TestFailure, fmt_events, harness_off_cpu0, indent
 from hk_e2e.sockfilter import SockFilter
 from hk_e2e.tool import Tool
-from test_seed import pair_variant
+from test_seed import BUSY_SH, HOOK_IDLE_WINDOWS, pair_variant
 
 # the windows the storm lasts
 STORM_WINDOWS = 4
@@ -215,10 +222,76 @@ def t_cost_bpf_stats(suite, ctx):
                (during[0], during[1], during[1] // during[0], said.split(": ", 1)[-1]))
 
 
+# Two episodes on CPU 0, in one session (test_seed.PAIR_SH says why): the
+# victim at nice 7 beside aggressor A waits ~80 % and is preempted ~40
+# times a window; then stopped (its thread quiet) while A is killed; then
+# at nice 19 beside B, stopped until then: preempted ~4 times a window.
+EPISODES_SH = """\
+taskset -c 0 bash -c "$1" &
+echo $!
+taskset -c 0 nice -n 7 bash -c "$1" &
+echo $!
+taskset -c 0 bash -c 'kill -STOP $$; '"$1" &
+echo $!
+wait
+"""
+
+
+def t_hook_second_episode(suite, ctx):
+    with harness_off_cpu0():
+        second_episode(suite, ctx)
+
+
+def second_episode(suite, ctx):
+    tool = Tool(ctx, "second_episode")
+    tool.wait_ready()
+    w0 = tool.windows()
+    a, vict, b = ctx.workload_pair("episodes", EPISODES_SH, ["aggressor A", "victim",
+                                                             "aggressor B"], [BUSY_SH])
+    _, first = expect_enter(suite, tool, "second_episode", vict, "starved", ENTER_WINDOWS,
+                            w0)
+    if first.get("aggressor_pid") != a.pid:
+        raise TestFailure("the first episode names aggressor %s, want A (pid %d)" %
+                          (first.get("aggressor_pid"), a.pid))
+    tool.wait_windows(HOLD_WINDOWS)
+    # the victim's thread quiet from now on, holding its votes for A
+    os.kill(vict.pid, signal.SIGSTOP)
+    os.kill(a.pid, signal.SIGKILL)
+    w1 = tool.windows()
+    if not tool.wait_event(lambda o: o.get("pid") == vict.pid and o.get("to") == "ok",
+                           ENTER_WINDOWS, w1):
+        raise TestFailure("the victim, stopped, stayed Starved:\n%s" %
+                          fmt_events(history(tool, vict.pid)))
+    # quiet past the hook's idle walks: on a host where nothing else waits
+    # it detaches, and the next episode attaches it again
+    tool.wait_windows(HOOK_IDLE_WINDOWS + 1)
+    _, links = bpf.hook_state(tool.prog_ids)
+    w2 = tool.windows()
+    os.setpriority(os.PRIO_PROCESS, vict.pid, 19)
+    os.kill(b.pid, signal.SIGCONT)
+    os.kill(vict.pid, signal.SIGCONT)
+    found = tool.wait_event(lambda o: o.get("pid") == vict.pid and o.get("to") == "starved" and
+                            o is not first, ENTER_WINDOWS, w2)
+    if not found:
+        raise TestFailure("the victim never became Starved again beside B (pid %d):\n%s" %
+                          (b.pid, fmt_events(history(tool, vict.pid))))
+    if found[1].get("aggressor_pid") != b.pid:
+        raise TestFailure("the second episode names aggressor %s, want B (pid %d; A, pid "
+                          "%d, was killed %d windows before):\n%s" %
+                          (found[1].get("aggressor_pid"), b.pid, a.pid, w2 - w1,
+                           fmt_events(history(tool, vict.pid))))
+    expect_enter(suite, tool, "second_episode", b, "noisy_neighbor", ENTER_WINDOWS, w2)
+    ctx.record("hook_second_episode", True,
+               "victim %d Starved beside A %d, stopped and A killed, %d windows quiet "
+               "(hook links then %s), Starved again naming B %d" %
+               (vict.pid, a.pid, w2 - w1, links or "none", b.pid))
+
+
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("hook_healthy_storm", t_hook_healthy_storm, 60, True),
     ("hook_cost_estimated", t_hook_cost_estimated, 60, True),
     ("cost_others_untimed", t_cost_others_untimed, 60, False),
     ("cost_bpf_stats", t_cost_bpf_stats, 60, False),
+    ("hook_second_episode", t_hook_second_episode, 90, True),
 ]
