@@ -17,7 +17,8 @@
  *    passes the PID: before 6.8 and in 6.1.y before March 2025, chosen by
  *    the tracepoint's BTF) notes an OOM kill and the memory cgroup at its
  *    limit (oom_kill.bpf.h): the victim's last transition says oom_killed,
- *    flagged in time or not.
+ *    flagged in time or not; a mark that killed nothing (a task dying
+ *    already: its memcg's count of OOM kills unmoved) is counted apart.
  *  - The walk over every thread has three drivers, one per kernel
  *    generation, all calling the same walk body (walk.bpf.h):
  *    - hk_arm (SEC("syscall"), run once through BPF_PROG_TEST_RUN) arms a

@@ -187,6 +187,19 @@ struct {
 	__type(value, struct hk_oom_kill);
 } hk_oom SEC(".maps");
 
+/*
+ * Each memory cgroup's count of OOM kills (its own, memory.events.local's
+ * oom_kill) at the latest mark_victim of a task in it: a mark with the
+ * count unchanged since killed nothing (oom_kill.bpf.h, hk_oom_killed).
+ * An LRU: a cgroup dropped is one whose next mark counts as a kill.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, HK_OOM_MEMCGS);
+	__type(key, __u64);		/* kernfs id of the memory cgroup */
+	__type(value, __u64);		/* its count of OOM kills */
+} hk_oom_counts SEC(".maps");
+
 /* The periodic timer and the work item it kicks. */
 struct hk_timer_val {
 	struct bpf_timer timer;

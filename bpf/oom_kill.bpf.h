@@ -7,6 +7,8 @@
  * waits in hk_oom for the walk, which sends its last transition with its
  * evidence (window.bpf.h's hk_last_word); an untracked one (filtered out,
  * born since the last walk, hk_procs full) gets its line here, at once.
+ * A mark that killed nothing (a task dying already: hk_oom_no_kill) gets
+ * no line, and is counted apart.
  *
  * Two programs, one loaded (the loader reads btf_trace_mark_victim):
  * since 6.8 the tracepoint passes the victim's task (and its uid),
@@ -68,6 +70,48 @@ static __always_inline void hk_oom_memcg(struct task_struct *task, __u64 page_si
 	}
 }
 
+/*
+ * 1 when this mark of victim killed nothing (hk_oom_killed): the count of
+ * OOM kills of its mm's owner's memory cgroup (where the kernel counts the
+ * kill) has not moved since the last mark in that cgroup. 0 when it has,
+ * or when that cannot be told: no victim task (a PID alone), no memory
+ * cgroups, or the root one (every task's when memcg is disabled: its count
+ * never moves then), whose marks all count as kills.
+ */
+static __always_inline int hk_oom_no_kill(struct task_struct *victim)
+{
+	struct cgroup_subsys_state *css;
+	struct mem_cgroup *memcg;
+	__u64 id, now = 0, last = 0, *seen;
+	__u32 n, ev;
+	int ssid;
+
+	if (!victim || !bpf_core_field_exists(struct mm_struct, owner) ||
+	    !bpf_core_field_exists(struct mem_cgroup, memory_events_local) ||
+	    !bpf_core_enum_value_exists(enum memcg_memory_event, MEMCG_OOM_KILL) ||
+	    !bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
+		return 0;
+	ssid = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+	if (ssid < 0 || ssid >= 16)
+		return 0;
+	css = BPF_CORE_READ(victim, mm, owner, cgroups, subsys[ssid & 0xf]);
+	if (!css || !BPF_CORE_READ(css, parent))
+		return 0;
+	/* css is the first member of struct mem_cgroup */
+	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
+	ev = bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_KILL);
+	n = bpf_core_field_size(memcg->memory_events_local) / sizeof(long);
+	if (ev >= n || ev >= 16 ||
+	    bpf_core_read(&now, sizeof(now), &memcg->memory_events_local[ev & 0xf]))
+		return 0;
+	id = BPF_CORE_READ(css, cgroup, kn, id);
+	seen = bpf_map_lookup_elem(&hk_oom_counts, &id);
+	if (seen)
+		last = *seen;
+	bpf_map_update_elem(&hk_oom_counts, &id, &now, BPF_ANY);
+	return !hk_oom_killed(now, last);
+}
+
 /* An untracked victim's line, sent now: nothing was said of it before. */
 static __always_inline void hk_oom_say_untracked(struct task_struct *task, __u32 tgid,
 						 const struct hk_oom_kill *k,
@@ -102,13 +146,16 @@ static __always_inline void hk_oom_say_untracked(struct task_struct *task, __u32
 }
 
 /*
- * A kill: task is the victim (NULL before 6.8: tgid is then the PID the
+ * A mark: task is the victim (NULL before 6.8: tgid is then the PID the
  * tracepoint gave, the group leader's but when it had exited already),
  * memcg_task the task whose memory cgroups are walked (the victim, or
- * before 6.8 the task whose charge failed, in the same memcg subtree).
+ * before 6.8 the task whose charge failed, in the same memcg subtree),
+ * victim the victim's task when known (before 6.8: the current task when
+ * the PID is its own), whose memory cgroup tells a kill from a mark alone.
  */
 static __always_inline int hk_oom_on_kill(struct task_struct *task, __u32 tgid,
-					  struct task_struct *memcg_task)
+					  struct task_struct *memcg_task,
+					  struct task_struct *victim)
 {
 	struct hk_config *c = hk_cfg();
 	struct hk_stats *st = hk_st();
@@ -117,6 +164,10 @@ static __always_inline int hk_oom_on_kill(struct task_struct *task, __u32 tgid,
 
 	if (!c || !st || !tgid)
 		return 0;
+	if (hk_oom_no_kill(victim)) {
+		__sync_fetch_and_add(&st->oom_marks_not_kills, 1);
+		return 0;
+	}
 	k.time_ns = bpf_ktime_get_ns();
 	k.window_ns = c->interval_ns;
 	if (task)
@@ -138,7 +189,7 @@ static __always_inline int hk_oom_on_kill(struct task_struct *task, __u32 tgid,
 SEC("tp_btf/mark_victim")
 int BPF_PROG(hk_oom_kill, struct task_struct *task)
 {
-	return hk_oom_on_kill(task, BPF_CORE_READ(task, tgid), task);
+	return hk_oom_on_kill(task, BPF_CORE_READ(task, tgid), task, task);
 }
 
 /*
@@ -151,11 +202,15 @@ int BPF_PROG(hk_oom_kill, struct task_struct *task)
 SEC("tp_btf/mark_victim")
 int hk_oom_kill_pid(__u64 *ctx)
 {
+	struct task_struct *cur = bpf_get_current_task_btf();
 	__u64 arg0 = 0;
 
 	/* the whole slot, then its low 32 bits: the int on any byte order */
 	bpf_probe_read_kernel(&arg0, sizeof(arg0), ctx);
-	return hk_oom_on_kill(NULL, (__u32)arg0, bpf_get_current_task_btf());
+	/* the victim is current when the PID is its own (out_of_memory()
+	 * marking a dying allocating task, or killing the allocating task) */
+	return hk_oom_on_kill(NULL, (__u32)arg0, cur,
+			      BPF_CORE_READ(cur, pid) == (int)arg0 ? cur : NULL);
 }
 
 #endif /* HK_BPF_OOM_KILL_H */

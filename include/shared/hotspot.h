@@ -77,6 +77,8 @@ enum hk_consts {
 enum hk_oom_consts {
 	HK_OOM_NAME_LEN = 64,		/* a memory cgroup's directory name kept */
 	HK_OOM_KILLS = 1024,		/* kills kept until the victim's exit */
+	HK_OOM_MEMCGS = 1024,		/* memory cgroups whose count of OOM
+					 * kills a mark_victim was seen at */
 	HK_OOM_MEMCG_LEVELS = 16,	/* memory cgroups looked at, up from the
 					 * victim's, for the one at its limit */
 	/* "flagged": it held OOM risk at the kill, or left it no more than
@@ -664,6 +666,9 @@ struct hk_stats {
 	 * (hk_oom_flagged): the tool's recall, measured by the kernel */
 	__u64 oom_kills_flagged;
 	__u64 oom_kills_missed;
+	__u64 oom_marks_not_kills;	/* mark_victim of a task dying already
+					 * (task_will_free_mem): no kill, not
+					 * counted above (hk_oom_killed) */
 	__u64 oom_kills_lost;		/* hk_oom full, or its line refused by
 					 * a full ring buffer: counted missed */
 	__u64 walk_end_ns_max;		/* iter driver: longest stop() (the

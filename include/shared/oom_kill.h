@@ -43,6 +43,23 @@ static inline int hk_oom_flagged(__u64 kill_ns, __u64 since_ns, __u64 until_ns,
 	return kill_ns - until_ns <= HK_OOM_FLAG_WINDOWS * window_ns;
 }
 
+/*
+ * Whether a mark_victim followed a kill, by the victim's memory cgroup's
+ * own count of OOM kills: now, and at the previous mark of a task in that
+ * cgroup (0 when none was seen: the count starts at 0 with the cgroup).
+ * The kernel adds one to it right before it marks a victim it kills
+ * (__oom_kill_process: the count, SIGKILL, then mark_oom_victim), all
+ * under oom_lock, and nothing when it marks a task that is exiting or
+ * SIGKILLed already (task_will_free_mem). Unchanged: nothing was killed.
+ * A kill whose mark the kernel skips (the victim marked before) only moves
+ * the count: the next mark in that cgroup is then taken for a kill, as
+ * every mark was before (the safe side: a mark, never a kill, is missed).
+ */
+static inline int hk_oom_killed(__u64 kills_now, __u64 kills_at_last_mark)
+{
+	return kills_now != kills_at_last_mark;
+}
+
 /* How long before the kill it was flagged, in whole seconds (0 when not). */
 static inline __u64 hk_oom_flagged_for_s(const struct hk_oom_kill *k)
 {

@@ -71,6 +71,19 @@ static void test_flagged_for(void)
 	CU_ASSERT_EQUAL(hk_oom_flagged_for_s(&k), 0);
 }
 
+static void test_killed(void)
+{
+	/* a cgroup's first mark: its count at 0 (it starts there) is no kill */
+	CU_ASSERT_FALSE(hk_oom_killed(0, 0));
+	CU_ASSERT_TRUE(hk_oom_killed(1, 0));
+	/* first seen with kills before the tool: taken for a kill */
+	CU_ASSERT_TRUE(hk_oom_killed(7, 0));
+	/* since the previous mark: one kill (or a group kill's several), none */
+	CU_ASSERT_TRUE(hk_oom_killed(8, 7));
+	CU_ASSERT_TRUE(hk_oom_killed(12, 8));
+	CU_ASSERT_FALSE(hk_oom_killed(12, 12));
+}
+
 /* A 256 MiB memcg "pod-x" killed the process 42 s after it entered OOM risk. */
 static void ev_killed(struct hk_event *e, int flagged, int tracked)
 {
@@ -219,6 +232,7 @@ int hk_add_oom_kill_suite(void)
 		{ "at its limit", test_at_limit },
 		{ "flagged in time", test_flagged },
 		{ "flagged_for_s", test_flagged_for },
+		{ "a mark that killed nothing", test_killed },
 		{ "human oom_killed", test_human },
 		{ "json oom_killed", test_json },
 		{ "journal priority", test_priority },

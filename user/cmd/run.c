@@ -94,12 +94,16 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		hk_log__print(HK_LOG_WARNING, "the sched_switch hook failed to attach %llu "
 			      "times (last: %s): aggressors went unnamed meanwhile\n",
 			      (unsigned long long)hu.failures, strerror(hu.last_errno));
-	/* the tool's recall, measured by the kernel itself */
+	/* the tool's recall, measured by the kernel itself; apart, the marks
+	 * of a task dying already, which killed nothing */
 	hk_log__print(HK_LOG_INFO, "OOM kills: %llu flagged OOM risk in time, %llu missed "
-		      "(%llu of them lines lost)%s\n",
+		      "(%llu of them lines lost); %llu %s%s\n",
 		      (unsigned long long)st.oom_kills_flagged,
 		      (unsigned long long)st.oom_kills_missed,
 		      (unsigned long long)st.oom_kills_lost,
+		      (unsigned long long)st.oom_marks_not_kills,
+		      st.oom_marks_not_kills == 1 ? "mark of a task dying already, not a kill" :
+		      "marks of tasks dying already, not kills",
 		      hk_loader__oom_note(l) ? " - not seen on this kernel" : "");
 	if (a && a->freeze && (a->freeze->eta_s || a->freeze->frozen || a->freeze->refused ||
 			       a->freeze->failed))

@@ -82,6 +82,9 @@ static const struct stat_metric stat_metrics[] = {
 	{ "hotspot_k_oom_kills_lost_total", "counter", ST(oom_kills_lost), false,
 	  "OOM kills whose line was lost (ring buffer full, or no room to keep the "
 	  "kill until the victim exited); counted with flagged false." },
+	{ "hotspot_k_oom_marks_not_kills_total", "counter", ST(oom_marks_not_kills), false,
+	  "OOM killer marks of a task exiting or SIGKILLed already: no kill, not in "
+	  "hotspot_k_oom_kills_total." },
 	{ "hotspot_k_thread_visits_no_delays_total", "counter", ST(threads_no_delays), false,
 	  "Thread-visits of threads without delay accounting (started before "
 	  "kernel.task_delayacct was 1): their I/O wait and memory stall sampled." },
