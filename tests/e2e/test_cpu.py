@@ -23,7 +23,7 @@ import time
 from hk_e2e import cgroups
 from hk_e2e.checks import check_history, dflt, evidence, expect_enter, history
 from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS
-from hk_e2e.procs import Member, TestFailure, fmt_events, read_line, workload_alive
+from hk_e2e.procs import Member, TestFailure, fmt_events, read_line, read_pids, workload_alive
 from hk_e2e.tool import Tool
 
 
@@ -137,16 +137,9 @@ def t_interleaved(suite, ctx):
     launcher = ctx.workload("interleaved", [ctx.hkload, "interleaved", "--procs", "2",
                                             "--threads", "2"], stdout=subprocess.PIPE)
     procs = []
-    for i in range(2):
-        line = read_line(launcher, 10)
-        if not line or not line.isdigit():
-            workload_alive(ctx, launcher)
-            raise TestFailure("interleaved: no PID from hkload (got %r)" % line)
-        procs.append(Member(int(line), "proc%d" % i, launcher))
-        ctx.meter.track(int(line))
-    if read_line(launcher, 10) != "ready":
-        workload_alive(ctx, launcher)
-        raise TestFailure("interleaved: hkload never said ready")
+    for i, pid in enumerate(read_pids(ctx, launcher, 2, "interleaved", 10)):
+        procs.append(Member(pid, "proc%d" % i, launcher))
+        ctx.meter.track(pid)
     tids = {p.pid: sorted(int(t) for t in os.listdir("/proc/%d/task" % p.pid)) for p in procs}
     a, b = (tids[p.pid] for p in procs)
     if not (a[0] < b[0] < a[1] < b[1]):

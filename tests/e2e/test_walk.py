@@ -19,7 +19,7 @@ import os
 import re
 import subprocess
 
-from hk_e2e.procs import TestFailure, read_line, workload_alive
+from hk_e2e.procs import TestFailure, read_line, read_pids, workload_alive
 from hk_e2e.tool import Tool
 
 STRETCH_WINDOWS = 8
@@ -74,16 +74,7 @@ def t_iter_pool_shrinks(suite, ctx):
     pop = ctx.workload("pool", [ctx.hkload, "interleaved", "--procs", "4", "--threads",
                                 "3000", "--sleep", "--exit-every", "5ms"],
                        stdout=subprocess.PIPE)
-    pids = []
-    for i in range(4):
-        line = read_line(pop, 60)
-        if not line or not line.isdigit():
-            workload_alive(ctx, pop)
-            raise TestFailure("iter_pool: no PID from hkload (got %r)" % line)
-        pids.append(int(line))
-    if read_line(pop, 60) != "ready":
-        workload_alive(ctx, pop)
-        raise TestFailure("iter_pool: hkload never said ready")
+    pids = read_pids(ctx, pop, 4, "iter_pool", 60)
     pool = pids[0]
     w0 = tool.wait_windows(2)
     e0 = tool.proc_entry(pool)

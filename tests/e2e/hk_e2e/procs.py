@@ -148,6 +148,22 @@ def read_line(p, timeout_s):
         sel.close()
 
 
+def read_pids(ctx, p, n, name, timeout_s):
+    """The n PIDs hkload's interleaved prints, then its "ready", each within
+    timeout_s; a TestFailure naming name otherwise."""
+    pids = []
+    for _ in range(n):
+        line = read_line(p, timeout_s)
+        if not line or not line.isdigit():
+            workload_alive(ctx, p)
+            raise TestFailure("%s: no PID from hkload (got %r)" % (name, line))
+        pids.append(int(line))
+    if read_line(p, timeout_s) != "ready":
+        workload_alive(ctx, p)
+        raise TestFailure("%s: hkload never said ready" % name)
+    return pids
+
+
 def pin_harness(cpus):
     """Set the CPU affinity of every thread of this harness; the old one back."""
     old = os.sched_getaffinity(0)
