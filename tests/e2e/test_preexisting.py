@@ -21,8 +21,10 @@ workload, then runs the tool twice against it:
   stall_source "sampled", by the stall rule alone (the fault rule's
   thresholds out of reach).
 
-Both check the start line: how many running processes delay accounting
-does not cover, and how to cover them.
+One test, preexisting, starts both and runs each mode's tool once against
+the two (a tool start and stop a mode, not two). Both check the start line:
+how many running processes delay accounting does not cover, and how to
+cover them.
 """
 
 import os
@@ -119,82 +121,91 @@ def check_lines(tool, mode):
     return int(m.group(1))
 
 
-def each_mode(suite, ctx, name, p, label, want, note, extra=(), windows=ENTER_WINDOWS):
-    """The tool (extra: its flags) in each mode against p, which started
-    before it: p -> label within ENTER_WINDOWS, want(o) None on its
-    evidence, the start line said, exit 0. note(o) describes the entry; the
-    notes joined are returned."""
+def each_mode(suite, ctx, name, cases, extra=()):
+    """The tool (extra: its flags) in each mode against cases, a list of
+    (case name, p, label, want, note, windows) whose p started before it: p
+    -> label within windows, want(o) None on its evidence, the start line
+    said, exit 0. note(o) describes the entry; the notes joined are
+    returned. The cases share each mode's tool: one start and one stop of it
+    a mode, whatever the number of workloads."""
     notes = []
     for mode in ("ro", "flip"):
         tool = tool_for(ctx, name, mode, extra)
         w0 = tool.windows()
-        t, o = expect_enter(suite, tool, name, p, label, windows, w0, extra=want)
-        wd = tool.windows() - w0
+        entries = []
+        for case, p, label, want, note, windows in cases:
+            t, o = expect_enter(suite, tool, case, p, label, windows, w0, extra=want)
+            entries.append("%s %s within %d windows, %s" %
+                           (case, label, tool.windows() - w0, note(o)))
         n = check_lines(tool, mode)
         rc = tool.stop()
         if rc != 0:
             raise TestFailure("%s: the tool exited %s, want 0" % (mode, rc))
-        notes.append("%s: %s within %d windows, %s, %d processes not covered" %
-                     (mode, label, wd, note(o), n))
-    workload_alive(ctx, p)
+        notes.append("%s: %s, %d processes not covered" % (mode, ", ".join(entries), n))
+    for case in cases:
+        workload_alive(ctx, case[1])
     if read_switch() != "0":
         raise TestFailure("delay accounting %s after the tools exited, want 0" %
                           read_switch())
     return "; ".join(notes)
 
 
-def t_pre_io_blocked(suite, ctx):
-    found = read_switch()
-    path = os.path.join(DIO_DIR, "hk-e2e-predio.%d.bin" % os.getpid())
-    write_switch("0")
-    try:
-        dio, _ = start(ctx, "dio", [ctx.hkload, "dio", "--file", path])
-        need = dflt("io_blocked.min_blocked")
-        ctx.record("pre_io_blocked", True, each_mode(
-            suite, ctx, "pre_io_blocked", dio, "io_blocked",
+def io_case(ctx, path):
+    """pre_io_blocked: an O_DIRECT reader, I/O-blocked by the sampled share."""
+    dio, _ = start(ctx, "dio", [ctx.hkload, "dio", "--file", path])
+    need = dflt("io_blocked.min_blocked")
+    return ("pre_io_blocked", dio, "io_blocked",
             lambda o: evidence(o.get("io_source") == "sampled" and
                                o.get("io_blocked_tid") == dio.pid and
                                o.get("io_blocked_pct", 0) >= need,
                                "want io_source \"sampled\", io_blocked_tid %d, "
                                "io_blocked_pct >= %g" % (dio.pid, need)),
-            lambda o: "%.2f %% sampled" % o.get("io_blocked_pct", 0)))
-    finally:
-        put_back(found, path)
+            lambda o: "%.2f %% sampled" % o.get("io_blocked_pct", 0), ENTER_WINDOWS)
 
 
-def t_pre_thrash(suite, ctx):
-    found = read_switch()
-    path = os.path.join(DIO_DIR, "hk-e2e-prethrash.%d.bin" % os.getpid())
-    write_switch("0")
-    try:
-        cg = memcg(ctx, 64 * MIB)
-        p, _ = start(ctx, "pcthrash", cgroups.run_in(cg, [ctx.hkload, "mmapread", "--file",
-                                                          path, "--size", "256M", "--rate",
-                                                          "2G"]), ready_s=20)
-        thrashing(p)
-        floor = dflt("mem_thrashing.stall")
-        # the stall rule alone: its ~11 k minor faults/s would make it
-        # Mem-thrashing by the fault rule first, a notice with whatever
-        # stall the first windows' samples show
-        conf = os.path.join(ctx.workdir, "pre_thrash.conf")
-        with open(conf, "w") as f:
-            f.write("[mem_thrashing]\nmajor_faults_per_s = 1000000\n"
-                    "minor_faults_per_s = 1000000\n")
-        ctx.record("pre_thrash", True, each_mode(
-            suite, ctx, "pre_thrash", p, "mem_thrashing",
+def thrash_case(ctx, path):
+    """pre_thrash: a page-cache thrash in a small memory cgroup,
+    Mem-thrashing by the sampled stall alone."""
+    cg = memcg(ctx, 64 * MIB)
+    p, _ = start(ctx, "pcthrash", cgroups.run_in(cg, [ctx.hkload, "mmapread", "--file",
+                                                      path, "--size", "256M", "--rate",
+                                                      "2G"]), ready_s=20)
+    thrashing(p)
+    floor = dflt("mem_thrashing.stall")
+    return ("pre_thrash", p, "mem_thrashing",
             lambda o: evidence(o.get("stall_source") == "sampled" and
                                (o.get("memory_stall_pct") or 0) >= floor,
                                "want stall_source \"sampled\", memory_stall_pct >= %g" %
                                floor),
             lambda o: "memory_stall_pct %s sampled, %s major faults/s" %
-            (o.get("memory_stall_pct"), o.get("major_faults_per_s")),
-            extra=("--config", conf), windows=THRASH_WINDOWS))
+            (o.get("memory_stall_pct"), o.get("major_faults_per_s")), THRASH_WINDOWS)
+
+
+def t_preexisting(suite, ctx):
+    """Both workloads, started before the tool, judged by one tool a mode
+    (they read and fault on one disk: the reader blocks more beside the
+    thrash, the thrash stalls more beside the reader, neither less)."""
+    found = read_switch()
+    dio_path = os.path.join(DIO_DIR, "hk-e2e-predio.%d.bin" % os.getpid())
+    thrash_path = os.path.join(DIO_DIR, "hk-e2e-prethrash.%d.bin" % os.getpid())
+    write_switch("0")
+    try:
+        cases = [io_case(ctx, dio_path), thrash_case(ctx, thrash_path)]
+        # the stall rule alone: the thrash's ~11 k minor faults/s would make
+        # it Mem-thrashing by the fault rule first, a notice with whatever
+        # stall the first windows' samples show
+        conf = os.path.join(ctx.workdir, "preexisting.conf")
+        with open(conf, "w") as f:
+            f.write("[mem_thrashing]\nmajor_faults_per_s = 1000000\n"
+                    "minor_faults_per_s = 1000000\n")
+        ctx.record("preexisting", True, each_mode(suite, ctx, "preexisting", cases,
+                                                  extra=("--config", conf)))
     finally:
-        put_back(found, path)
+        put_back(found, thrash_path)
+        put_back(found, dio_path)
 
 
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
-    ("pre_io_blocked", t_pre_io_blocked, 60, True),
-    ("pre_thrash", t_pre_thrash, 120, True),
+    ("preexisting", t_preexisting, 150, True),
 ]
