@@ -114,6 +114,10 @@ static void test_rule(void)
 	CHECK_U64(v.growth_bytes, 220 * HK_MIB);
 	CHECK_U64(v.span_ms, 11000);
 	CHECK_U64((__u64)hk_blame__judge(&b, &e, 130000, 19000 * HK_MIB, &v), 1);
+	/* sampled only after the event: it cannot be told, as before */
+	hk_blame__init(&b, 30 * HK_NSEC_PER_SEC);
+	hk_blame__push(&b, 130000, 20000 * HK_MIB, false);
+	CHECK_U64((__u64)hk_blame__judge(&b, &e, 130100, 10000 * HK_MIB, &v), 0);
 	/* nothing sampled yet: it cannot be told, as before */
 	hk_blame__init(&b, 30 * HK_NSEC_PER_SEC);
 	CHECK_U64((__u64)hk_blame__judge(&b, &e, 130000, 0, &v), 0);
@@ -182,8 +186,18 @@ static void test_event(void)
 	hk_config__defaults(&cfg);
 	cfg.freeze_eta_s = 60;
 	CU_ASSERT_FATAL(hk_freeze__init(&f, &cfg) == 0);
-	/* the tool's start read /proc/meminfo; this test's host is the file */
+	/* the tool's start read /proc/meminfo, and wakes for the next reading
+	 * a stride later; this test's host is the file */
 	CHECK_U64(f.blame->nr, 1);
+	n = hk_freeze__sample_timeout_ms(&f);
+	CU_ASSERT(n > 0 && (__u64)n <= f.blame->stride_ms);
+	/* a reading that fails is not tried again at once (no busy loop) */
+	f.blame->meminfo = "/nonexistent/meminfo";
+	f.blame->tried_ms = 0;
+	hk_freeze__sample(&f);
+	CHECK_U64(f.blame->nr, 1);
+	n = hk_freeze__sample_timeout_ms(&f);
+	CU_ASSERT(n > 0 && (__u64)n <= f.blame->stride_ms);
 	hk_blame__init(f.blame, cfg.oom_trend_span_ns);
 	f.blame->meminfo = path;
 	f.rundir = "/nonexistent/hk-unit-rundir";

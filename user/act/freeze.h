@@ -135,6 +135,9 @@ int hk_freeze__event(struct hk_freezer *f, const struct hk_event *e, int json,
 /* The event loop's tick: a sample of the host's MemAvailable when its
  * stride is up (the history a freeze against the host is judged on). */
 void hk_freeze__sample(struct hk_freezer *f);
+/* ms until that sample is due, -1 none (the event loop wakes for it: a
+ * timer driver's loop may sleep several windows) */
+int hk_freeze__sample_timeout_ms(const struct hk_freezer *f);
 
 /* --- freeze_act.c ----------------------------------------------------- */
 

@@ -85,7 +85,11 @@ int hk_blame__judge(const struct hk_freeze_blame *b, const struct hk_event *e, _
 	/* a history younger than the trend (the tool just started): the
 	 * growth of the part of the trend it covers, at the trend's rate */
 	if (p.ms > start_ms && trend_ms) {
-		covered = end_ms > p.ms ? end_ms - p.ms : 0;
+		/* none before the event at all (freezing turned on by a
+		 * reload a moment ago): nothing to judge by, as before */
+		if (p.ms >= end_ms)
+			return 0;
+		covered = end_ms - p.ms;
 		growth = growth / trend_ms * covered + growth % trend_ms * covered / trend_ms;
 	}
 	if (now_ms < end_ms)
@@ -165,14 +169,27 @@ int hk_blame__read_avail(const char *meminfo, __u64 *bytes)
 	return 0;
 }
 
+int hk_freeze__sample_timeout_ms(const struct hk_freezer *f)
+{
+	const struct hk_freeze_blame *b = f->blame;
+	__u64 now_ms = (__u64)mono_ms(), due_ms;
+
+	if (!b || !f->eta_s)
+		return -1;
+	due_ms = b->tried_ms + b->stride_ms;
+	return due_ms > now_ms ? (int)(due_ms - now_ms) : 0;
+}
+
 void hk_freeze__sample(struct hk_freezer *f)
 {
 	struct hk_freeze_blame *b = f->blame;
 	__u64 now_ms = (__u64)mono_ms(), avail;
 
-	/* the stride first: no read of /proc/meminfo before it is up */
-	if (!b || !f->eta_s || (b->nr && now_ms < newest(b, 0)->ms + b->stride_ms))
+	/* the stride first: no read of /proc/meminfo before it is up (nor
+	 * again at once after a read that failed) */
+	if (!b || !f->eta_s || (b->tried_ms && now_ms < b->tried_ms + b->stride_ms))
 		return;
+	b->tried_ms = now_ms;
 	if (!hk_blame__read_avail(b->meminfo, &avail))
 		hk_blame__push(b, now_ms, avail, false);
 }

@@ -46,6 +46,7 @@ struct hk_freeze_blame {
 	struct hk_blame_point ring[HK_BLAME_RING];
 	__u32 head, nr;
 	__u64 stride_ms;
+	__u64 tried_ms;			/* the event loop's last reading */
 	/* the episodes refused and said: once each */
 	struct hk_blame_told told[HK_BLAME_TOLD];
 	__u32 told_next;
