@@ -173,8 +173,10 @@ static void freeze_say(void *pr, int prio, const char *line, size_t n)
 
 void hk_act__freeze_tick(struct hk_act *a)
 {
-	if (a->freeze)
-		hk_freeze__tick(a->freeze, a->pr->json, &a->pr->fmt, freeze_say, a->pr);
+	if (!a->freeze)
+		return;
+	hk_freeze__sample(a->freeze);	/* the host's headroom (freeze_blame.c) */
+	hk_freeze__tick(a->freeze, a->pr->json, &a->pr->fmt, freeze_say, a->pr);
 }
 
 static int is_alarm(__u32 label)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "freeze.h"
+#include "freeze_blame.h"
 #include "lib/msg.h"
 #include "lib/pidref.h"
 #include "lib/units.h"
@@ -86,6 +87,8 @@ void hk_freeze__configure(struct hk_freezer *f, const struct hk_config *c)
 	f->eta_s = c->freeze_eta_s;
 	f->max_s = c->freeze_max_s ? c->freeze_max_s : HK_FREEZE_MAX_DEFAULT_S;
 	f->never = c->freeze_never;
+	if (f->blame)
+		hk_blame__configure(f->blame, c->oom_trend_span_ns);
 }
 
 int hk_freeze__init(struct hk_freezer *f, const struct hk_config *c)
@@ -96,13 +99,18 @@ int hk_freeze__init(struct hk_freezer *f, const struct hk_config *c)
 	f->proc = "/proc";
 	f->self_pid = (__u32)getpid();
 	f->self_start = hk_pidref__start_ticks(f->self_pid);
-	hk_freeze__configure(f, c);
 	/* once, here: a freeze is no moment to run out of memory */
 	f->r = malloc(sizeof(*f->r));
 	f->line = malloc(HK_FREEZE_LINE_MAX);
 	f->held = calloc(HK_FREEZE_HELD_MAX, sizeof(*f->held));
-	if (f->r && f->line && f->held)
+	f->blame = malloc(sizeof(*f->blame));
+	if (f->blame)
+		hk_blame__init(f->blame, c->oom_trend_span_ns);
+	hk_freeze__configure(f, c);
+	if (f->r && f->line && f->held && f->blame) {
+		hk_freeze__sample(f);	/* the first point of the host's history */
 		return 0;
+	}
 	hk_freeze__free(f);
 	return -1;
 }
@@ -115,6 +123,8 @@ void hk_freeze__free(struct hk_freezer *f)
 	free(f->r);
 	free(f->line);
 	free(f->held);
+	free(f->blame);
+	f->blame = NULL;
 	f->r = NULL;
 	f->line = NULL;
 	f->held = NULL;
@@ -148,7 +158,10 @@ int hk_freeze__describe(const struct hk_freezer *f, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "%s%.*s", i ? ", " : ", nor ",
 					HK_FILTER_PATH_LEN, f->never.path[i]);
 	if (f->never.n && off < len)
-		snprintf(buf + off, len - off, " (each with its children)");
+		off += (size_t)snprintf(buf + off, len - off, " (each with its children)");
+	if (off < len)
+		snprintf(buf + off, len - off, "; against the host's headroom, only a process "
+			 "whose own growth is %d %% of its fall at least", HK_BLAME_SHARE_PCT);
 	free(self);
 	return 6;
 }
@@ -157,8 +170,12 @@ int hk_freeze__event(struct hk_freezer *f, const struct hk_event *e, int json,
 		     const struct hk_format_ctx *ctx, int *prio)
 {
 	struct hk_freeze_result *r = f->r;
-	int n;
+	int n, blame;
 
+	/* out of OOM risk, or gone: a refusal of its next episode is said */
+	if (f->blame && e->type == HK_EV_TRANSITION && e->from == HK_OOM_RISK &&
+	    e->to != HK_OOM_RISK)
+		hk_blame__forget(f->blame, e);
 	/* at the entry, and when a held OOM risk's ETA falls under the
 	 * setting (HK_EV_ETA, sent by the kernel once per crossing) */
 	if (!f->eta_s || !r || e->to != HK_OOM_RISK ||
@@ -167,7 +184,13 @@ int hk_freeze__event(struct hk_freezer *f, const struct hk_event *e, int json,
 	    e->ev.eta_s == (__u64)HK_ETA_NONE || e->ev.eta_s >= f->eta_s)
 		return 0;
 	memset(r, 0, sizeof(*r));
-	hk_freeze_act__run(f, e, r);
+	/* against the host's headroom, whose memory took it comes first:
+	 * anyone can lower it (tmpfs, a block held flat) */
+	blame = hk_freeze__blame(f, e, r);
+	if (blame == 2)
+		return 0;
+	if (!blame)
+		hk_freeze_act__run(f, e, r);
 	/* a cgroup frozen already is not frozen again: counted once */
 	if (r->outcome == HK_FREEZE_FROZEN || r->outcome == HK_FREEZE_PENDING)
 		f->frozen++;

@@ -9,6 +9,8 @@
  *   freeze_act.c     the act on a transition: the process checked, its
  *                    cgroup's processes checked, recorded, frozen
  *   freeze_owners.c  whose processes a cgroup holds (the uid rule)
+ *   freeze_blame.c   against the host's headroom: only a process whose own
+ *                    growth explains its fall (freeze_blame.h)
  *   freeze_cgroup.c  the kernel's side: which freezer, its files, its state
  *                    (freeze_cgroup.h)
  *   freeze_state.c   the record of a freeze in /run/hotspot-k
@@ -82,6 +84,8 @@ struct hk_freezer {
 	bool looked;			/* the records found at start are seen to */
 	__u32 self_pid;			/* this tool, as records name it */
 	__u64 self_start;
+	struct hk_freeze_blame *blame;	/* the host's headroom, sampled
+					 * (freeze_blame.h) */
 };
 
 /* Where a line goes: the printer (act.c), a test. */
@@ -125,6 +129,15 @@ int hk_freeze__describe(const struct hk_freezer *f, char *buf, size_t len);
  */
 int hk_freeze__event(struct hk_freezer *f, const struct hk_event *e, int json,
 		     const struct hk_format_ctx *ctx, int *prio);
+
+/* --- freeze_blame.c --------------------------------------------------- */
+
+/* The event loop's tick: a sample of the host's MemAvailable when its
+ * stride is up (the history a freeze against the host is judged on). */
+void hk_freeze__sample(struct hk_freezer *f);
+/* ms until that sample is due, -1 none (the event loop wakes for it: a
+ * timer driver's loop may sleep several windows) */
+int hk_freeze__sample_timeout_ms(const struct hk_freezer *f);
 
 /* --- freeze_act.c ----------------------------------------------------- */
 

@@ -319,6 +319,9 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 		/* a freeze's --freeze-max: thawed from here */
 		if (a && a->freeze)
 			timeout = min_timeout(timeout, hk_freeze__timeout_ms(a->freeze));
+		/* ... and the host's headroom sampled (act/freeze_blame.c) */
+		if (a && a->freeze)
+			timeout = min_timeout(timeout, hk_freeze__sample_timeout_ms(a->freeze));
 		hk_stopguard__phase("waiting");
 		n = epoll_wait(ep, evs, 2, timeout);
 		/* a signal that is not ours to stop on (SIGCONT after Ctrl-Z,
