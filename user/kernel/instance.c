@@ -24,6 +24,7 @@
 #include "bpf_sys.h"
 #include "bpffs.h"
 #include "instance.h"
+#include "pindir.h"
 #include "lib/msg.h"
 
 enum map_kind {
@@ -35,11 +36,12 @@ enum map_kind {
 
 static const struct {
 	const char *name;
+	__u32 type;
 	__u32 value_size;
 } kinds[NR_MAP_KINDS] = {
-	[MAP_PROCS]	= { "hk_procs", sizeof(struct hk_proc) },
-	[MAP_CONFIG]	= { "hk_config", sizeof(struct hk_config) },
-	[MAP_STATS]	= { "hk_stats", sizeof(struct hk_stats) },
+	[MAP_PROCS]	= { "hk_procs", BPF_MAP_TYPE_HASH, sizeof(struct hk_proc) },
+	[MAP_CONFIG]	= { "hk_config", BPF_MAP_TYPE_ARRAY, sizeof(struct hk_config) },
+	[MAP_STATS]	= { "hk_stats", BPF_MAP_TYPE_ARRAY, sizeof(struct hk_stats) },
 };
 
 /* A map of ours the id walk met. */
@@ -96,13 +98,14 @@ static int kind_of(const char *name)
 static int check_sizes(const struct bpf_map_info *info, enum map_kind k,
 		       char *err, size_t len)
 {
-	if (info->key_size == sizeof(__u32) && info->value_size == kinds[k].value_size)
+	if (info->type == kinds[k].type && info->key_size == sizeof(__u32) &&
+	    info->value_size == kinds[k].value_size)
 		return 0;
-	hk_msg__fail(err, len, "%s (map id %u) has %u-byte keys and %u-byte values, "
-		     "this hotspot-k reads %zu and %u: the running hotspot-k is "
-		     "another version (use its own `hotspot-k status`)",
-		     kinds[k].name, info->id, info->key_size, info->value_size,
-		     sizeof(__u32), kinds[k].value_size);
+	hk_msg__fail(err, len, "%s (map id %u) is of type %u with %u-byte keys and %u-byte "
+		     "values, this hotspot-k reads type %u, %zu and %u: the running "
+		     "hotspot-k is another version (use its own `hotspot-k status`)",
+		     kinds[k].name, info->id, info->type, info->key_size, info->value_size,
+		     kinds[k].type, sizeof(__u32), kinds[k].value_size);
 	return -EPROTO;
 }
 
@@ -294,12 +297,13 @@ static int cmp_newest(const void *a, const void *b)
 	return 0;
 }
 
+/* The pin directory of this look, checked (pindir.h); fd -1: none to
+ * trust, and instances are found by id alone. */
+static struct hk_pindir pins = { .parent_fd = -1, .fd = -1 };
+
 static int pin_get(const char *name)
 {
-	char path[sizeof(HK_PIN_DIR) + BPF_OBJ_NAME_LEN + 1];
-
-	snprintf(path, sizeof(path), "%s/%s", HK_PIN_DIR, name);
-	return hk_bpf_sys__obj_get(path);
+	return pins.fd < 0 ? -ENOENT : hk_pindir__get(&pins, name, BPF_F_RDONLY);
 }
 
 /*
@@ -416,6 +420,8 @@ static int find_once(struct hk_instance *m, char *err, size_t err_len, bool *bus
 	int e, scan_err;
 
 	*m = (struct hk_instance){ .procs_fd = -1, .config_fd = -1, .stats_fd = -1 };
+	/* a pin directory that fails the checks is not ours: ignored */
+	hk_pindir__open(&pins, 0, err, err_len);
 	if (err_len)
 		err[0] = '\0';
 	scan_err = scan_maps(&maps, &nr_maps);
@@ -446,6 +452,7 @@ static int find_once(struct hk_instance *m, char *err, size_t err_len, bool *bus
 		}
 	}
 out:
+	hk_pindir__close(&pins);
 	free(all);
 	free(maps);
 	return e;
