@@ -7,7 +7,9 @@ review 2, finding H1). A plain `mount -t bpf bpf /sys/fs/bpf` gives mode
 - attack_pin_symlink (A): hotspot-k is nobody's symlink to a directory of
   root's files: `--pin`, `unpin` and `follow` each refuse in one line that
   names the planter (uid 65534) and does not send root to `unpin`; root's
-  files stay (the old unpin unlinked every one of them);
+  files stay (the old unpin unlinked every one of them). Then, in a
+  directory of root's, a symlink at hk_procs is no pin: unpin leaves it
+  and names it;
 - attack_pin_config (B): nobody's directory holding an hk_config of 16 KiB
   values, filled with 'A' (the old unpin read it into a 2880-byte struct on
   its stack): unpin refuses and leaves it; the same map in a directory of
@@ -92,15 +94,28 @@ echo "== pin"; "$tool" --pin -i 1s 2>&1; echo "rc=$?"
 echo "== unpin"; "$tool" unpin 2>&1; echo "rc=$?"
 echo "== follow"; timeout 5 "$tool" follow 2>&1; echo "rc=$?"
 echo "== link"; readlink /sys/fs/bpf/hotspot-k
+rm /sys/fs/bpf/hotspot-k; mkdir -m 0700 /sys/fs/bpf/hotspot-k || exit 95
+ln -s "$2" /sys/fs/bpf/hotspot-k/hk_procs || exit 96
+''' + _plant(ARRAY, 4, 8, 1, "/sys/fs/bpf/hotspot-k/hk_stats") + r'''
+echo "== inner"; "$tool" unpin 2>&1; echo "rc=$?"
+echo "== left"; ls /sys/fs/bpf/hotspot-k
 '''
-    rc, out, err, _ = _in_fresh_ns(suite, script, suite.tool, timeout=30)
+    rc, out, err, _ = _in_fresh_ns(suite, script, suite.tool, vdir, timeout=30)
     check()
     s = _sections(out)
-    if rc != 0 or set(s) != {"pin", "unpin", "follow", "link"}:
+    if rc != 0 or set(s) != {"pin", "unpin", "follow", "link", "inner", "left"}:
         _fail("the symlink script", rc, out, err)
     said = [_refusal(s, n, n, rc, out, err) for n in ("pin", "unpin", "follow")]
     if s["link"] != vdir:
         _fail("the planted link was changed", rc, out, err)
+    # in a directory of root's (defence in depth: only root can write it),
+    # a symlink under a name --pin gives is no pin: left, and named
+    inner = _refusal(s, "inner", "unpin beside a symlink hk_procs", rc, out, err,
+                     names_planter=False)
+    if "1 pins removed; 1 entries" not in inner or "'hk_procs'" not in inner or \
+            s["left"] != "hk_procs":
+        _fail("unpin of root's directory holding a symlink hk_procs: want hk_stats "
+              "removed, the symlink left and named, exit 1", rc, out, err)
     ctx.record("attack_pin_symlink", True, "victim kept; %s" % said[1])
 
 
