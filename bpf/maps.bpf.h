@@ -41,7 +41,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	/* ~7000 events: a mass exit beyond that is sent over later windows */
-	__uint(max_entries, 2 << 20);
+	__uint(max_entries, HK_EVENTS_RING_BYTES);
 } hk_events SEC(".maps");
 
 /* A tracked process exited: the exit hook only queues it, the walk emits

@@ -59,6 +59,9 @@ enum hk_limits {
 	HK_FILTER_DEPTH = 32,
 	/* Cgroups --never-freeze and [freeze] never can list. */
 	HK_FREEZE_NEVER = 8,
+	/* The hk_events ring buffer: ~7000 events; `follow` refuses a
+	 * pinned ring of another size (someone else's). */
+	HK_EVENTS_RING_BYTES = 2 << 20,
 };
 
 #ifdef __cplusplus

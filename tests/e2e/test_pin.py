@@ -10,7 +10,10 @@ disturbs the host's bpffs; what it pinned goes with the namespace.
   says what to do, exit 1, nothing loaded;
 - pin_concurrent: two --pin at the same moment: one pins, the other is
   refused, and the first one's pins are all still there (a failed --pin
-  removed every pin in the directory, another instance's included).
+  removed every pin in the directory, another instance's included). On a
+  bpffs mounted as a plain mount leaves it (1777, every user may write):
+  the pin directory is root's, 0700, and --pin says how to mount bpffs
+  private.
 """
 
 import re
@@ -99,7 +102,7 @@ echo "rc=$?" >&2
     lines = err.strip().splitlines()
     want = ("hotspot-k: --pin: no bpffs on /sys/fs/bpf, and mounting it failed: Operation "
             "not permitted (needs CAP_SYS_ADMIN): mount it first, as root on the host: "
-            "mount -t bpf bpf /sys/fs/bpf")
+            "mount -t bpf -o mode=0700 bpf /sys/fs/bpf")
     if lines != [want, "rc=1"]:
         _fail("--pin without bpffs nor CAP_SYS_ADMIN: want exactly\n    %s\n  and exit 1" %
               want, rc, out, err)
@@ -119,6 +122,7 @@ wait $a; ra=$?; wait $b; rb=$?
 echo "== rc"; echo "$ra $rb"
 echo "== err"; cat a.err b.err
 echo "== pins"; ls /sys/fs/bpf/hotspot-k 2>&1
+echo "== mode"; stat -c '%a %u' /sys/fs/bpf/hotspot-k
 echo "== status"; "$tool" status >/dev/null 2>&1; echo "rc=$?"
 echo "== unpin"; "$tool" unpin 2>&1; echo "rc=$?"
 '''
@@ -140,7 +144,16 @@ echo "== unpin"; "$tool" unpin 2>&1; echo "rc=$?"
             not s["unpin"].endswith("rc=0"):
         _fail("after the refused --pin: want the winner's pins (%s) all there, status and "
               "unpin exit 0" % ", ".join(sorted(want_pins)), rc, out, err)
-    refused = [l for l in s["err"].splitlines() if "--pin" in l]
+    if s["mode"] != "700 0":
+        _fail("the pin directory: want mode 700 and uid 0, got %r" % s["mode"], rc, out, err)
+    shared = [l for l in s["err"].splitlines() if "writable by every user (mode 1777" in l
+              and "mount -t bpf -o mode=0700 bpf /sys/fs/bpf" in l]
+    # each --pin that found the name free says it (the loser too, if it
+    # looked before the winner made the directory)
+    if not 1 <= len(shared) <= 2:
+        _fail("a bpffs of mode 1777: want it said, with the mount that makes it private",
+              rc, out, err)
+    refused = [l for l in s["err"].splitlines() if "--pin" in l and l not in shared]
     ctx.record("pin_concurrent", True, "one pinned (%d pins), the other refused: %s" %
                (len(pins), refused[0] if refused else "(no line)"))
 

@@ -2,9 +2,9 @@
 /*
  * cmd/ - one file per command of hotspot-k, each the whole path from its
  * argv to its exit status, over the other folders: run.c (the default;
- * its flags cli.c, its event loop run_loop.c), status.c, follow.c,
- * unpin.c, profile.c, thaw.c. main() (hotspot-k.c) only chooses, from its
- * table of commands.
+ * its flags cli.c, its event loop run_loop.c, --pin's steps pin.c),
+ * status.c, follow.c, unpin.c, profile.c, thaw.c. main() (hotspot-k.c)
+ * only chooses, from its table of commands.
  *
  * cmd.h - what every command leaves with: the exit statuses, stated once
  * so that run, status, thaw, profile, follow and unpin agree (the man

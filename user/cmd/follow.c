@@ -3,7 +3,10 @@
  * follow.c - `hotspot-k follow`: the transitions of the instance that
  * --pin left running in the kernel, with no process of its own, printed
  * as the run would (unpin.c stops it). Its maps and hook links are files
- * under HK_PIN_DIR; its window timer lives as long as its map does.
+ * under HK_PIN_DIR; its window timer lives as long as its map does. The
+ * directory and the ring buffer are checked first (kernel/pindir.h): a
+ * ring buffer someone else pinned there would print their records in
+ * hotspot-k's words.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +24,7 @@
 #include "cmd.h"
 #include "kernel/bpffs.h"
 #include "kernel/loader.h"
+#include "kernel/pindir.h"
 #include "output/format.h"
 #include "output/printer.h"
 
@@ -41,8 +45,13 @@ int hk_cmd_follow(int argc, char **argv)
 	};
 	struct epoll_event ev = { .events = EPOLLIN }, got;
 	struct ring_buffer *rb = NULL;
+	static const struct hk_pindir_map ring = {
+		BPF_MAP_TYPE_RINGBUF, 0, 0, HK_EVENTS_RING_BYTES,
+	};
 	struct hk_printer pr;
-	int opt, json = 0, utc = 0, fd, lock, sig_fd = -1, ep = -1, n, ret = 1;
+	struct hk_pindir pd;
+	int opt, json = 0, utc = 0, fd, sig_fd = -1, ep = -1, n, ret = 1;
+	char err[768];
 	sigset_t mask;
 
 	while ((opt = getopt_long(argc, argv, "juh", opts, NULL)) != -1) {
@@ -55,10 +64,17 @@ int hk_cmd_follow(int argc, char **argv)
 		else
 			return 2;
 	}
-	fd = bpf_obj_get(HK_PIN_DIR "/hk_events");
+	n = hk_pindir__open(&pd, 0, err, sizeof(err));
+	if (n) {
+		fprintf(stderr, "hotspot-k follow: %s%s\n", err, n == -ENOENT ?
+			": start one with sudo hotspot-k --pin" : "");
+		return 1;
+	}
+	fd = hk_pindir__map(&pd, "hk_events", &ring, 0, err, sizeof(err));
 	if (fd < 0) {
-		fprintf(stderr, "hotspot-k follow: no pinned instance (%s/hk_events: %s): start "
-			"one with sudo hotspot-k --pin\n", HK_PIN_DIR, strerror(errno));
+		fprintf(stderr, "hotspot-k follow: %s%s\n", err, fd == -ENOENT ?
+			" (no pinned instance: start one with sudo hotspot-k --pin)" : "");
+		hk_pindir__close(&pd);
 		return 1;
 	}
 	/*
@@ -67,8 +83,7 @@ int hk_cmd_follow(int argc, char **argv)
 	 * the kernel is overwriting. One follow at a time, by a lock on the
 	 * pin directory (held until exit).
 	 */
-	lock = open(HK_PIN_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB)) {
+	if (flock(pd.fd, LOCK_EX | LOCK_NB)) {
 		int e = errno;
 
 		if (e == EWOULDBLOCK)
@@ -77,8 +92,7 @@ int hk_cmd_follow(int argc, char **argv)
 				"one first\n");
 		else
 			fprintf(stderr, "hotspot-k follow: %s: %s\n", HK_PIN_DIR, strerror(e));
-		if (lock >= 0)
-			close(lock);
+		hk_pindir__close(&pd);
 		close(fd);
 		return 1;
 	}
@@ -86,7 +100,7 @@ int hk_cmd_follow(int argc, char **argv)
 	if (hk_printer__init_stdout(&pr, json, utc) ||
 	    /* a reader that stops reading must not hold it (outfd.h) */
 	    hk_printer__unblock(&pr)) {
-		close(lock);
+		hk_pindir__close(&pd);
 		close(fd);
 		return 1;
 	}
@@ -134,7 +148,7 @@ out:
 	if (sig_fd >= 0)
 		close(sig_fd);
 	close(fd);
-	close(lock);
+	hk_pindir__close(&pd);
 	hk_printer__free(&pr);
 	return ret;
 }

@@ -288,22 +288,8 @@ int hk_cmd_run(int argc, char **argv)
 			hk_log__print(HK_LOG_WARNING, "--prometheus %s\n", warn);
 	}
 	if (c.pin) {
-		int mounted;
-
-		/* a host without systemd (a container, a minimal VM, CI) may
-		 * have nothing on /sys/fs/bpf: mounted now, and said */
-		if (hk_bpffs__ensure(HK_BPFFS_DIR, &mounted, err, sizeof(err))) {
-			hk_log__print(HK_LOG_ERR, "--pin: %s\n", err);
+		if (hk_run__pin_before())
 			return EXIT_RUNTIME;
-		}
-		if (mounted)
-			hk_log__print(HK_LOG_NOTICE, "--pin: nothing was mounted on %s: mounted "
-				      "bpffs there (mode 0700)\n", HK_BPFFS_DIR);
-		if (!access(HK_PIN_DIR, F_OK)) {
-			hk_log__print(HK_LOG_ERR, "--pin: %s exists: an instance is pinned already "
-				"(hotspot-k unpin stops it)\n", HK_PIN_DIR);
-			return EXIT_RUNTIME;
-		}
 		c.opts.pin = 1;
 	}
 	c.opts.on_event = hk_printer__event;
@@ -345,7 +331,7 @@ int hk_cmd_run(int argc, char **argv)
 	running = l;
 	hk_delayacct__say();
 	if (c.pin) {
-		ret = hk_loader__pin(l, HK_PIN_DIR, err, sizeof(err));
+		ret = hk_run__pin(l, err, sizeof(err));
 		/* pinned, the diagnosis outlives us: so does delay accounting,
 		 * until unpin (the record in /run and its hk_config keep the
 		 * duty); not pinned, it goes back now */

@@ -3,7 +3,9 @@
  * unpin.c - `hotspot-k unpin`: the instance --pin left in the kernel
  * stopped (its pins under HK_PIN_DIR removed: its programs and maps go
  * with the last reference), and kernel.task_delayacct put back if it
- * held that duty (kernel/delayacct.h).
+ * held that duty (kernel/delayacct.h). Only the directory --pin makes is
+ * touched, through its fd, and only the pins --pin makes in it
+ * (kernel/pindir.h): a name planted there by someone else is refused.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,9 +13,12 @@
 #include "cmd.h"
 #include "kernel/bpffs.h"
 #include "kernel/delayacct.h"
+#include "kernel/pindir.h"
 
 int hk_cmd_unpin(int argc, char **argv)
 {
+	struct hk_pindir pd;
+	char err[768], note[512];
 	int n, duty;
 
 	if (argc > 1) {
@@ -26,14 +31,18 @@ int hk_cmd_unpin(int argc, char **argv)
 		fprintf(stderr, "hotspot-k unpin: unexpected argument '%s'\n", argv[1]);
 		return 2;
 	}
-	duty = hk_delayacct__pinned_duty();
-	n = hk_bpffs__unpin(HK_PIN_DIR);
-	if (n == -ENOENT) {
-		fprintf(stderr, "hotspot-k unpin: nothing pinned (%s)\n", HK_PIN_DIR);
+	n = hk_pindir__open(&pd, 0, err, sizeof(err));
+	if (n) {
+		fprintf(stderr, "hotspot-k unpin: %s\n", err);
 		return 1;
 	}
+	duty = hk_delayacct__pinned_duty(&pd, note, sizeof(note));
+	if (note[0])
+		fprintf(stderr, "hotspot-k unpin: %s: delay accounting as recorded\n", note);
+	n = hk_pindir__unpin(&pd, err, sizeof(err));
+	hk_pindir__close(&pd);
 	if (n < 0) {
-		fprintf(stderr, "hotspot-k unpin: %s: %s\n", HK_PIN_DIR, strerror(-n));
+		fprintf(stderr, "hotspot-k unpin: %s\n", err);
 		return 1;
 	}
 	printf("hotspot-k: %d pins removed from %s: the pinned instance is stopped\n", n,

@@ -43,12 +43,12 @@ int hk_bpf_sys__prog_fd(__u32 id)
 	return sys_bpf(BPF_PROG_GET_FD_BY_ID, &a);
 }
 
-int hk_bpf_sys__obj_get(const char *path)
+int hk_bpf_sys__obj_get(const char *path, __u32 flags)
 {
 	union bpf_attr a = {};
 
 	a.pathname = ptr(path);
-	a.file_flags = BPF_F_RDONLY;
+	a.file_flags = flags;
 	return sys_bpf(BPF_OBJ_GET, &a);
 }
 

@@ -18,8 +18,8 @@ int hk_bpf_sys__next_id(int cmd, __u32 id, __u32 *next);
 /* A read-only fd of a map; -ENOENT when it went meanwhile. */
 int hk_bpf_sys__map_fd(__u32 id);
 int hk_bpf_sys__prog_fd(__u32 id);
-/* A read-only fd of a pinned map. */
-int hk_bpf_sys__obj_get(const char *path);
+/* An fd of a pinned map, opened with flags (BPF_F_RDONLY: read-only). */
+int hk_bpf_sys__obj_get(const char *path, __u32 flags);
 /* BPF_OBJ_GET_INFO_BY_FD into info (len bytes, zeroed by the caller). */
 int hk_bpf_sys__info(int fd, void *info, __u32 len);
 int hk_bpf_sys__lookup(int fd, const void *key, void *value);

@@ -2,11 +2,11 @@
 /*
  * bpffs.c - the BPF filesystem --pin needs, mounted when it is not (bpffs.h).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include "bpffs.h"
@@ -18,15 +18,6 @@
 #ifndef SYSFS_MAGIC
 #define SYSFS_MAGIC 0x62656572
 #endif
-
-int hk_bpffs__is_bpffs(const char *dir)
-{
-	struct statfs st;
-
-	if (statfs(dir, &st))
-		return -1;
-	return st.f_type == BPF_FS_MAGIC;
-}
 
 int hk_bpffs__ensure(const char *dir, int *mounted, char *err, size_t err_len)
 {
@@ -43,8 +34,8 @@ int hk_bpffs__ensure(const char *dir, int *mounted, char *err, size_t err_len)
 	 * over it): mounting over it would hide what it holds */
 	if (st.f_type != SYSFS_MAGIC)
 		return hk_msg__fail(err, err_len, "%s is another filesystem (type 0x%lx), not "
-				    "bpffs: unmount it, or mount bpffs there (mount -t bpf bpf %s)",
-				    dir, (unsigned long)st.f_type, dir);
+				    "bpffs: unmount it, or mount bpffs there (%s)", dir,
+				    (unsigned long)st.f_type, HK_BPFFS_PRIVATE_MOUNT);
 	/* as bpftool does when it pins: private to root, like the pin dir */
 	if (mount("bpf", dir, "bpf", 0, "mode=0700")) {
 		int e = errno;
@@ -52,32 +43,28 @@ int hk_bpffs__ensure(const char *dir, int *mounted, char *err, size_t err_len)
 		return hk_msg__fail(err, err_len, "no bpffs on %s, and mounting it failed: %s%s",
 				    dir, strerror(e), e == EPERM ?
 				    " (needs CAP_SYS_ADMIN): mount it first, as root on the host: "
-				    "mount -t bpf bpf /sys/fs/bpf" : "");
+				    HK_BPFFS_PRIVATE_MOUNT : "");
 	}
 	*mounted = 1;
 	return 0;
 }
 
-int hk_bpffs__unpin(const char *dir)
+int hk_bpffs__mode_shared(mode_t mode, const char *dir, char *note, size_t len)
 {
-	struct dirent *d;
-	char path[512];
-	int n = 0;
-	DIR *dh;
+	if (!(mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	snprintf(note, len, "%s is writable by every user (mode %04o, the kernel's default for "
+		 "a plain mount): anyone may plant names there; --pin checks its own directory, "
+		 "but mount bpffs private: " HK_BPFFS_PRIVATE_MOUNT, dir,
+		 (unsigned int)(mode & 07777));
+	return 1;
+}
 
-	dh = opendir(dir);
-	if (!dh)
-		return -errno;
-	/* only BPF objects live on bpffs: every file is one of ours */
-	while ((d = readdir(dh))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		if (!unlink(path))
-			n++;
-	}
-	closedir(dh);
-	if (rmdir(dir))
-		return -errno;
-	return n;
+int hk_bpffs__shared(const char *dir, char *note, size_t len)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return 0;
+	return hk_bpffs__mode_shared(st.st_mode, dir, note, len);
 }

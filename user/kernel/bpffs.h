@@ -10,11 +10,15 @@
 #define HK_USER_BPFFS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #define HK_BPFFS_DIR "/sys/fs/bpf"
 /* Where --pin leaves the running diagnosis, and where follow, unpin and
- * status look for it. */
-#define HK_PIN_DIR HK_BPFFS_DIR "/hotspot-k"
+ * status look for it: by fd only (pindir.h). */
+/* How to mount it so that only root can write it (systemd mounts it so). */
+#define HK_BPFFS_PRIVATE_MOUNT "mount -t bpf -o mode=0700 bpf " HK_BPFFS_DIR
+#define HK_PIN_NAME "hotspot-k"
+#define HK_PIN_DIR HK_BPFFS_DIR "/" HK_PIN_NAME
 
 /*
  * Make sure dir is a BPF filesystem: 0 when it was (*mounted 0) or has
@@ -24,11 +28,14 @@
  */
 int hk_bpffs__ensure(const char *dir, int *mounted, char *err, size_t err_len);
 
-/* 1 when dir is a BPF filesystem, 0 when not, -1 with errno. */
-int hk_bpffs__is_bpffs(const char *dir);
+/*
+ * 1 with one line in note when dir (a bpffs) is writable by others, as a
+ * plain mount makes it (1777): anyone may plant names there; 0 when not,
+ * or when it cannot be read.
+ */
+int hk_bpffs__shared(const char *dir, char *note, size_t len);
 
-/* Remove dir's pins and dir: the objects go when nothing else holds them.
- * The number of pins removed, or -errno. */
-int hk_bpffs__unpin(const char *dir);
+/* The same, from dir's mode. */
+int hk_bpffs__mode_shared(mode_t mode, const char *dir, char *note, size_t len);
 
 #endif /* HK_USER_BPFFS_H */

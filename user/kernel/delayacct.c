@@ -21,6 +21,7 @@
 #include "bpffs.h"
 #include "delayacct.h"
 #include "instance.h"
+#include "pindir.h"
 #include "lib/log.h"
 #include "lib/rundir.h"
 #include "lib/safefile.h"
@@ -366,13 +367,20 @@ void hk_delayacct__leave_on(void)
 
 /* --- `hotspot-k unpin`'s side: the pinned instance's duty --------------- */
 
-int hk_delayacct__pinned_duty(void)
+int hk_delayacct__pinned_duty(const struct hk_pindir *pd, char *note, size_t len)
 {
+	/* a value of another size would be copied over cfg, on the stack */
+	static const struct hk_pindir_map want = {
+		BPF_MAP_TYPE_ARRAY, sizeof(__u32), sizeof(struct hk_config), 1,
+	};
 	struct hk_config cfg;
 	__u32 zero = 0;
 	int fd, duty = 0;
 
-	fd = hk_bpf_sys__obj_get(HK_PIN_DIR "/hk_config");
+	note[0] = '\0';
+	fd = hk_pindir__map(pd, "hk_config", &want, BPF_F_RDONLY, note, len);
+	if (fd == -ENOENT)
+		note[0] = '\0';
 	if (fd < 0)
 		return 0;
 	if (!hk_bpf_sys__lookup(fd, &zero, &cfg))

@@ -119,9 +119,12 @@ void hk_delayacct__put_back(void);
  * hk_delayacct__unpin(duty): the pinned instance turned delay accounting
  * on (or took it over: duty), or a record says a hotspot-k did: off again,
  * once its programs are gone (they outlive their pins a moment), unless
- * another instance runs. Said on stdout, a failure on stderr.
+ * another instance runs. Said on stdout, a failure on stderr. The duty is
+ * read from pd's hk_config only when it is one this hotspot-k reads (its
+ * type and sizes): else 0, and note says why (empty: nothing to say).
  */
-int hk_delayacct__pinned_duty(void);
+struct hk_pindir;
+int hk_delayacct__pinned_duty(const struct hk_pindir *pd, char *note, size_t len);
 void hk_delayacct__unpin(int duty);
 
 #endif /* HK_USER_DELAYACCT_H */

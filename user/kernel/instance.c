@@ -24,6 +24,7 @@
 #include "bpf_sys.h"
 #include "bpffs.h"
 #include "instance.h"
+#include "pindir.h"
 #include "lib/msg.h"
 
 enum map_kind {
@@ -35,11 +36,12 @@ enum map_kind {
 
 static const struct {
 	const char *name;
+	__u32 type;
 	__u32 value_size;
 } kinds[NR_MAP_KINDS] = {
-	[MAP_PROCS]	= { "hk_procs", sizeof(struct hk_proc) },
-	[MAP_CONFIG]	= { "hk_config", sizeof(struct hk_config) },
-	[MAP_STATS]	= { "hk_stats", sizeof(struct hk_stats) },
+	[MAP_PROCS]	= { "hk_procs", BPF_MAP_TYPE_HASH, sizeof(struct hk_proc) },
+	[MAP_CONFIG]	= { "hk_config", BPF_MAP_TYPE_ARRAY, sizeof(struct hk_config) },
+	[MAP_STATS]	= { "hk_stats", BPF_MAP_TYPE_ARRAY, sizeof(struct hk_stats) },
 };
 
 /* A map of ours the id walk met. */
@@ -96,13 +98,14 @@ static int kind_of(const char *name)
 static int check_sizes(const struct bpf_map_info *info, enum map_kind k,
 		       char *err, size_t len)
 {
-	if (info->key_size == sizeof(__u32) && info->value_size == kinds[k].value_size)
+	if (info->type == kinds[k].type && info->key_size == sizeof(__u32) &&
+	    info->value_size == kinds[k].value_size)
 		return 0;
-	hk_msg__fail(err, len, "%s (map id %u) has %u-byte keys and %u-byte values, "
-		     "this hotspot-k reads %zu and %u: the running hotspot-k is "
-		     "another version (use its own `hotspot-k status`)",
-		     kinds[k].name, info->id, info->key_size, info->value_size,
-		     sizeof(__u32), kinds[k].value_size);
+	hk_msg__fail(err, len, "%s (map id %u) is of type %u with %u-byte keys and %u-byte "
+		     "values, this hotspot-k reads type %u, %zu and %u: the running "
+		     "hotspot-k is another version (use its own `hotspot-k status`)",
+		     kinds[k].name, info->id, info->type, info->key_size, info->value_size,
+		     kinds[k].type, sizeof(__u32), kinds[k].value_size);
 	return -EPROTO;
 }
 
@@ -294,12 +297,11 @@ static int cmp_newest(const void *a, const void *b)
 	return 0;
 }
 
-static int pin_get(const char *name)
+/* A map from the pin directory of this look, checked (pindir.h); fd -1:
+ * none to trust, and instances are found by id alone. */
+static int pin_get(const struct hk_pindir *pins, const char *name)
 {
-	char path[sizeof(HK_PIN_DIR) + BPF_OBJ_NAME_LEN + 1];
-
-	snprintf(path, sizeof(path), "%s/%s", HK_PIN_DIR, name);
-	return hk_bpf_sys__obj_get(path);
+	return pins->fd < 0 ? -ENOENT : hk_pindir__get(pins, name, BPF_F_RDONLY);
 }
 
 /*
@@ -307,8 +309,8 @@ static int pin_get(const char *name)
  * when the map went meanwhile (its hotspot-k is exiting), -EPROTO when the
  * instance has no such map (another version).
  */
-static int open_map(struct hk_instance *m, enum map_kind k, __u32 id,
-		    char *err, size_t len)
+static int open_map(struct hk_instance *m, const struct hk_pindir *pins,
+		    enum map_kind k, __u32 id, char *err, size_t len)
 {
 	int *fd = k == MAP_PROCS ? &m->procs_fd : k == MAP_CONFIG ? &m->config_fd :
 		  &m->stats_fd;
@@ -316,7 +318,7 @@ static int open_map(struct hk_instance *m, enum map_kind k, __u32 id,
 	int got = *fd, e;
 
 	if (got < 0)
-		got = m->pinned ? pin_get(kinds[k].name) : -ENOENT;
+		got = m->pinned ? pin_get(pins, kinds[k].name) : -ENOENT;
 	if (got < 0 && id)
 		got = hk_bpf_sys__map_fd(id);
 	if (got == -ENOENT && id)
@@ -356,8 +358,8 @@ static bool complete(const struct instance *in)
 }
 
 /* The three maps of one instance (pinned, or in), all open, or none. */
-static int open_instance(struct hk_instance *m, const struct instance *in,
-			 char *err, size_t len)
+static int open_instance(struct hk_instance *m, const struct hk_pindir *pins,
+			 const struct instance *in, char *err, size_t len)
 {
 	int e = 0, k;
 
@@ -368,7 +370,7 @@ static int open_instance(struct hk_instance *m, const struct instance *in,
 		m->load_time_ns = in->load_time_ns;
 	}
 	for (k = 0; k < NR_MAP_KINDS && !e; k++)
-		e = open_map(m, k, in ? in->id[k] : 0, err, len);
+		e = open_map(m, pins, k, in ? in->id[k] : 0, err, len);
 	if (e)
 		hk_instance__close(m);
 	return e;
@@ -379,15 +381,16 @@ static int open_instance(struct hk_instance *m, const struct instance *in,
  * 1 with its hk_procs open in m and *pick its instance (NULL if not known);
  * 0 when there is none.
  */
-static int pinned(struct hk_instance *m, const struct instance *all, size_t n,
-		  int scan_err, const struct instance **pick)
+static int pinned(struct hk_instance *m, const struct hk_pindir *pins,
+		  const struct instance *all, size_t n, int scan_err,
+		  const struct instance **pick)
 {
 	struct bpf_map_info info;
 	size_t i;
 	int fd;
 
 	*pick = NULL;
-	fd = pin_get(kinds[MAP_PROCS].name);
+	fd = pin_get(pins, kinds[MAP_PROCS].name);
 	if (fd < 0)
 		return 0;
 	if (!map_info(fd, &info)) {
@@ -412,10 +415,13 @@ static int find_once(struct hk_instance *m, char *err, size_t err_len, bool *bus
 	const struct instance *pick;
 	struct instance *all = NULL;
 	struct found_map *maps = NULL;
+	struct hk_pindir pins;
 	size_t nr_maps = 0, n = 0, i;
 	int e, scan_err;
 
 	*m = (struct hk_instance){ .procs_fd = -1, .config_fd = -1, .stats_fd = -1 };
+	/* a pin directory that fails the checks is not ours: ignored */
+	hk_pindir__open(&pins, 0, err, err_len);
 	if (err_len)
 		err[0] = '\0';
 	scan_err = scan_maps(&maps, &nr_maps);
@@ -425,8 +431,8 @@ static int find_once(struct hk_instance *m, char *err, size_t err_len, bool *bus
 		qsort(all, n, sizeof(*all), cmp_newest);
 	for (i = 0; i < n; i++)
 		m->nr_instances += complete(&all[i]);
-	if (pinned(m, all, n, scan_err, &pick)) {
-		e = open_instance(m, pick, err, err_len);
+	if (pinned(m, &pins, all, n, scan_err, &pick)) {
+		e = open_instance(m, &pins, pick, err, err_len);
 		goto out;
 	}
 	if (scan_err) {
@@ -439,13 +445,14 @@ static int find_once(struct hk_instance *m, char *err, size_t err_len, bool *bus
 	/* newest first; one whose maps go as they are opened is exiting */
 	e = -ENOENT;
 	for (i = 0; i < n && e == -ENOENT; i++) {
-		e = open_instance(m, &all[i], err, err_len);
+		e = open_instance(m, &pins, &all[i], err, err_len);
 		if (e == -ENOENT) {
 			*busy = true;
 			m->nr_instances -= complete(&all[i]);
 		}
 	}
 out:
+	hk_pindir__close(&pins);
 	free(all);
 	free(maps);
 	return e;

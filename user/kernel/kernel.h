@@ -12,7 +12,8 @@
  *   verifier_log.c  which program failed to load, the verifier's last lines
  *   driver.c        the kernel's BTF probed; wq, timer or iter chosen
  *   preflight.c     capabilities, kernel version, BTF: checked before a load
- *   bpffs.c         the BPF filesystem --pin needs; HK_PIN_DIR; unpin
+ *   bpffs.c         the BPF filesystem --pin needs; HK_PIN_DIR
+ *   pindir.c        HK_PIN_DIR opened once, checked, used by fd; unpin
  *   delayacct.c     kernel.task_delayacct, and who turns it back off
  *   instance.c      a running instance's maps, found and opened read-only
  *   snapshot.c      ... read into a snapshot (struct hk_status_snap)
@@ -30,6 +31,7 @@
 #include "delayacct.h"
 #include "instance.h"
 #include "loader.h"
+#include "pindir.h"
 #include "preflight.h"
 #include "watch.h"
 

@@ -10,12 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "config/config.h"
-#include "bpffs.h"
 #include "driver.h"
 #include "kfields.h"
 #include "lib/clock.h"
@@ -538,20 +536,10 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 		return -1;
 	}
 	l->cfg = cfg;
-	/* made here, never found: the directory is this run's lock, so that
-	 * a failure below removes this run's pins and no other instance's */
-	if (mkdir(dir, 0700)) {
-		snprintf(err, err_len, "--pin: %s: %s%s", dir, strerror(errno),
-			 errno == EEXIST ? " (another hotspot-k pinned there first: hotspot-k "
-			 "unpin stops it)" :
-			 errno == ENOENT ? " (is bpffs mounted on /sys/fs/bpf?)" :
-			 errno == EROFS ? " (a service needs ReadWritePaths=/sys/fs/bpf)" : "");
-		return -1;
-	}
 	e = bpf_object__pin_maps(l->skel->obj, dir);
 	if (e) {
-		snprintf(err, err_len, "--pin: pinning the maps under %s: %s", dir, strerror(-e));
-		goto unpin;
+		snprintf(err, err_len, "--pin: pinning the maps: %s", strerror(-e));
+		return -1;
 	}
 	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		if (!links[i])
@@ -559,14 +547,11 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		e = bpf_link__pin(links[i], path);
 		if (e) {
-			snprintf(err, err_len, "--pin: %s: %s", path, strerror(-e));
-			goto unpin;
+			snprintf(err, err_len, "--pin: pinning %s: %s", names[i], strerror(-e));
+			return -1;
 		}
 	}
 	return 0;
-unpin:
-	hk_bpffs__unpin(dir);
-	return -1;
 }
 
 void hk_loader__config(const struct hk_loader *l, struct hk_config *out)

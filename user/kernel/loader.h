@@ -50,8 +50,9 @@ int hk_loader__reconfigure(struct hk_loader *l, const struct hk_config *want,
 /*
  * Pin every map and the hook links under dir, so that the diagnosis goes
  * on after this process exits (the timer lives as long as its map; no
- * hand-over then: nobody would take it). Needs a timer driver. 0, or -1
- * with why in err (nothing left pinned).
+ * hand-over then: nobody would take it). Needs a timer driver. dir is
+ * made and checked by the caller, and named through its fd (pindir.h).
+ * 0, or -1 with why in err (the caller removes what was pinned).
  */
 int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_len);
 
