@@ -153,7 +153,7 @@ static void event_who(const struct hk_event *e, struct event_who *w)
 	if (text) {
 		w->cgroup = hk_sysinfo__cgroup_parse(text, cpu ? "cpu" : "memory");
 		e_read = errno;
-		hk_workload__from_proc(&w->workload, text);
+		hk_workload__from_proc(&w->workload, text, NULL);
 		if (e->ev.quota_cgroup_id || e->ev.mem_high_cgroup_id)
 			mountinfo = hk_sysinfo__read_text("/proc/self/mountinfo");
 		w->quota_cgroup = hk_cgid__path(text, mountinfo, "cpu", e->ev.quota_cgroup_id);
