@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cgroup_id.h"
+#include "owner.h"
 #include "pidref.h"
 #include "sysinfo.h"
 #include "workload.h"
@@ -266,10 +267,12 @@ void hk_workload__parse(struct hk_workload *w, const char *path, unsigned int na
 	if (is_unit(s, n)) {
 		memcpy(w->unit, s, n);
 		w->unit[n] = '\0';
+		w->system = !slice || !strncmp(path + strspn(path, "/"), "system.slice/", 13);
 		id = container_id(s, n, false);
 		if (id) {
 			memcpy(w->container_id, id, ID_HEX);
 			w->container_id[ID_HEX] = '\0';
+			w->system = false;
 		}
 	} else if (!slice) {
 		parse_cgroupfs(w, s, n, &k);
@@ -360,6 +363,7 @@ void hk_workload__of_pid(struct hk_workload *w, __u32 pid, __u64 start_boottime_
 	text = hk_sysinfo__cgroup_file(pid);
 	hk_workload__from_proc(w, text, NULL);
 	free(text);
+	w->owner_known = !hk_owner__of(pid, &w->owner_uid);
 	/* read while the PID was still that process: its cgroup */
 	if (!hk_pidref__held(&r))
 		memset(w, 0, sizeof(*w));

@@ -12,6 +12,7 @@
 #define HK_USER_WORKLOAD_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <linux/types.h>
@@ -33,6 +34,12 @@ struct hk_workload {
 	char unit[HK_WORKLOAD_UNIT_LEN];
 	char container_id[HK_WORKLOAD_CONTAINER_ID_LEN];
 	char pod_uid[HK_WORKLOAD_POD_UID_LEN];	/* with '-', as kubectl shows it */
+	/* the unit is a system service's: in system.slice or at the root
+	 * (init.scope), as root named it */
+	bool system;
+	/* whose it is, for fair shares (owner.h): its caller fills it */
+	bool owner_known;
+	__u32 owner_uid;
 };
 
 /* hk_workload__parse's named for a path whose every name is root's */
@@ -73,7 +80,7 @@ void hk_workload__from_proc(struct hk_workload *w, const char *text,
 			    const struct hk_workload_fs *fs);
 
 /* Fill w for the process pid that started at start_boottime_ns (CLOCK_BOOTTIME,
- * as hk_proc has it); all "" when that process is gone. */
+ * as hk_proc has it), its owner too; all "" when that process is gone. */
 void hk_workload__of_pid(struct hk_workload *w, __u32 pid, __u64 start_boottime_ns);
 
 #endif /* HK_USER_WORKLOAD_H */
