@@ -13,20 +13,28 @@ series and `status` blame them for the user's hog.
   runs a busy loop in each. Their lines must carry the unit root named
   (hkatkN-web.service; none in the slice) and no container id or pod UID.
 
+- attack_ident_subuids: nobody makes a user namespace, which root maps as
+  `unshare --map-root-user --map-auto` does with an /etc/subuid range
+  (0 to nobody, 1..7 to host 100001..100007), and runs four busy loops on
+  one CPU in it, as uids 1..4 there (host 100001..100004). With --profile, at most 2 of them are profiled: the
+  rest is refused as nobody's ("uid 65534 has 2 profiles already").
+
 On the base binary the first is "unit":"nginx.service" and the second
 "unit":"cri-containerd-ID.scope" with that container id and pod UID. The
 second's names also sit where systemd would put them (a slice chain from
 the root, the unit right below it): only the owner of the directories
-tells them from kubelet's.
+tells them from kubelet's. All four loops of the last are profiled: four
+host uids, two slots each.
 """
 
 import os
 import subprocess
+import time
 
 from hk_e2e import cgroups
-from hk_e2e.attack import as_nobody
-from hk_e2e.common import FAST_INTERVAL
-from hk_e2e.procs import TestFailure, fmt_events, workload_alive
+from hk_e2e.attack import arena, as_nobody
+from hk_e2e.common import ENTER_WINDOWS, FAST_INTERVAL
+from hk_e2e.procs import TestFailure, fmt_events, read_line, workload_alive
 from hk_e2e.tool import Tool
 from test_attack_kernel import delegate, remove_tree
 
@@ -110,6 +118,80 @@ def t_attack_ident_forged(suite, ctx):
                "nobody named in delegated cgroups: unit %s and none" % forged["nginx"][2])
 
 
+# in nobody's user namespace: wait for root's maps, then four loops on
+# CPU 1 as uids 1..4 there, their PIDs on stdout (setpriv, run as uid 0
+# there, has the namespace's capabilities)
+SUBUID_SH = r'''
+echo ready
+read go || exit 97
+for i in 1 2 3 4; do
+    taskset -c 1 setpriv --reuid=$i --regid=$i --clear-groups -- "$0" spin &
+    echo $!
+done
+wait
+'''
+
+
+def t_attack_ident_subuids(suite, ctx):
+    out = arena(ctx, "out", mode=0o755, owner=0)
+    # the tool sees the loops alone: others' busy processes take no slot
+    cg = cgroups.make(ctx, "memory")
+    if cg is None:
+        raise TestFailure("no memory cgroup hierarchy on this host")
+    tool = Tool(ctx, "subuids", extra=("--profile", "60s", "--profile-dir", out,
+                                       "-i", FAST_INTERVAL, "--cgroup", cgroups.path_of(cg)))
+    tool.wait_ready()
+    w0 = tool.windows()
+    ns = ctx.workload("userns", cgroups.run_in(cg, as_nobody(["unshare", "-U", "sh", "-c",
+                                                             SUBUID_SH, ctx.hkload])),
+                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    if read_line(ns, 10) != "ready":
+        workload_alive(ctx, ns)
+        raise TestFailure("nobody's user namespace did not start")
+    for f in ("uid_map", "gid_map"):
+        with open("/proc/%d/%s" % (ns.pid, f), "w") as m:
+            m.write("0 65534 1\n1 100001 7\n")
+    ns.stdin.write(b"go\n")
+    ns.stdin.flush()
+    pids = set()
+    for _ in range(4):
+        line = read_line(ns, 10)
+        if not line or not line.isdigit():
+            workload_alive(ctx, ns)
+            raise TestFailure("nobody's loops did not start: %r" % line)
+        pids.add(int(line))
+    # each becomes its uid once setpriv has run (then hkload)
+    deadline = time.monotonic() + 5
+    while True:
+        uids = set()
+        for pid in pids:
+            with open("/proc/%d/status" % pid) as f:
+                uids.update(int(l.split()[1]) for l in f if l.startswith("Uid:"))
+        if uids == {100001, 100002, 100003, 100004} or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    if uids != {100001, 100002, 100003, 100004}:
+        raise TestFailure("nobody's loops run as host uids %s, want 100001..100004" %
+                          sorted(uids))
+
+    for pid in sorted(pids):
+        if not tool.wait_event(lambda o, pid=pid: o.get("pid") == pid and "event" not in o and
+                               o.get("to") not in (None, "ok", "exited"), ENTER_WINDOWS, w0):
+            raise TestFailure("nobody's loop %d (of 4 on one CPU) was not flagged within %d "
+                              "windows" % (pid, ENTER_WINDOWS))
+    time.sleep(0.5)
+    started = set(o.get("pid") for _, o in tool.events() if o.get("event") == "profile" and
+                  o.get("state") == "started" and o.get("pid") in pids)
+    refused = tool.stderr_text().count("uid 65534 has 2 profiles already")
+    if len(started) != 2 or refused != 2:
+        raise TestFailure("nobody's 4 loops under 4 subordinate uids: %d profiled, %d "
+                          "refused as nobody's; want 2 and 2. stderr:\n%s" %
+                          (len(started), refused, tool.stderr_text()))
+    ctx.record("attack_ident_subuids", True, "nobody's 4 loops as host uids 100001..100004: "
+               "2 profiled, 2 refused as uid 65534's")
+
+
 TESTS = [
     ("attack_ident_forged", t_attack_ident_forged, 30),
+    ("attack_ident_subuids", t_attack_ident_subuids, 40),
 ]
