@@ -21,15 +21,6 @@ from hk_e2e.tool import Tool
 CID = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
 
-def _unified():
-    """The cgroup2 mount point, or None."""
-    for d in (cgroups.ROOT, os.path.join(cgroups.ROOT, "unified")):
-        if os.path.exists(os.path.join(d, "cgroup.procs")) and \
-           os.path.exists(os.path.join(d, "cgroup.controllers")):
-            return d
-    return None
-
-
 def _mkdirs(ctx, root, rel):
     """root/rel made, each new directory removed at cleanup (innermost first)."""
     path = root
@@ -42,12 +33,14 @@ def _mkdirs(ctx, root, rel):
 
 
 def t_attrib_unit(suite, ctx):
-    root = _unified()
+    root = cgroups.unified()
     v1_systemd = os.path.join(cgroups.ROOT, "systemd")
     if root is None:
         raise TestFailure("this host has no cgroup2 hierarchy")
     unit = "hk-e2e-%d.service" % os.getpid()
-    svc = _mkdirs(ctx, root, "hk-e2e-%d.slice/%s" % (os.getpid(), unit))
+    # a slice at the root has no '-' (systemd nests "a-b.slice" in "a.slice"):
+    # a unit counts only below slices systemd could have made
+    svc = _mkdirs(ctx, root, "hke2e%d.slice/%s" % (os.getpid(), unit))
     cpus = sorted(os.sched_getaffinity(0))
     tool = Tool(ctx, "attrib_unit")
     tool.wait_ready()
@@ -58,7 +51,7 @@ def t_attrib_unit(suite, ctx):
     if os.path.exists(os.path.join(v1_systemd, "cgroup.procs")) and root != cgroups.ROOT:
         # hybrid: the unified hierarchy keeps this one at the test's own
         # cgroup; name=systemd has the container's scope
-        scope = _mkdirs(ctx, v1_systemd, "hk-e2e-%d.slice/docker-%s.scope" %
+        scope = _mkdirs(ctx, v1_systemd, "hke2e%d.slice/docker-%s.scope" %
                         (os.getpid(), CID))
         docker = ctx.workload("docker_hog", cgroups.run_in(
             scope, ["taskset", "-c", str(cpus[-1]), ctx.hkload, "spin"]))

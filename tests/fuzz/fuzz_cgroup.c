@@ -106,9 +106,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_path(text, ctrls[i], p, errno);
 		free(p);
 	}
-	hk_workload__from_proc(&w, text);
+	/* no mount known: the path is read, none of its names is root's */
+	hk_workload__from_proc(&w, text, &(struct hk_workload_fs){ "", 0 });
 	check_workload(&w, NULL);
-	hk_workload__parse(&w, text);
+	FZ_CHECK(!w.unit[0] && !w.container_id[0] && !w.pod_uid[0],
+		 "a name with no mount point to check it under");
+	hk_workload__parse(&w, text, HK_WORKLOAD_ALL_NAMED);
+	check_workload(&w, text);
+	hk_workload__parse(&w, text, (unsigned int)(size % 8));
 	check_workload(&w, text);
 	free(text);
 	return 0;

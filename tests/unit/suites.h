@@ -43,6 +43,7 @@ int hk_add_safefile_suite(void);
 int hk_add_service_suite(void);
 int hk_add_cgroup_parse_suite(void);
 int hk_add_workload_suite(void);
+int hk_add_shares_suite(void);
 int hk_add_cgroup_id_suite(void);
 int hk_add_oom_kill_suite(void);
 int hk_add_leaf_suite(void);

@@ -480,6 +480,24 @@ static void check_prom(const struct hk_prom *p, const struct hk_stats *st,
 	free(text);
 }
 
+/*
+ * wl (NULL: none) as a process of its own owner, a system service's: the
+ * caps alone decide, first come first served (the owners' shares:
+ * test_shares). Valid until the next call.
+ */
+static const struct hk_workload *own_owner(const struct hk_workload *wl, __u32 owner)
+{
+	static struct hk_workload w;
+
+	memset(&w, 0, sizeof(w));
+	if (wl)
+		w = *wl;
+	w.system = true;
+	w.owner_known = true;
+	w.owner_uid = owner;
+	return &w;
+}
+
 static void event(struct hk_prom *p, void (*make)(struct hk_event *), __u32 tgid,
 		  __u32 from, __u32 to, const char *comm, const char *cgroup)
 {
@@ -491,7 +509,7 @@ static void event(struct hk_prom *p, void (*make)(struct hk_event *), __u32 tgid
 	e.to = to;
 	if (comm)
 		set_comm(e.comm, comm);
-	hk_prom__event(p, &e, cgroup, NULL);
+	hk_prom__event(p, &e, cgroup, own_owner(NULL, tgid));
 }
 
 /* ---- the text --------------------------------------------------------------- */
@@ -823,7 +841,7 @@ static void check_storm(void (*make)(struct hk_event *), __u32 first, __u32 nr,
 		e.tgid = first - i;
 		e.from = HK_OK;
 		memset(e.comm, 0xff, sizeof(e.comm));
-		hk_prom__event(p, &e, cg, wl);
+		hk_prom__event(p, &e, cg, own_owner(wl, e.tgid));
 	}
 	text = text_of(p, NULL, "wq");
 	if (strlen(text) != bytes)

@@ -65,7 +65,7 @@ static const char usage_text[] =
 "                           DUR (e.g. 10s): on-CPU and off-CPU stacks (oom_risk:\n"
 "                           the stacks that grow its memory, in bytes), written\n"
 "                           as hotspot-k.PID.LABEL.TIME.{folded,svg}; at most\n"
-"                           4 at once, 2 per uid (overrides [profile]\n"
+"                           4 at once, 2 per user (overrides [profile]\n"
 "                           duration)\n"
 "      --profile-dir DIR    where profiles are written, 0640 (default: .);\n"
 "                           refused when its group or others can write it\n"

@@ -18,6 +18,7 @@
 #include "lib/log.h"
 #include "lib/pidref.h"
 #include "lib/sysinfo.h"
+#include "lib/owner.h"
 #include "lib/workload.h"
 #include "oom_memcg.h"
 #include "printer.h"
@@ -153,7 +154,9 @@ static void event_who(const struct hk_event *e, struct event_who *w)
 	if (text) {
 		w->cgroup = hk_sysinfo__cgroup_parse(text, cpu ? "cpu" : "memory");
 		e_read = errno;
-		hk_workload__from_proc(&w->workload, text);
+		hk_workload__from_proc(&w->workload, text, NULL);
+		/* whose it is: the Prometheus file's shares (prometheus.h) */
+		w->workload.owner_known = !hk_owner__of(e->tgid, &w->workload.owner_uid);
 		if (e->ev.quota_cgroup_id || e->ev.mem_high_cgroup_id)
 			mountinfo = hk_sysinfo__read_text("/proc/self/mountinfo");
 		w->quota_cgroup = hk_cgid__path(text, mountinfo, "cpu", e->ev.quota_cgroup_id);

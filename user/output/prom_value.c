@@ -105,3 +105,45 @@ void hk_prom_value__write(struct hk_prom_value *v, struct hk_out *o, const char 
 	hk_out__printf(o, "\xe2\x80\xa6%08x", value_hash(s, n));
 }
 
+bool hk_prom_value__sets(struct hk_prom_value *v, const struct hk_event *e, const char *cgroup,
+			 const struct hk_workload *wl, char **labels, char **info)
+{
+	static const struct hk_workload none;
+	size_t comm_n = hk_comm__len(e->comm), cg_n = cgroup ? strlen(cgroup) : 0;
+	char buf[HK_PROM_LINE_MAX];
+	struct hk_out o;
+	int n;
+
+	if (cg_n > HK_FORMAT_CGROUP_MAX) {
+		cg_n = HK_FORMAT_CGROUP_MAX;
+		/* not inside a character: back to its first byte */
+		while (cg_n && ((unsigned char)cgroup[cg_n] & 0xc0) == 0x80)
+			cg_n--;
+	}
+	hk_out__init(&o, buf, sizeof(buf));
+	hk_out__printf(&o, "pid=\"%u\",comm=\"", e->tgid);
+	hk_prom_value__write(v, &o, e->comm, comm_n);
+	n = (int)o.pos;
+	hk_out__printf(&o, "\",label=\"%s\"", hk_label__id(e->to));
+	/* cannot fail: buf holds two values of HK_PROM_VALUE_MAX bytes and more */
+	if (hk_out__finish(&o) < 0 || !(*labels = strdup(buf)))
+		return false;
+	/* the same pid and comm, then the cgroup */
+	hk_out__init(&o, buf, sizeof(buf));
+	hk_out__mem(&o, *labels, (size_t)n);
+	hk_out__str(&o, "\",cgroup=\"");
+	hk_prom_value__write(v, &o, cgroup ? cgroup : "", cg_n);
+	/* who it is: "" when the path names none (ids are hex, a unit's bytes
+	 * systemd's: only the unit can need escaping) */
+	if (!wl)
+		wl = &none;
+	hk_out__str(&o, "\",unit=\"");
+	hk_prom_value__write(v, &o, wl->unit, strlen(wl->unit));
+	hk_out__printf(&o, "\",container_id=\"%s\",pod_uid=\"%s\"", wl->container_id,
+		       wl->pod_uid);
+	if (hk_out__finish(&o) < 0 || !(*info = strdup(buf))) {
+		free(*labels);
+		return false;
+	}
+	return true;
+}

@@ -8,11 +8,18 @@
 #ifndef HK_USER_PROM_VALUE_H
 #define HK_USER_PROM_VALUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "lib/outbuf.h"
+#include "lib/workload.h"
+#include "shared/hotspot.h"
 
 /* A label value past this many bytes is cut: "…" and a hash end it. */
 #define HK_PROM_VALUE_MAX	256
+
+/* The longest line: a name, the info series' three longest values (comm,
+ * cgroup, unit), a container id and a pod UID. */
+#define HK_PROM_LINE_MAX	(256 + 3 * HK_PROM_VALUE_MAX + 64 + 36)
 
 /* The room values are made in: allocated once, not per value. */
 struct hk_prom_value {
@@ -35,5 +42,13 @@ void hk_prom_value__free(struct hk_prom_value *v);
  * gets two of their own processes shown alike).
  */
 void hk_prom_value__write(struct hk_prom_value *v, struct hk_out *o, const char *s, size_t n);
+
+/*
+ * e's process's two label sets, malloc'd: its gauges' (pid, comm, label)
+ * into *labels, its info series' (pid, comm, cgroup, unit, container_id,
+ * pod_uid) into *info; wl NULL: unit and ids "". false: no memory.
+ */
+bool hk_prom_value__sets(struct hk_prom_value *v, const struct hk_event *e, const char *cgroup,
+			 const struct hk_workload *wl, char **labels, char **info);
 
 #endif /* HK_USER_PROM_VALUE_H */

@@ -6,17 +6,16 @@
  * The set follows the transitions: a process joins it when it enters a
  * label, moves when it changes label, and leaves for ok or exited. It is
  * kept sorted by PID (a binary search per transition, a stable file), and
- * each member's label sets are escaped once, when it joins: the file is
- * written every window, transitions are rare.
+ * each member's label sets are escaped once, when it joins.
  *
  * Names come from the processes (comms, cgroup paths a delegated user
  * makes), so the file is bounded whatever they are: a label value is cut
  * at HK_PROM_VALUE_MAX bytes (then "…" and a hash of the whole), the cgroup
- * is on one info series per process rather than on each of its gauges,
- * and the members' series take at most HK_PROM_SERIES_BYTES_MAX bytes: a
- * process that would pass either cap is counted, not listed. Before, 1024
- * processes in a cgroup with a 4 KiB path of bytes outside UTF-8 made a
- * file of 151 MB; now 506 KB (tests/unit/test_prometheus.c measures both).
+ * is on one info series per process, and the members' series take at most
+ * HK_PROM_SERIES_BYTES_MAX bytes, shared fairly between owners
+ * (prom_share.h): a process that does not fit is counted, not listed.
+ * 1024 processes in a cgroup with a 4 KiB path outside UTF-8 made a file
+ * of 151 MB; now 506 KB (tests/unit/test_prometheus.c measures both).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +29,7 @@
 #include "lib/msg.h"
 #include "lib/outbuf.h"
 #include "lib/outdir.h"
+#include "prom_share.h"
 #include "prom_stats.h"
 #include "prom_value.h"
 #include "prometheus.h"
@@ -43,6 +43,7 @@ struct prom_proc {
 	char *info;			/* pid, comm, cgroup, unit, container_id,
 					 * pod_uid: its info series' */
 	size_t bytes;			/* its lines in the file */
+	struct hk_prom_member share;	/* its owner, reserve, join (prom_share.h) */
 	struct hk_evidence ev;		/* from the transition that flagged it */
 };
 
@@ -53,6 +54,7 @@ struct hk_prom {
 	struct prom_proc *procs;	/* sorted by tgid */
 	size_t nr, cap;
 	size_t bytes;			/* the members' lines */
+	__u64 joined;			/* members so far: the next one's seq */
 	/* flagged, per label, but not in procs: a cap (or no memory) */
 	__u64 unlisted[HK_NR_LABELS];
 	bool changed;			/* the set, since the last write */
@@ -61,9 +63,7 @@ struct hk_prom {
 	struct hk_prom_value value;	/* the room label values are made in */
 };
 
-/* The longest line: a name, the info series' three longest values (comm,
- * cgroup, unit), a container id and a pod UID. */
-#define LINE_MAX_LEN	(256 + 3 * HK_PROM_VALUE_MAX + 64 + 36)
+#define LINE_MAX_LEN	HK_PROM_LINE_MAX
 
 static bool is_flagged(__u32 label)
 {
@@ -87,50 +87,6 @@ static size_t proc_find(const struct hk_prom *p, __u32 tgid)
 	return lo;
 }
 
-/* A member's two label sets into pp->labels and pp->info; false: no memory. */
-static bool proc_labels(struct hk_prom *p, struct prom_proc *pp, const struct hk_event *e,
-			const char *cgroup, const struct hk_workload *wl)
-{
-	static const struct hk_workload none;
-	size_t comm_n = hk_comm__len(e->comm), cg_n = cgroup ? strlen(cgroup) : 0;
-	char buf[LINE_MAX_LEN];
-	struct hk_out o;
-	int n;
-
-	if (cg_n > HK_FORMAT_CGROUP_MAX) {
-		cg_n = HK_FORMAT_CGROUP_MAX;
-		/* not inside a character: back to its first byte */
-		while (cg_n && ((unsigned char)cgroup[cg_n] & 0xc0) == 0x80)
-			cg_n--;
-	}
-	hk_out__init(&o, buf, sizeof(buf));
-	hk_out__printf(&o, "pid=\"%u\",comm=\"", e->tgid);
-	hk_prom_value__write(&p->value, &o, e->comm, comm_n);
-	n = (int)o.pos;
-	hk_out__printf(&o, "\",label=\"%s\"", hk_label__id(e->to));
-	/* cannot fail: buf holds two values of HK_PROM_VALUE_MAX bytes and more */
-	if (hk_out__finish(&o) < 0 || !(pp->labels = strdup(buf)))
-		return false;
-	/* the same pid and comm, then the cgroup */
-	hk_out__init(&o, buf, sizeof(buf));
-	hk_out__mem(&o, pp->labels, (size_t)n);
-	hk_out__str(&o, "\",cgroup=\"");
-	hk_prom_value__write(&p->value, &o, cgroup ? cgroup : "", cg_n);
-	/* who it is: "" when the path names none (ids are hex, a unit's bytes
-	 * systemd's: only the unit can need escaping) */
-	if (!wl)
-		wl = &none;
-	hk_out__str(&o, "\",unit=\"");
-	hk_prom_value__write(&p->value, &o, wl->unit, strlen(wl->unit));
-	hk_out__printf(&o, "\",container_id=\"%s\",pod_uid=\"%s\"", wl->container_id,
-		       wl->pod_uid);
-	if (hk_out__finish(&o) < 0 || !(pp->info = strdup(buf))) {
-		free(pp->labels);
-		return false;
-	}
-	return true;
-}
-
 static void proc_remove(struct hk_prom *p, size_t i)
 {
 	free(p->procs[i].labels);
@@ -142,6 +98,25 @@ static void proc_remove(struct hk_prom *p, size_t i)
 
 static size_t proc_bytes(const struct prom_proc *pp);
 
+/* Room for pp by its share (prom_share.h): members taken out for it are
+ * counted as unlisted; false when there is none. */
+static bool proc_room(struct hk_prom *p, size_t *i, const struct prom_proc *pp)
+{
+	struct hk_prom_member m[HK_PROM_PROCS_MAX];
+	size_t k;
+	long v;
+
+	for (k = 0; k < p->nr; k++)
+		m[k] = p->procs[k].share;
+	while ((v = hk_prom_share__victim(m, p->nr, &pp->share)) >= 0) {
+		p->unlisted[p->procs[v].label]++;
+		proc_remove(p, (size_t)v);
+		memmove(m + v, m + v + 1, (p->nr - (size_t)v) * sizeof(*m));
+		*i -= (size_t)v < *i;
+	}
+	return v == HK_PROM_SHARE_FITS;
+}
+
 /* Put e's process at i; false when it does not fit: a cap, or no memory. */
 static bool proc_insert(struct hk_prom *p, size_t i, const struct hk_event *e,
 			const char *cgroup, const struct hk_workload *wl)
@@ -149,9 +124,7 @@ static bool proc_insert(struct hk_prom *p, size_t i, const struct hk_event *e,
 	struct prom_proc *procs, pp = { .tgid = e->tgid, .label = e->to, .ev = e->ev };
 	size_t cap;
 
-	if (p->nr == HK_PROM_PROCS_MAX)
-		return false;
-	if (p->nr == p->cap) {
+	if (p->nr == p->cap && p->nr < HK_PROM_PROCS_MAX) {
 		cap = p->cap ? 2 * p->cap : 16;
 		if (cap > HK_PROM_PROCS_MAX)
 			cap = HK_PROM_PROCS_MAX;
@@ -161,14 +134,16 @@ static bool proc_insert(struct hk_prom *p, size_t i, const struct hk_event *e,
 		p->procs = procs;
 		p->cap = cap;
 	}
-	if (!proc_labels(p, &pp, e, cgroup, wl))
+	if (!hk_prom_value__sets(&p->value, e, cgroup, wl, &pp.labels, &pp.info))
 		return false;
 	pp.bytes = proc_bytes(&pp);
-	if (p->bytes + pp.bytes > HK_PROM_SERIES_BYTES_MAX) {
+	hk_prom_share__member(&pp.share, wl, e->to, pp.bytes, p->joined);
+	if (!proc_room(p, &i, &pp)) {
 		free(pp.labels);
 		free(pp.info);
 		return false;
 	}
+	p->joined++;
 	memmove(p->procs + i + 1, p->procs + i, (p->nr - i) * sizeof(*p->procs));
 	p->procs[i] = pp;
 	p->nr++;

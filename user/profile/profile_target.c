@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * profile_target.c - the profiled process's uid and end, read through its
+ * profile_target.c - the profiled process's end, read through its
  * pidref (see profile_target.h).
  */
 #include <errno.h>
@@ -10,28 +10,6 @@
 #include <unistd.h>
 #include "lib/pidref.h"
 #include "profile_target.h"
-
-int hk_profile_target__uid(const struct hk_pidref *ref, __u32 *uid)
-{
-	char path[64], line[256];
-	unsigned int u;
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%u/status", ref->pid);
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "Uid: %u", &u) == 1;
-	fclose(f);
-	if (!hk_pidref__held(ref))
-		return -ESTALE;
-	if (!found)
-		return -EIO;
-	*uid = u;
-	return 0;
-}
 
 int hk_profile_target__gone(const struct hk_pidref *ref)
 {

@@ -11,13 +11,6 @@
 
 struct hk_pidref;
 
-/*
- * Its real uid ("Uid:" of /proc/PID/status): the user who started it,
- * which neither a setuid program nor PR_SET_DUMPABLE (that makes /proc/PID
- * root's) changes. 0, or -errno (-ESRCH gone, -ESTALE another's PID now).
- */
-int hk_profile_target__uid(const struct hk_pidref *ref, __u32 *uid);
-
 /* Has it ended? A zombie has: its threads are gone, nothing more comes. */
 int hk_profile_target__gone(const struct hk_pidref *ref);
 

@@ -18,7 +18,9 @@
 #include <time.h>
 #include "lib/clock.h"
 #include "lib/pidref.h"
+#include "lib/workload.h"
 #include "profile_object.h"
+#include "profile_share.h"
 #include "profile_stacks.h"
 #include "profile_target.h"
 #include "profile_write.h"
@@ -39,7 +41,7 @@ enum slot_state {
 
 struct profile {
 	int state;			/* enum slot_state */
-	__u32 pid, uid;
+	__u32 pid, uid;			/* uid: its owner (owner.h) */
 	const char *label;
 	__u64 start_ns, end_ns;		/* CLOCK_MONOTONIC */
 	__u64 lost0;			/* the object's losses at its start */
@@ -126,13 +128,44 @@ int hk_profiler__active(const struct hk_profiler *p, __u32 pid)
 	return 0;
 }
 
-static int uid_slots(const struct hk_profiler *p, __u32 uid)
+/* May a profile of pid's owner take a slot (profile_share.h)? 0, or -1
+ * with why in err. */
+static int share(const struct hk_profiler *p, __u32 pid, __u64 start_boottime_ns,
+		 __u32 kind, __u32 *owner, char *err, size_t err_len)
 {
-	int i, n = 0;
+	struct hk_prof_holder h[HK_PROF_TARGETS];
+	struct hk_workload w;
+	int i;
 
-	for (i = 0; i < HK_PROF_TARGETS; i++)
-		n += p->slot[i].state != SLOT_FREE && p->slot[i].uid == uid;
-	return n;
+	hk_workload__of_pid(&w, pid, start_boottime_ns);
+	if (!w.owner_known) {
+		snprintf(err, err_len, "pid %u: its owner cannot be read (gone?)", pid);
+		return -1;
+	}
+	*owner = w.owner_uid;
+	for (i = 0; i < HK_PROF_TARGETS; i++) {
+		h[i].used = p->slot[i].state != SLOT_FREE;
+		h[i].owner = p->slot[i].uid;
+	}
+	switch (hk_prof_share__admit(h, HK_PROF_TARGETS, *owner,
+				     !*owner || w.system || kind == HK_PROF_MEMORY)) {
+	case HK_PROF_SHARE_OK:
+		return 0;
+	case HK_PROF_SHARE_FULL:
+		snprintf(err, err_len, "%d profiles run already (the most at once)",
+			 HK_PROF_TARGETS);
+		break;
+	case HK_PROF_SHARE_OWNER:
+		snprintf(err, err_len, "uid %u has %d profiles already (at most %d of the %d "
+			 "at once per uid, the owner's for a user namespace's)", *owner,
+			 HK_PROF_PER_UID, HK_PROF_PER_UID, HK_PROF_TARGETS);
+		break;
+	case HK_PROF_SHARE_RESERVE:
+		snprintf(err, err_len, "the last %d of the %d slots are kept for uid 0, system "
+			 "services and OOM risk", HK_PROF_RESERVED, HK_PROF_TARGETS);
+		break;
+	}
+	return -1;
 }
 
 static void slot_free(struct profile *s)
@@ -168,18 +201,12 @@ int hk_profiler__start(struct hk_profiler *p, __u32 pid, __u64 start_boottime_ns
 		return -1;
 	}
 	n = hk_pidref__open(&s->ref, pid, start_boottime_ns);
-	if (!n)
-		n = hk_profile_target__uid(&s->ref, &s->uid);
 	if (n) {
 		snprintf(err, err_len, "pid %u: %s", pid, hk_pidref__strerror(n));
 		goto fail;
 	}
-	if (uid_slots(p, s->uid) >= HK_PROF_PER_UID) {
-		snprintf(err, err_len, "uid %u has %d profiles already (at most %d of the %d "
-			 "at once per uid)", s->uid, HK_PROF_PER_UID, HK_PROF_PER_UID,
-			 HK_PROF_TARGETS);
+	if (share(p, pid, start_boottime_ns, kind, &s->uid, err, err_len))
 		goto fail;
-	}
 	n = hk_profile__prefix(s->r.prefix, sizeof(s->r.prefix), dir, pid, label, time(NULL));
 	if (n < 0 || (size_t)n >= sizeof(s->r.prefix)) {
 		snprintf(err, err_len, "--profile-dir %s: path too long", dir);

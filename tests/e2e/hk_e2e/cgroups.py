@@ -38,6 +38,16 @@ def v2_root(controller):
     return None
 
 
+def unified():
+    """The cgroup2 hierarchy's mount point (/sys/fs/cgroup on a pure v2
+    host, its unified/ on a hybrid one), or None."""
+    for d in (ROOT, os.path.join(ROOT, "unified")):
+        if os.path.exists(os.path.join(d, "cgroup.procs")) and \
+                os.path.exists(os.path.join(d, "cgroup.controllers")):
+            return d
+    return None
+
+
 class Cgroup:
     def __init__(self, path, version):
         self.path = path
