@@ -86,6 +86,9 @@ void hk_freeze__configure(struct hk_freezer *f, const struct hk_config *c)
 	f->eta_s = c->freeze_eta_s;
 	f->max_s = c->freeze_max_s ? c->freeze_max_s : HK_FREEZE_MAX_DEFAULT_S;
 	f->never = c->freeze_never;
+	/* a thaw by hand: the frozen stretch is out of the trend by then */
+	f->settle_ms = (c->oom_trend_span_ns + (__u64)c->exit_windows * c->interval_ns) /
+		       1000000;
 }
 
 int hk_freeze__init(struct hk_freezer *f, const struct hk_config *c)
@@ -101,7 +104,9 @@ int hk_freeze__init(struct hk_freezer *f, const struct hk_config *c)
 	f->r = malloc(sizeof(*f->r));
 	f->line = malloc(HK_FREEZE_LINE_MAX);
 	f->held = calloc(HK_FREEZE_HELD_MAX, sizeof(*f->held));
-	if (f->r && f->line && f->held)
+	f->hand = calloc(HK_FREEZE_HAND_MAX, sizeof(*f->hand));
+	f->recent = calloc(HK_FREEZE_RECENT_MAX, sizeof(*f->recent));
+	if (f->r && f->line && f->held && f->hand && f->recent)
 		return 0;
 	hk_freeze__free(f);
 	return -1;
@@ -115,9 +120,13 @@ void hk_freeze__free(struct hk_freezer *f)
 	free(f->r);
 	free(f->line);
 	free(f->held);
+	free(f->hand);
+	free(f->recent);
+	f->recent = NULL;
 	f->r = NULL;
 	f->line = NULL;
 	f->held = NULL;
+	f->hand = NULL;
 }
 
 int hk_freeze__describe(const struct hk_freezer *f, char *buf, size_t len)
@@ -159,6 +168,9 @@ int hk_freeze__event(struct hk_freezer *f, const struct hk_event *e, int json,
 	struct hk_freeze_result *r = f->r;
 	int n;
 
+	/* first: a thaw by hand lasts until its episode ends */
+	if (f->hand)
+		hk_freeze_hand__event(f, e);
 	/* at the entry, and when a held OOM risk's ETA falls under the
 	 * setting (HK_EV_ETA, sent by the kernel once per crossing) */
 	if (!f->eta_s || !r || e->to != HK_OOM_RISK ||

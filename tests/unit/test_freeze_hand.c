@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * test_freeze_hand.c - a thaw by hand wins (freeze_hand.c): the cgroup is
+ * refused while its process's OOM-risk episode lasts, the episode ends
+ * where it should (an exit, a leave after a re-entry, a leave once the
+ * freeze's flat stretch is out of the trend) and not where the freeze
+ * itself put the process out of OOM risk; the table is bounded; and the
+ * line a tick prints when it sees such a thaw, byte for byte.
+ */
+#include <string.h>
+#include "config_fixtures.h"
+#include "format_fixtures.h"
+#include "act/freeze.h"
+#include "suites.h"
+
+static void rec_of(struct hk_freeze_rec *r, __u64 id, __u32 pid)
+{
+	memset(r, 0, sizeof(*r));
+	r->hier = HK_FREEZE_HIER_V1;
+	r->id = id;
+	r->pid = pid;
+	r->uid = 65534;
+	r->start_ns = 5000;
+	snprintf(r->cgroup, sizeof(r->cgroup), "/hk/leak");
+	snprintf(r->comm, sizeof(r->comm), "hkload");
+}
+
+static void cg_of(struct hk_freeze_cg *cg, __u64 id)
+{
+	memset(cg, 0, sizeof(*cg));
+	cg->fd = -1;
+	cg->hier = HK_FREEZE_HIER_V1;
+	cg->id = id;
+	snprintf(cg->rel, sizeof(cg->rel), "/hk/leak");
+}
+
+static void move(struct hk_event *e, __u32 pid, __u32 type, __u32 from, __u32 to)
+{
+	memset(e, 0, sizeof(*e));
+	e->tgid = pid;
+	e->start_boottime_ns = 5000;
+	e->type = type;
+	e->from = from;
+	e->to = to;
+	e->ev.eta_s = (__u64)HK_ETA_NONE;	/* never due: only the memory acts */
+}
+
+static int refused(struct hk_freezer *f, __u64 id)
+{
+	static struct hk_freeze_result r;
+	struct hk_freeze_cg cg;
+
+	cg_of(&cg, id);
+	memset(&r, 0, sizeof(r));
+	if (!hk_freeze_hand__refuses(f, &cg, &r))
+		return 0;
+	CU_ASSERT(r.outcome == HK_FREEZE_REFUSED);
+	CHECK_STR(r.why, "/hk/leak was thawed by hand: not freezing it again while pid 42 "
+		  "stays at OOM risk");
+	return 1;
+}
+
+static void init(struct hk_freezer *f, __u64 settle_s)
+{
+	struct hk_config cfg;
+
+	hk_config__defaults(&cfg);
+	cfg.freeze_eta_s = 60;
+	CU_ASSERT_FATAL(hk_freeze__init(f, &cfg) == 0);
+	f->settle_ms = settle_s * 1000;
+}
+
+/* The episode: the freeze's own leave is not its end; a re-entry then a
+ * leave is; an exit is; another process of the cgroup ends nothing. */
+static void test_episode(void)
+{
+	struct hk_freezer f;
+	struct hk_freeze_rec rec;
+	struct hk_event e;
+	int prio;
+
+	init(&f, 3600);
+	rec_of(&rec, 7, 42);
+	CU_ASSERT(!refused(&f, 7));
+	hk_freeze_hand__saw(&f, &rec);
+	CU_ASSERT(refused(&f, 7));
+	CU_ASSERT(!refused(&f, 8));
+	/* flat while frozen: out of OOM risk, within settle: same episode */
+	move(&e, 42, HK_EV_TRANSITION, HK_OOM_RISK, HK_OK);
+	CHECK_U64(hk_freeze__event(&f, &e, 0, &ctx_utc, &prio), 0);
+	CU_ASSERT(refused(&f, 7));
+	/* another process, another start: nothing */
+	move(&e, 43, HK_EV_TRANSITION, HK_OK, HK_OOM_RISK);
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	move(&e, 43, HK_EV_TRANSITION, HK_OOM_RISK, HK_OK);
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	move(&e, 42, HK_EV_TRANSITION, HK_OOM_RISK, HK_OK);
+	e.start_boottime_ns = 6000;
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	CU_ASSERT(refused(&f, 7));
+	/* it grows again: back in, an ETA crossing, still the episode */
+	move(&e, 42, HK_EV_TRANSITION, HK_OK, HK_OOM_RISK);
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	move(&e, 42, HK_EV_ETA, HK_OOM_RISK, HK_OOM_RISK);
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	CU_ASSERT(refused(&f, 7));
+	/* and out: the episode is over, a later one may be frozen */
+	move(&e, 42, HK_EV_TRANSITION, HK_OOM_RISK, HK_MEM_THRASHING);
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	CU_ASSERT(!refused(&f, 7));
+	CHECK_U64(f.nr_hand, 0);
+
+	/* an exit ends it, whatever the label */
+	hk_freeze_hand__saw(&f, &rec);
+	move(&e, 42, HK_EV_TRANSITION, HK_OK, HK_EXITED);
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	CU_ASSERT(!refused(&f, 7));
+	hk_freeze_hand__saw(&f, &rec);
+	move(&e, 42, HK_EV_TRANSITION, HK_OOM_RISK, HK_OOM_KILLED);
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	CU_ASSERT(!refused(&f, 7));
+	CHECK_U64(f.frozen + f.refused + f.failed, 0);
+	hk_freeze__free(&f);
+}
+
+/* Past settle, the freeze's flat stretch is out of the trend: a leave with
+ * no re-entry is the episode's end. A record read back (start unknown)
+ * matches the PID alone. */
+static void test_settled(void)
+{
+	struct hk_freezer f;
+	struct hk_freeze_rec rec;
+	struct hk_event e;
+	int prio;
+
+	init(&f, 0);
+	rec_of(&rec, 7, 42);
+	rec.start_ns = 0;
+	hk_freeze_hand__saw(&f, &rec);
+	move(&e, 42, HK_EV_TRANSITION, HK_OOM_RISK, HK_OK);
+	e.start_boottime_ns = 123;
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	CU_ASSERT(!refused(&f, 7));
+	hk_freeze__free(&f);
+}
+
+/* HK_FREEZE_HAND_MAX at once: the oldest goes; the same cgroup twice is
+ * one entry. */
+static void test_bounded(void)
+{
+	struct hk_freezer f;
+	struct hk_freeze_rec rec;
+	unsigned int i;
+
+	init(&f, 3600);
+	for (i = 0; i < HK_FREEZE_HAND_MAX; i++) {
+		rec_of(&rec, 100 + i, 42);
+		hk_freeze_hand__saw(&f, &rec);
+		f.hand[f.nr_hand - 1].since_ms = 1000 + i;
+	}
+	hk_freeze_hand__saw(&f, &rec);
+	CHECK_U64(f.nr_hand, HK_FREEZE_HAND_MAX);
+	rec_of(&rec, 99, 42);
+	hk_freeze_hand__saw(&f, &rec);
+	CHECK_U64(f.nr_hand, HK_FREEZE_HAND_MAX);
+	CU_ASSERT(refused(&f, 99));
+	CU_ASSERT(!refused(&f, 100));
+	CU_ASSERT(refused(&f, 101));
+	hk_freeze__free(&f);
+}
+
+/* The tick's line about a freeze let go: human and JSON. */
+static void test_format_hand(void)
+{
+	static char out[HK_FREEZE_LINE_MAX];
+	struct hk_freeze_now now = { .boot_ms = 65000, .mono_ns = 0 };
+	struct hk_freeze_rec rec;
+
+	rec_of(&rec, 7, 42);
+	rec.since_boot_ms = 5000;
+	rec.until_boot_ms = 605000;
+	rec.by_pid = 999;
+	CU_ASSERT(hk_freeze__format_end(out, sizeof(out), &rec, HK_FREEZE_END_HAND, NULL, &now,
+					0, &ctx_utc) > 0);
+	CHECK_STR(out, "hotspot-k: /hk/leak was thawed by hand: not freezing it again while "
+		  "pid 42 stays at OOM risk (frozen for pid 42 hkload, uid 65534)\n");
+	CU_ASSERT(hk_freeze__format_end(out, sizeof(out), &rec, HK_FREEZE_END_HAND, NULL, &now,
+					1, &ctx_utc) > 0);
+	CU_ASSERT(strstr(out, "\"cgroup\":\"/hk/leak\",\"freezer\":\"v1\",\"result\":\"thawed\","
+			 "\"end\":\"hand\",\"reason\":null,\"frozen_s\":60,") != NULL);
+	CHECK_U64(hk_freeze__end_priority(HK_FREEZE_END_HAND), 5);
+}
+
+int hk_add_freeze_hand_suite(void)
+{
+	static const struct hk_unit_test tests[] = {
+		{ "episode", test_episode },
+		{ "settled", test_settled },
+		{ "bounded", test_bounded },
+		{ "format", test_format_hand },
+	};
+
+	return HK_ADD_SUITE("freeze thawed by hand", tests);
+}
