@@ -11,9 +11,19 @@
   two windows of the thaw, that it saw the thaw and let the freeze go
   (its record gone: a self-thawed cgroup holds no slot).
 
+- attack_freeze_slots: nobody runs 9 leaks, each in a cgroup of its own,
+  all entering OOM risk within a window or two: 8 are frozen, the 9th is
+  refused ("8 cgroups are frozen already for uid 65534's processes"). One
+  user's leaks, self-thawed or not, hold 8 of the tool's 64 slots at most;
+- attack_freeze_walk: nobody's leaking cgroup holds 1100 empty cgroups
+  (free to make in a delegated subtree; each costs the uid rule an open, a
+  listing and a read, in the event loop, twice per freeze): refused at
+  1024, said, not walked to the end.
+
 On the base binary the re-entry freezes both cgroups again ("frozen"),
 and nothing says the thaw was seen: the record of the self-thawed cgroup
-stays, holding one of the 64 slots for --freeze-max.
+stays, holding one of the 64 slots for --freeze-max; all 9 leaks are
+frozen; the cgroup of 1100 is walked and frozen.
 """
 
 import os
@@ -152,7 +162,74 @@ def t_thaw_by_hand(suite, ctx):
                "nobody's own echo, seen in %.1f s; neither frozen again at its next OOM risk"
                % (seen_s["root"], seen_s["own"]))
 
+
+def t_slots(suite, ctx):
+    mem, fz = leak_in_cgroups(ctx)
+    cgroups.memory_limit(mem, 16 * LIMIT)
+    leaks = []
+    for i in range(9):
+        m, f = pair(ctx, mem, fz, "f%d" % i)
+        forget_record(ctx, f)
+        leaks.append((m, f, path_of(f)))
+    tool = Tool(ctx, "slots", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA,
+                                     "--cgroup", cgroups.path_of(mem)])
+    tool.wait_ready()
+    w0 = tool.windows()
+    procs = [start_nobody_leak(ctx, "leak%d" % i, m, f) for i, (m, f, _) in enumerate(leaks)]
+    lines = [freeze_line(tool, p.pid, w0)[1] for p in procs]
+    frozen = [o for o in lines if o.get("result") == "frozen"]
+    refused = [o for o in lines if o.get("result") == "refused"]
+    want = "8 cgroups are frozen already for uid %d's processes: no more for it at once" \
+        % NOBODY_UID
+    states = [f.frozen() for _, f, _ in leaks]
+    if len(frozen) != 8 or len(refused) != 1 or refused[0].get("reason") != want or \
+            states.count("FROZEN") != 8:
+        raise TestFailure("nobody's 9 leaks: want 8 frozen and 1 refused (%r); got %d "
+                          "cgroups FROZEN, the lines:\n%s" % (want, states.count("FROZEN"),
+                                                               fmt_events(lines)))
+    ctx.record("attack_freeze_slots", True, "9 leaks of one uid: 8 frozen, the 9th refused: "
+               "%s" % want)
+
+
+def t_walk(suite, ctx):
+    mem, fz = leak_in_cgroups(ctx)
+    path = cgroups.path_of(fz)
+    # nobody's delegated freezer cgroup: they make 1100 empty cgroups in it
+    os.chown(fz.path, NOBODY_UID, NOBODY_UID)
+    n = 1100
+
+    def rm_children():
+        for i in range(n):
+            try:
+                os.rmdir(os.path.join(fz.path, "e%d" % i))
+            except OSError:
+                pass
+    ctx.undo.append(rm_children)
+    t0 = mono()
+    rc, out, err = run_as_nobody(["sh", "-c", 'cd "$0" && i=0; while [ $i -lt %d ]; do '
+                                  'mkdir e$i || exit 1; i=$((i+1)); done' % n, fz.path],
+                                 timeout_s=60)
+    if rc != 0:
+        raise TestFailure("nobody could not make %d cgroups in %s: %s" % (n, fz.path, err))
+    made_s = mono() - t0
+    tool = Tool(ctx, "walk", extra=[*fast_trend(ctx), "--freeze-on-oom", FREEZE_ETA,
+                                    "--cgroup", cgroups.path_of(mem)])
+    tool.wait_ready()
+    w0 = tool.windows()
+    p = start_nobody_leak(ctx, "leak", mem, fz)
+    _, o = freeze_line(tool, p.pid, w0)
+    want = "%s holds more than 1024 cgroups, too many to check that each process is uid " \
+        "%d's: never frozen with another user's process in it" % (path, NOBODY_UID)
+    if o.get("result") != "refused" or o.get("reason") != want or fz.frozen() != "THAWED":
+        raise TestFailure("nobody's leak beside %d empty cgroups: %s; want refused, %r; "
+                          "the line:\n%s" % (n, fz.frozen(), want, fmt_events([o])))
+    ctx.record("attack_freeze_walk", True, "%d cgroups made by nobody in %.1f s: refused "
+               "at 1024" % (n, made_s))
+
+
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("attack_thaw_by_hand", t_thaw_by_hand, 60, True),
+    ("attack_freeze_slots", t_slots, 60, True),
+    ("attack_freeze_walk", t_walk, 90, True),
 ]

@@ -5,13 +5,28 @@
  * where it should (an exit, a leave after a re-entry, a leave once the
  * freeze's flat stretch is out of the trend) and not where the freeze
  * itself put the process out of OOM risk; the table is bounded; and the
- * line a tick prints when it sees such a thaw, byte for byte.
+ * line a tick prints when it sees such a thaw, byte for byte. And a
+ * refusal of the uid rule, remembered per (cgroup, uid) for a while
+ * (freeze_recent.c) so that the subtree is not walked for every event.
  */
 #include <string.h>
 #include "config_fixtures.h"
 #include "format_fixtures.h"
 #include "act/freeze.h"
 #include "suites.h"
+
+/* s in a buffer check_str's message can hold (a reason's array is 8 KiB) */
+static const char *cut(const char *s)
+{
+	static char buf[1024];
+	size_t n = strlen(s);
+
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return buf;
+}
 
 static void rec_of(struct hk_freeze_rec *r, __u64 id, __u32 pid)
 {
@@ -55,7 +70,7 @@ static int refused(struct hk_freezer *f, __u64 id)
 	if (!hk_freeze_hand__refuses(f, &cg, &r))
 		return 0;
 	CU_ASSERT(r.outcome == HK_FREEZE_REFUSED);
-	CHECK_STR(r.why, "/hk/leak was thawed by hand: not freezing it again while pid 42 "
+	CHECK_STR(cut(r.why), "/hk/leak was thawed by hand: not freezing it again while pid 42 "
 		  "stays at OOM risk");
 	return 1;
 }
@@ -182,13 +197,47 @@ static void test_format_hand(void)
 	rec.by_pid = 999;
 	CU_ASSERT(hk_freeze__format_end(out, sizeof(out), &rec, HK_FREEZE_END_HAND, NULL, &now,
 					0, &ctx_utc) > 0);
-	CHECK_STR(out, "hotspot-k: /hk/leak was thawed by hand: not freezing it again while "
+	CHECK_STR(cut(out), "hotspot-k: /hk/leak was thawed by hand: not freezing it again while "
 		  "pid 42 stays at OOM risk (frozen for pid 42 hkload, uid 65534)\n");
 	CU_ASSERT(hk_freeze__format_end(out, sizeof(out), &rec, HK_FREEZE_END_HAND, NULL, &now,
 					1, &ctx_utc) > 0);
 	CU_ASSERT(strstr(out, "\"cgroup\":\"/hk/leak\",\"freezer\":\"v1\",\"result\":\"thawed\","
 			 "\"end\":\"hand\",\"reason\":null,\"frozen_s\":60,") != NULL);
 	CHECK_U64(hk_freeze__end_priority(HK_FREEZE_END_HAND), 5);
+}
+
+/* A refusal remembered: the same cgroup and uid only, until its time. */
+static void test_recent(void)
+{
+	static struct hk_freeze_result r;
+	struct hk_freezer f;
+	struct hk_freeze_cg cg;
+	unsigned int i;
+
+	init(&f, 0);
+	cg_of(&cg, 7);
+	CU_ASSERT(!hk_freeze_recent__get(&f, &cg, 65534, &r));
+	hk_freeze_recent__put(&f, &cg, 65534, "/hk/leak holds pid 1 of uid 0");
+	CU_ASSERT(hk_freeze_recent__get(&f, &cg, 65534, &r));
+	CU_ASSERT(r.outcome == HK_FREEZE_REFUSED);
+	CHECK_STR(cut(r.why), "/hk/leak holds pid 1 of uid 0 (checked 0 s ago)");
+	CU_ASSERT(!hk_freeze_recent__get(&f, &cg, 1000, &r));
+	cg_of(&cg, 8);
+	CU_ASSERT(!hk_freeze_recent__get(&f, &cg, 65534, &r));
+	/* its time up: walked again */
+	cg_of(&cg, 7);
+	f.recent[0].until_ms = hk_freeze__boot_ms() - 1;
+	CU_ASSERT(!hk_freeze_recent__get(&f, &cg, 65534, &r));
+	/* full: the one closest to its end is taken */
+	for (i = 0; i < HK_FREEZE_RECENT_MAX + 1; i++) {
+		cg_of(&cg, 100 + i);
+		hk_freeze_recent__put(&f, &cg, 65534, "x");
+	}
+	cg_of(&cg, 100);
+	CU_ASSERT(!hk_freeze_recent__get(&f, &cg, 65534, &r));
+	cg_of(&cg, 100 + HK_FREEZE_RECENT_MAX);
+	CU_ASSERT(hk_freeze_recent__get(&f, &cg, 65534, &r));
+	hk_freeze__free(&f);
 }
 
 int hk_add_freeze_hand_suite(void)
@@ -198,6 +247,7 @@ int hk_add_freeze_hand_suite(void)
 		{ "settled", test_settled },
 		{ "bounded", test_bounded },
 		{ "format", test_format_hand },
+		{ "refusals remembered", test_recent },
 	};
 
 	return HK_ADD_SUITE("freeze thawed by hand", tests);
