@@ -9,7 +9,9 @@
   leak grows again and re-enters OOM risk: the tool must not freeze it
   again (a line says it was thawed by hand), and must have said, within
   two windows of the thaw, that it saw the thaw and let the freeze go
-  (its record gone: a self-thawed cgroup holds no slot).
+  (its record gone: a self-thawed cgroup holds no slot). Both stay thawed
+  at OOM risk; then one leak pauses (SIGSTOP: out of OOM risk, its
+  episode over) and grows again: that later episode is frozen.
 
 - attack_freeze_slots: nobody runs 9 leaks, each in a cgroup of its own,
   all entering OOM risk within a window or two: 8 are frozen, the 9th is
@@ -27,6 +29,7 @@ frozen; the cgroup of 1100 is walked and frozen.
 """
 
 import os
+import signal
 import subprocess
 import time
 
@@ -70,6 +73,23 @@ def freeze_file(fz):
 def path_of(cg):
     """The path /proc/PID/cgroup shows for a cgroup two levels down."""
     return "/" + "/".join(cg.path.split("/")[-2:])
+
+
+def next_freeze_line(ctx, tool, pid, t0, w0, windows):
+    """The first line about pid's freeze (not a freeze's end) after t0."""
+    while True:
+        evs = [o for t, o in tool.events() if t > t0 and o.get("pid") == pid and
+               o.get("event") == "freeze" and o.get("end") is None]
+        if evs:
+            return evs[0]
+        if tool.windows() - w0 >= windows:
+            raise TestFailure("pid %d: no freeze line within %d windows (it should enter "
+                              "OOM risk):\n%s" % (pid, windows,
+                                                   fmt_events([o for t, o in tool.events()
+                                                               if o.get("pid") == pid])))
+        tool.check_alive()
+        ctx.meter.sample()
+        time.sleep(0.2)
 
 
 def thaw_conf(ctx):
@@ -119,23 +139,7 @@ def t_thaw_by_hand(suite, ctx):
 
     # each leak grows again and re-enters OOM risk: not frozen again
     for name, (m, f, path, p) in leaks.items():
-        found = None
-        deadline_w = w_thaw + 12
-        while found is None:
-            evs = [(t, o) for t, o in tool.events() if t > t_thaw and o.get("pid") == p.pid
-                   and o.get("event") == "freeze" and o.get("end") is None]
-            if evs:
-                found = evs[0]
-                break
-            if tool.windows() >= deadline_w:
-                raise TestFailure("%s: no freeze line after its thaw by hand within 12 "
-                                  "windows (it should re-enter OOM risk):\n%s" %
-                                  (path, fmt_events([o for t, o in tool.events()
-                                                     if o.get("pid") == p.pid])))
-            tool.check_alive()
-            ctx.meter.sample()
-            time.sleep(0.2)
-        o = found[1]
+        o = next_freeze_line(ctx, tool, p.pid, t_thaw, w_thaw, 12)
         want = "%s was thawed by hand: not freezing it again while pid %d stays at OOM " \
                "risk" % (path, p.pid)
         if o.get("result") != "refused" or o.get("reason") != want or f.frozen() != "THAWED":
@@ -158,9 +162,29 @@ def t_thaw_by_hand(suite, ctx):
         if os.path.exists(record_path(f)):
             raise TestFailure("%s was thawed by hand, yet its record %s still holds a "
                               "freeze slot" % (path, record_path(f)))
+    # it stays thawed while at OOM risk
+    tool.wait_windows(2)
+    for name, (m, f, path, p) in leaks.items():
+        label = (tool.proc_entry(p.pid) or {}).get("hyst", {}).get("label")
+        if f.frozen() != "THAWED" or label != "HK_OOM_RISK":
+            raise TestFailure("%s, thawed by hand, 2 windows later: %s, pid %d %s" %
+                              (path, f.frozen(), p.pid, label))
+    # a later episode: "root"'s leak pauses (out of OOM risk), then grows
+    # again: that one may be frozen
+    m, f, path, p = leaks["root"]
+    os.kill(p.pid, signal.SIGSTOP)
+    ctx.before_kill.append(lambda: p.poll() is None and os.kill(p.pid, signal.SIGCONT))
+    wait_label(tool, p.pid, "HK_OK", 5)
+    t_cont, w_cont = mono(), tool.windows()
+    os.kill(p.pid, signal.SIGCONT)
+    o = next_freeze_line(ctx, tool, p.pid, t_cont, w_cont, 12)
+    if o.get("result") != "frozen" or f.frozen() != "FROZEN":
+        raise TestFailure("%s: a later OOM-risk episode, after the one thawed by hand "
+                          "ended, was not frozen (%s); the line:\n%s" %
+                          (path, f.frozen(), fmt_events([o])))
     ctx.record("attack_thaw_by_hand", True, "thawed by hotspot-k thaw, seen in %.1f s; by "
-               "nobody's own echo, seen in %.1f s; neither frozen again at its next OOM risk"
-               % (seen_s["root"], seen_s["own"]))
+               "nobody's own echo, seen in %.1f s; neither frozen again at its next OOM "
+               "risk; a later episode frozen again" % (seen_s["root"], seen_s["own"]))
 
 
 def t_slots(suite, ctx):

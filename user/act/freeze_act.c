@@ -16,10 +16,10 @@
  *     episode (freeze_hand.c): a thaw by hand wins;
  *   frozen already? (another process of it entered OOM risk, or someone
  *     else froze it): said, not frozen again, not counted again;
- *   every process below it of the leaking uid (freeze_owners.c), a
- *     refusal remembered a short while (freeze_recent.c);
  *   room: HK_FREEZE_HELD_MAX freezes at once, HK_FREEZE_HELD_UID_MAX
  *     for one uid's processes;
+ *   every process below it of the leaking uid (freeze_owners.c), a
+ *     refusal remembered a short while (freeze_recent.c);
  *   the record written (freeze_state.c): a freeze that a crash could
  *     leave with nobody to end it is not made;
  *   frozen, then the uid rule read again: a process of another user that
@@ -159,7 +159,28 @@ static unsigned int held_for(const struct hk_freezer *f, __u32 uid)
 	return n;
 }
 
-/* Freeze cg for e's process of uid: r says what came of it. */
+/* Room for one more freeze for uid: 0, or -1 (r refused, why says so).
+ * Before the uid rule's walk: a uid at its limit costs no walk. */
+static int room(const struct hk_freezer *f, __u32 uid, struct hk_freeze_result *r)
+{
+	if (f->nr_held == HK_FREEZE_HELD_MAX) {
+		r->outcome = HK_FREEZE_REFUSED;
+		snprintf(r->why, sizeof(r->why), "%d cgroups are frozen already: no more at once",
+			 HK_FREEZE_HELD_MAX);
+		return -1;
+	}
+	/* one user's leaks cannot take every slot from the others' */
+	if (held_for(f, uid) >= HK_FREEZE_HELD_UID_MAX) {
+		r->outcome = HK_FREEZE_REFUSED;
+		snprintf(r->why, sizeof(r->why), "%d cgroups are frozen already for uid %u's "
+			 "processes: no more for it at once", HK_FREEZE_HELD_UID_MAX, uid);
+		return -1;
+	}
+	return 0;
+}
+
+/* Freeze cg for e's process of uid (room() said yes): r says what came
+ * of it. */
 static void freeze(struct hk_freezer *f, const struct hk_event *e, struct hk_freeze_cg *cg,
 		   __u32 uid, struct hk_freeze_result *r)
 {
@@ -168,19 +189,6 @@ static void freeze(struct hk_freezer *f, const struct hk_event *e, struct hk_fre
 	__u64 ms;
 	int done, put;
 
-	if (f->nr_held == HK_FREEZE_HELD_MAX) {
-		r->outcome = HK_FREEZE_REFUSED;
-		snprintf(r->why, sizeof(r->why), "%d cgroups are frozen already: no more at once",
-			 HK_FREEZE_HELD_MAX);
-		return;
-	}
-	/* one user's leaks cannot take every slot from the others' */
-	if (held_for(f, uid) >= HK_FREEZE_HELD_UID_MAX) {
-		r->outcome = HK_FREEZE_REFUSED;
-		snprintf(r->why, sizeof(r->why), "%d cgroups are frozen already for uid %u's "
-			 "processes: no more for it at once", HK_FREEZE_HELD_UID_MAX, uid);
-		return;
-	}
 	r->outcome = HK_FREEZE_FAILED;
 	if (hk_freeze_held__dir(f, why, sizeof(why))) {
 		snprintf(r->why, sizeof(r->why), "cannot record it, to thaw it after a crash: "
@@ -260,8 +268,8 @@ void hk_freeze_act__run(struct hk_freezer *f, const struct hk_event *e,
 	r->hier = cg.hier;
 	if (hk_freeze_hand__refuses(f, &cg, r) || frozen_already(f, &cg, r))
 		goto out;
-	/* refused a moment ago: not walked again for every event */
-	if (hk_freeze_recent__get(f, &cg, uid, r))
+	/* no room, or refused a moment ago: not walked for every event */
+	if (room(f, uid, r) || hk_freeze_recent__get(f, &cg, uid, r))
 		goto out;
 	if (hk_freeze_owners__check(cg.fd, cg.rel, f->proc, uid, r->why, sizeof(r->why))) {
 		r->outcome = HK_FREEZE_REFUSED;
