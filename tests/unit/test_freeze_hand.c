@@ -97,7 +97,7 @@ static void test_episode(void)
 	init(&f, 3600);
 	rec_of(&rec, 7, 42);
 	CU_ASSERT(!refused(&f, 7));
-	hk_freeze_hand__saw(&f, &rec);
+	hk_freeze_hand__saw(&f, &rec, NULL);
 	CU_ASSERT(refused(&f, 7));
 	CU_ASSERT(!refused(&f, 8));
 	/* flat while frozen: out of OOM risk, within settle: same episode */
@@ -125,12 +125,30 @@ static void test_episode(void)
 	CU_ASSERT(!refused(&f, 7));
 	CHECK_U64(f.nr_hand, 0);
 
+	/* seen at its re-entry (the event path, before a tick): that entry
+	 * counts, and the next leave ends the episode */
+	move(&e, 42, HK_EV_TRANSITION, HK_OK, HK_OOM_RISK);
+	hk_freeze_hand__saw(&f, &rec, &e);
+	CU_ASSERT(refused(&f, 7));
+	move(&e, 42, HK_EV_TRANSITION, HK_OOM_RISK, HK_OK);
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	CU_ASSERT(!refused(&f, 7));
+	/* seen at an ETA crossing: no entry, the freeze's own leave is not
+	 * the end */
+	move(&e, 42, HK_EV_ETA, HK_OOM_RISK, HK_OOM_RISK);
+	hk_freeze_hand__saw(&f, &rec, &e);
+	move(&e, 42, HK_EV_TRANSITION, HK_OOM_RISK, HK_OK);
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+	CU_ASSERT(refused(&f, 7));
+	move(&e, 42, HK_EV_TRANSITION, HK_OK, HK_EXITED);
+	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
+
 	/* an exit ends it, whatever the label */
-	hk_freeze_hand__saw(&f, &rec);
+	hk_freeze_hand__saw(&f, &rec, NULL);
 	move(&e, 42, HK_EV_TRANSITION, HK_OK, HK_EXITED);
 	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
 	CU_ASSERT(!refused(&f, 7));
-	hk_freeze_hand__saw(&f, &rec);
+	hk_freeze_hand__saw(&f, &rec, NULL);
 	move(&e, 42, HK_EV_TRANSITION, HK_OOM_RISK, HK_OOM_KILLED);
 	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
 	CU_ASSERT(!refused(&f, 7));
@@ -151,7 +169,7 @@ static void test_settled(void)
 	init(&f, 0);
 	rec_of(&rec, 7, 42);
 	rec.start_ns = 0;
-	hk_freeze_hand__saw(&f, &rec);
+	hk_freeze_hand__saw(&f, &rec, NULL);
 	move(&e, 42, HK_EV_TRANSITION, HK_OOM_RISK, HK_OK);
 	e.start_boottime_ns = 123;
 	hk_freeze__event(&f, &e, 0, &ctx_utc, &prio);
@@ -170,13 +188,13 @@ static void test_bounded(void)
 	init(&f, 3600);
 	for (i = 0; i < HK_FREEZE_HAND_MAX; i++) {
 		rec_of(&rec, 100 + i, 42);
-		hk_freeze_hand__saw(&f, &rec);
+		hk_freeze_hand__saw(&f, &rec, NULL);
 		f.hand[f.nr_hand - 1].since_ms = 1000 + i;
 	}
-	hk_freeze_hand__saw(&f, &rec);
+	hk_freeze_hand__saw(&f, &rec, NULL);
 	CHECK_U64(f.nr_hand, HK_FREEZE_HAND_MAX);
 	rec_of(&rec, 99, 42);
-	hk_freeze_hand__saw(&f, &rec);
+	hk_freeze_hand__saw(&f, &rec, NULL);
 	CHECK_U64(f.nr_hand, HK_FREEZE_HAND_MAX);
 	CU_ASSERT(refused(&f, 99));
 	CU_ASSERT(!refused(&f, 100));

@@ -179,8 +179,11 @@ void hk_freeze_act__run(struct hk_freezer *f, const struct hk_event *e,
 
 /* --- freeze_hand.c ---------------------------------------------------- */
 
-/* rec's cgroup was thawed by hand: remembered, for its process's OOM risk. */
-void hk_freeze_hand__saw(struct hk_freezer *f, const struct hk_freeze_rec *rec);
+/* rec's cgroup was thawed by hand: remembered, for its process's OOM
+ * risk; e: the event being acted on when it was seen (NULL at a tick),
+ * counted when it is that process's entry into OOM risk. */
+void hk_freeze_hand__saw(struct hk_freezer *f, const struct hk_freeze_rec *rec,
+			 const struct hk_event *e);
 
 /*
  * Whether cg was thawed by hand and its process is still at OOM risk: 1

@@ -84,8 +84,8 @@ static int leaker(const struct hk_freeze_fs *fs, const struct hk_freezer *f,
 /* cg is frozen already: by this tool (another process of it entered OOM
  * risk), or by someone else. 1 yes, or thawed by hand since this tool
  * froze it (r says so), 0 no, -1 r failed. */
-static int frozen_already(struct hk_freezer *f, const struct hk_freeze_cg *cg,
-			  struct hk_freeze_result *r)
+static int frozen_already(struct hk_freezer *f, const struct hk_event *e,
+			  const struct hk_freeze_cg *cg, struct hk_freeze_result *r)
 {
 	struct hk_freeze_rec *held = hk_freeze_held__find(f, cg->hier, cg->id);
 	struct hk_freeze_rec rec;
@@ -103,7 +103,7 @@ static int frozen_already(struct hk_freezer *f, const struct hk_freeze_cg *cg,
 		hk_freeze_held__forget(f, held);
 		if (f->dir.fd >= 0)
 			hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
-		hk_freeze_hand__saw(f, &rec);
+		hk_freeze_hand__saw(f, &rec, e);
 		return hk_freeze_hand__refuses(f, cg, r);
 	}
 	/* held, its record dropped (`thaw --all` failed half-way): not ours */
@@ -266,7 +266,7 @@ void hk_freeze_act__run(struct hk_freezer *f, const struct hk_event *e,
 		goto out;
 	}
 	r->hier = cg.hier;
-	if (hk_freeze_hand__refuses(f, &cg, r) || frozen_already(f, &cg, r))
+	if (hk_freeze_hand__refuses(f, &cg, r) || frozen_already(f, e, &cg, r))
 		goto out;
 	/* no room, or refused a moment ago: not walked for every event */
 	if (room(f, uid, r) || hk_freeze_recent__get(f, &cg, uid, r))

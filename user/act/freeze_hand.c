@@ -45,7 +45,19 @@ static void drop(struct hk_freezer *f, struct hk_freeze_hand *h)
 	f->nr_hand--;
 }
 
-void hk_freeze_hand__saw(struct hk_freezer *f, const struct hk_freeze_rec *rec)
+/* Whether e is about h's process (a start unknown: a record read back). */
+static bool about(const struct hk_freeze_hand *h, const struct hk_event *e)
+{
+	return h->pid == e->tgid && (!h->start_ns || h->start_ns == e->start_boottime_ns);
+}
+
+static bool entry(const struct hk_event *e)
+{
+	return e->type == HK_EV_TRANSITION && e->to == HK_OOM_RISK && e->from != HK_OOM_RISK;
+}
+
+void hk_freeze_hand__saw(struct hk_freezer *f, const struct hk_freeze_rec *rec,
+			 const struct hk_event *e)
 {
 	struct hk_freeze_hand *h = find(f, rec->hier, rec->id);
 	unsigned int i, old = 0;
@@ -67,6 +79,8 @@ void hk_freeze_hand__saw(struct hk_freezer *f, const struct hk_freeze_rec *rec)
 		.start_ns = rec->start_ns,
 		.since_ms = hk_freeze__boot_ms(),
 	};
+	/* seen at its re-entry: that entry is this episode's */
+	h->entered = e && about(h, e) && entry(e);
 }
 
 int hk_freeze_hand__refuses(const struct hk_freezer *f, const struct hk_freeze_cg *cg,
@@ -80,12 +94,6 @@ int hk_freeze_hand__refuses(const struct hk_freezer *f, const struct hk_freeze_c
 	snprintf(r->why, sizeof(r->why), "%s was thawed by hand: not freezing it again while "
 		 "pid %u stays at OOM risk", cg->rel, h->pid);
 	return 1;
-}
-
-/* Whether e is about h's process (a start unknown: a record read back). */
-static bool about(const struct hk_freeze_hand *h, const struct hk_event *e)
-{
-	return h->pid == e->tgid && (!h->start_ns || h->start_ns == e->start_boottime_ns);
 }
 
 void hk_freeze_hand__event(struct hk_freezer *f, const struct hk_event *e)
@@ -103,7 +111,7 @@ void hk_freeze_hand__event(struct hk_freezer *f, const struct hk_event *e)
 			drop(f, h);
 			continue;
 		}
-		if (e->type == HK_EV_TRANSITION && e->to == HK_OOM_RISK && e->from != HK_OOM_RISK)
+		if (entry(e))
 			h->entered = true;
 		/* out of OOM risk: the episode's end, unless the freeze's
 		 * own flat stretch put it out (no entry since, too soon) */

@@ -286,7 +286,7 @@ static void check_held(struct hk_freezer *f, int json, const struct hk_format_ct
 			hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
 		if (e == -ENOENT)
 			continue;
-		hk_freeze_hand__saw(f, &rec);
+		hk_freeze_hand__saw(f, &rec, NULL);
 		say_end(f, &rec, HK_FREEZE_END_HAND, NULL, json, ctx, say, arg);
 	}
 }
