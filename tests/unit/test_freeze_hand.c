@@ -7,9 +7,16 @@
  * itself put the process out of OOM risk; the table is bounded; and the
  * line a tick prints when it sees such a thaw, byte for byte. And a
  * refusal of the uid rule, remembered per (cgroup, uid) for a while
- * (freeze_recent.c) so that the subtree is not walked for every event.
+ * (freeze_recent.c) so that the subtree is not walked for every event,
+ * and the rule's walk cut at HK_FREEZE_CGROUPS_MAX cgroups (on a plain
+ * directory tree: the walk reads cgroup.procs files, as a cgroup has).
  */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "config_fixtures.h"
 #include "format_fixtures.h"
 #include "act/freeze.h"
@@ -258,6 +265,57 @@ static void test_recent(void)
 	hk_freeze__free(&f);
 }
 
+/* An empty cgroup.procs in dir. */
+static void procs_file(const char *dir)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+}
+
+/* HK_FREEZE_CGROUPS_MAX cgroups are read; one more is refused, said. */
+static void test_walk_cap(void)
+{
+	char top[] = "/tmp/hk-unit-walk.XXXXXX", path[512], why[512], want[512];
+	unsigned int i;
+	int fd;
+
+	CU_ASSERT_FATAL(mkdtemp(top) != NULL);
+	procs_file(top);
+	for (i = 0; i < HK_FREEZE_CGROUPS_MAX - 1; i++) {
+		snprintf(path, sizeof(path), "%s/e%u", top, i);
+		CU_ASSERT_FATAL(mkdir(path, 0755) == 0);
+		procs_file(path);
+	}
+	fd = open(top, O_RDONLY | O_DIRECTORY);
+	CU_ASSERT_FATAL(fd >= 0);
+	CHECK_U64((__u64)hk_freeze_owners__check(fd, "/hk/leak", "/proc", 65534, why,
+						 sizeof(why)), 0);
+	snprintf(path, sizeof(path), "%s/e%u", top, i);
+	CU_ASSERT_FATAL(mkdir(path, 0755) == 0);
+	procs_file(path);
+	CHECK_U64((__u64)hk_freeze_owners__check(fd, "/hk/leak", "/proc", 65534, why,
+						 sizeof(why)), (__u64)-1);
+	snprintf(want, sizeof(want), "/hk/leak holds more than %d cgroups, too many to check "
+		 "that each process is uid 65534's: never frozen with another user's process "
+		 "in it", HK_FREEZE_CGROUPS_MAX);
+	CHECK_STR(why, want);
+	close(fd);
+	for (i = 0; i < HK_FREEZE_CGROUPS_MAX; i++) {
+		snprintf(path, sizeof(path), "%s/e%u/cgroup.procs", top, i);
+		unlink(path);
+		path[strlen(path) - strlen("/cgroup.procs")] = '\0';
+		rmdir(path);
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.procs", top);
+	unlink(path);
+	rmdir(top);
+}
+
 int hk_add_freeze_hand_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -266,6 +324,7 @@ int hk_add_freeze_hand_suite(void)
 		{ "bounded", test_bounded },
 		{ "format", test_format_hand },
 		{ "refusals remembered", test_recent },
+		{ "uid rule: 1024 cgroups at most", test_walk_cap },
 	};
 
 	return HK_ADD_SUITE("freeze thawed by hand", tests);
