@@ -17,8 +17,10 @@
  * (4096) processes are 40 ms, in the event loop; beyond, the cgroup is
  * refused rather than the loop stalled. So is a subtree of more than
  * HK_FREEZE_CGROUPS_MAX (1024) cgroups: a user with a delegated subtree
- * makes thousands of empty ones for free, and each costs an open, a
- * listing and a read of its cgroup.procs.
+ * makes thousands of empty ones for free (1100 in 0.15 s), and each costs
+ * an open, a listing and a read of its cgroup.procs (1101 v1 freezer
+ * cgroups walked and read: 0.55 s here; 20 000 would be 10 s, twice per
+ * freeze).
  */
 #include <dirent.h>
 #include <errno.h>
