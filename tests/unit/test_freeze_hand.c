@@ -10,6 +10,8 @@
  * (freeze_recent.c) so that the subtree is not walked for every event,
  * and the rule's walk cut at HK_FREEZE_CGROUPS_MAX cgroups (on a plain
  * directory tree: the walk reads cgroup.procs files, as a cgroup has).
+ * And a stuck loop's exit, from the stop guard's thread, lets go of this
+ * tool's records only.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -319,6 +321,41 @@ static void test_walk_cap(void)
 	rmdir(top);
 }
 
+/* The stop guard's way out: this tool's records are thawed (here: their
+ * cgroups are gone) and dropped; another tool's are left. */
+static void test_release_recorded(void)
+{
+	static struct hk_freeze_rec r;
+	char path[64], why[256], file[128];
+	struct hk_freezer f;
+	struct hk_safedir d;
+
+	snprintf(path, sizeof(path), "/tmp/hk-unit-rundir.XXXXXX");
+	CU_ASSERT_FATAL(mkdtemp(path) != NULL);
+	CU_ASSERT_FATAL(hk_rundir__open(&d, path, why, sizeof(why)) == 0);
+	init(&f, 0);
+	f.rundir = path;
+	rec_of(&r, 7, 42);
+	snprintf(r.dir, sizeof(r.dir), "/sys/fs/cgroup/hk-unit-gone-%d", getpid());
+	r.by_pid = f.self_pid;
+	r.by_start = f.self_start;
+	CHECK_U64((__u64)hk_freeze_state__put(&d, &r), 0);
+	rec_of(&r, 8, 43);
+	snprintf(r.dir, sizeof(r.dir), "/sys/fs/cgroup/hk-unit-gone-%d", getpid());
+	r.by_pid = f.self_pid + 1;
+	r.by_start = f.self_start;
+	CHECK_U64((__u64)hk_freeze_state__put(&d, &r), 0);
+	hk_freeze__release_recorded(&f);
+	snprintf(file, sizeof(file), "%s/freeze.v1.7", path);
+	CU_ASSERT(access(file, F_OK) != 0);
+	snprintf(file, sizeof(file), "%s/freeze.v1.8", path);
+	CU_ASSERT(access(file, F_OK) == 0);
+	unlink(file);
+	hk_safefile__dir_close(&d);
+	rmdir(path);
+	hk_freeze__free(&f);
+}
+
 int hk_add_freeze_hand_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -328,6 +365,7 @@ int hk_add_freeze_hand_suite(void)
 		{ "format", test_format_hand },
 		{ "refusals remembered", test_recent },
 		{ "uid rule: 1024 cgroups at most", test_walk_cap },
+		{ "a stuck loop's exit lets go of its records", test_release_recorded },
 	};
 
 	return HK_ADD_SUITE("freeze thawed by hand", tests);
