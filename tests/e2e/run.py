@@ -141,6 +141,12 @@ TOGETHER = (
      "attack_freeze_count", "attack_thaw_outside", "attack_memcg_deep",
      "attack_prom_fifo", "attack_prom_hardlink", "attack_prom_stale",
      "attack_profile_dir_shared", "attack_profile_dir_reload"),
+    # a thaw by hand (`thaw` of its own cgroup only), 9 leaks of one uid, a
+    # leak beside 1100 empty cgroups: each tool filtered to its own cgroup.
+    # Not in the group above: beside it, its two --duration textfile tools
+    # (10.9 s to exit of the 12 s they are given with a 4 s --duration,
+    # without these) missed their deadline, 2 runs of 2
+    ("attack_thaw_by_hand", "attack_freeze_slots", "attack_freeze_walk"),
 )
 
 

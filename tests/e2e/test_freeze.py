@@ -8,8 +8,8 @@ is left alone, and says so.
   v1 host, a freezer cgroup of its own), the tool at -i 1s with
   --freeze-on-oom 60s: the leak enters oom_risk ~12 s in, ~28 s from its
   limit, and is frozen there; while frozen its RSS is flat, it is alive,
-  its memory cgroup killed nobody and is below its limit; thaw exits 0 and
-  its RSS grows again;
+  its memory cgroup killed nobody and is below its limit; thaw exits 0, its
+  RSS grows again, and the running tool says it saw the thaw by hand;
 - freeze_refused: the same leak, its cgroup in --never-freeze: a refusal
   line, and the cgroup stays thawed;
 - thaw_usage: `hotspot-k thaw`'s errors and exit codes (no BPF).
@@ -164,6 +164,17 @@ def t_freeze_before_oom(suite, ctx):
         time.sleep(0.1)
     grow_s = mono() - t_thaw
     rss2 = rss_anon(p.pid)
+    # the running tool saw the thaw by hand, and lets the cgroup be: at a
+    # tick (end "hand"), or in the refusal of a re-entry that came first
+    said = "%s was thawed by hand" % path
+    seen = tool.wait_event(lambda o: o.get("event") == "freeze" and o.get("cgroup") == path
+                           and (o.get("end") == "hand" or
+                                (o.get("reason") or "").startswith(said)), 3, tool.windows())
+    if not seen or seen[0] < t_thaw or fz.frozen() != "THAWED":
+        raise TestFailure("thawed by hand, %s: no line says the tool saw it within 3 "
+                          "windows:\n%s" % (fz.frozen(),
+                                             fmt_events([o for _, o in tool.events()
+                                                         if o.get("event") == "freeze"])))
     # a second thaw has nothing to do, and says so
     rc2, out2, err2 = thaw(ctx, path)
     if rc2 != 0 or "was not frozen" not in out2:
@@ -173,10 +184,10 @@ def t_freeze_before_oom(suite, ctx):
                "frozen %.1f s after the leak started (ETA %s s < %s, settled in %s ms); "
                "anon RSS at the freeze %d MiB of a %d MiB limit (cgroup usage %d MiB); "
                "drift over %.0f s frozen %+d KiB; 0 OOM kills; thawed: RSS %d -> %d MiB "
-               "within %.1f s" %
+               "within %.1f s, seen by the tool %.1f s after" %
                (t - t_leak, o.get("eta_s"), FREEZE_ETA, o.get("settle_ms"), rss0 >> 20,
                 LIMIT >> 20, usage >> 20, FLAT_S, (rss1 - rss0) >> 10, rss1 >> 20,
-                rss2 >> 20, grow_s))
+                rss2 >> 20, grow_s, seen[0] - t_thaw))
 
 
 def t_freeze_refused(suite, ctx):

@@ -538,11 +538,15 @@ static void test_records_at_start(void)
 	snprintf(file, sizeof(file), "%s/freeze.v2.9", path);
 	CU_ASSERT(access(file, F_OK) == 0);
 
-	/* a freeze held: waited on until its time, to the ms */
+	/* a freeze held: waited on until its time, to the ms, or until the
+	 * next look for a thaw by hand, whichever is first */
 	rec_example(&r);
 	r.until_boot_ms = hk_freeze__boot_ms() + 5000;
 	hk_freeze_held__add(&f, &r);
+	f.check_ms = hk_freeze__boot_ms() + 60000;
 	CU_ASSERT(hk_freeze__timeout_ms(&f) > 4000 && hk_freeze__timeout_ms(&f) <= 5000);
+	f.check_ms = hk_freeze__boot_ms() + 500;
+	CU_ASSERT(hk_freeze__timeout_ms(&f) > 0 && hk_freeze__timeout_ms(&f) <= 500);
 	CU_ASSERT(hk_freeze_held__find(&f, HK_FREEZE_HIER_V1, 4242) == &f.held[0]);
 	CU_ASSERT(hk_freeze_held__find(&f, HK_FREEZE_HIER_V2, 4242) == NULL);
 	/* its time up, its record not this tool's: forgotten, not thawed */

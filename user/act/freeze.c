@@ -89,6 +89,9 @@ void hk_freeze__configure(struct hk_freezer *f, const struct hk_config *c)
 	f->never = c->freeze_never;
 	if (f->blame)
 		hk_blame__configure(f->blame, c->oom_trend_span_ns);
+	/* a thaw by hand: the frozen stretch is out of the trend by then */
+	f->settle_ms = (c->oom_trend_span_ns + (__u64)c->exit_windows * c->interval_ns) /
+		       1000000;
 }
 
 int hk_freeze__init(struct hk_freezer *f, const struct hk_config *c)
@@ -103,11 +106,13 @@ int hk_freeze__init(struct hk_freezer *f, const struct hk_config *c)
 	f->r = malloc(sizeof(*f->r));
 	f->line = malloc(HK_FREEZE_LINE_MAX);
 	f->held = calloc(HK_FREEZE_HELD_MAX, sizeof(*f->held));
+	f->hand = calloc(HK_FREEZE_HAND_MAX, sizeof(*f->hand));
+	f->recent = calloc(HK_FREEZE_RECENT_MAX, sizeof(*f->recent));
 	f->blame = malloc(sizeof(*f->blame));
 	if (f->blame)
 		hk_blame__init(f->blame, c->oom_trend_span_ns);
 	hk_freeze__configure(f, c);
-	if (f->r && f->line && f->held && f->blame) {
+	if (f->r && f->line && f->held && f->hand && f->recent && f->blame) {
 		hk_freeze__sample(f);	/* the first point of the host's history */
 		return 0;
 	}
@@ -125,9 +130,13 @@ void hk_freeze__free(struct hk_freezer *f)
 	free(f->held);
 	free(f->blame);
 	f->blame = NULL;
+	free(f->hand);
+	free(f->recent);
+	f->recent = NULL;
 	f->r = NULL;
 	f->line = NULL;
 	f->held = NULL;
+	f->hand = NULL;
 }
 
 int hk_freeze__describe(const struct hk_freezer *f, char *buf, size_t len)
@@ -172,6 +181,9 @@ int hk_freeze__event(struct hk_freezer *f, const struct hk_event *e, int json,
 	struct hk_freeze_result *r = f->r;
 	int n, blame;
 
+	/* first: a thaw by hand lasts until its episode ends */
+	if (f->hand)
+		hk_freeze_hand__event(f, e);
 	/* out of OOM risk, or gone: a refusal of its next episode is said */
 	if (f->blame && e->type == HK_EV_TRANSITION && e->from == HK_OOM_RISK &&
 	    e->to != HK_OOM_RISK)

@@ -11,12 +11,16 @@
  *   freeze_owners.c  whose processes a cgroup holds (the uid rule)
  *   freeze_blame.c   against the host's headroom: only a process whose own
  *                    growth explains its fall (freeze_blame.h)
+ *   freeze_recent.c  its refusals, remembered a short while
  *   freeze_cgroup.c  the kernel's side: which freezer, its files, its state
  *                    (freeze_cgroup.h)
  *   freeze_state.c   the record of a freeze in /run/hotspot-k
  *                    (freeze_state.h)
  *   freeze_held.c    the freezes a running tool must end: --freeze-max,
- *                    those a crashed tool left, its own exit
+ *                    those a crashed tool left, its own exit; a thaw by
+ *                    hand seen
+ *   freeze_hand.c    the cgroups thawed by hand: not frozen again while
+ *                    their process's OOM risk lasts
  *   freeze_format.c  the lines that say what was done, human or JSON
  *   freeze_status.c  the records, for `hotspot-k status`
  *   cmd/thaw.c    `hotspot-k thaw CGROUP`, `hotspot-k thaw --all`
@@ -39,12 +43,24 @@
  * a reason, every byte of them escaped (\u0001 in JSON, \x01 on a terminal).
  */
 #define HK_FREEZE_LINE_MAX	(6 * (2 * HK_FREEZE_PATH_MAX + HK_FREEZE_WHY_MAX) + 1024)
-/* How long a freeze may take to settle before it is reported as pending. */
+/* How long a freeze may take to settle before it is reported as pending:
+ * `thaw` by hand waits; the event loop waits a few ms, no more (a task
+ * that cannot stop yet must not stall it), and sees the rest at a tick. */
 #define HK_FREEZE_WAIT_MS	1000
-/* Freezes one tool holds at once: beyond, a freeze is refused. */
+#define HK_FREEZE_LOOP_WAIT_MS	50
+/* Freezes one tool holds at once, and for one uid: beyond, refused. */
 #define HK_FREEZE_HELD_MAX	64
-/* Processes and levels the uid rule reads in one cgroup's subtree. */
+#define HK_FREEZE_HELD_UID_MAX	8
+/* How often the freezes held are looked at: thawed by hand? */
+#define HK_FREEZE_CHECK_MS	1000
+/* Cgroups thawed by hand, remembered at once (the oldest forgotten). */
+#define HK_FREEZE_HAND_MAX	256
+/* Refusals of the uid rule remembered at once, and for how long. */
+#define HK_FREEZE_RECENT_MAX	16
+#define HK_FREEZE_RECENT_MS	10000
+/* Processes, cgroups and levels the uid rule reads in one cgroup's subtree. */
 #define HK_FREEZE_MEMBERS_MAX	4096
+#define HK_FREEZE_CGROUPS_MAX	1024
 #define HK_FREEZE_DEPTH_MAX	64
 
 enum hk_freeze_outcome {
@@ -64,6 +80,28 @@ struct hk_freeze_result {
 	__u64 max_s;			/* FROZEN, PENDING: thawed after this */
 	char cgroup[HK_FREEZE_PATH_MAX];	/* within the hierarchy; "": unknown */
 	char why[HK_FREEZE_WHY_MAX];	/* REFUSED, FAILED, PENDING, ALREADY */
+};
+
+/*
+ * A cgroup thawed by hand while this tool held its freeze: not frozen
+ * again until the process it was frozen for has left OOM risk (or exited).
+ */
+struct hk_freeze_hand {
+	enum hk_freeze_hier hier;
+	__u64 id;			/* the cgroup */
+	__u32 pid;			/* the process it was frozen for */
+	__u64 start_ns;			/* its start (CLOCK_BOOTTIME); 0: unknown */
+	__u64 since_ms;			/* the thaw seen, CLOCK_BOOTTIME */
+	bool entered;			/* it entered OOM risk since */
+};
+
+/* A refusal of the uid rule, remembered (freeze_recent.c). */
+struct hk_freeze_recent {
+	enum hk_freeze_hier hier;
+	__u64 id;			/* the cgroup */
+	__u32 uid;			/* the leak's uid */
+	__u64 since_ms, until_ms;	/* CLOCK_BOOTTIME; until 0: free */
+	char why[HK_FREEZE_WHY_MAX];
 };
 
 /* The settings the printer acts on (a reload replaces them). */
@@ -86,6 +124,12 @@ struct hk_freezer {
 	__u64 self_start;
 	struct hk_freeze_blame *blame;	/* the host's headroom, sampled
 					 * (freeze_blame.h) */
+	__u64 check_ms;			/* the freezes held looked at next */
+	/* the cgroups thawed by hand (freeze_hand.c) */
+	struct hk_freeze_hand *hand;	/* HK_FREEZE_HAND_MAX of them */
+	unsigned int nr_hand;
+	__u64 settle_ms;		/* a freeze's flat RSS leaves the trend */
+	struct hk_freeze_recent *recent;	/* HK_FREEZE_RECENT_MAX refusals */
 };
 
 /* Where a line goes: the printer (act.c), a test. */
@@ -146,6 +190,39 @@ int hk_freeze__sample_timeout_ms(const struct hk_freezer *f);
 void hk_freeze_act__run(struct hk_freezer *f, const struct hk_event *e,
 			struct hk_freeze_result *r);
 
+/* --- freeze_hand.c ---------------------------------------------------- */
+
+/* rec's cgroup was thawed by hand: remembered, for its process's OOM
+ * risk; e: the event being acted on when it was seen (NULL at a tick),
+ * counted when it is that process's entry into OOM risk. */
+void hk_freeze_hand__saw(struct hk_freezer *f, const struct hk_freeze_rec *rec,
+			 const struct hk_event *e);
+
+/*
+ * Whether cg was thawed by hand and its process is still at OOM risk: 1
+ * yes (r refused, why says so), 0 no.
+ */
+int hk_freeze_hand__refuses(const struct hk_freezer *f, const struct hk_freeze_cg *cg,
+			    struct hk_freeze_result *r);
+
+/*
+ * Every event e, before the freeze is decided on it: the episode of a
+ * cgroup thawed by hand ends when its process exits, or leaves OOM risk
+ * after it entered it again (or long enough after the thaw that the
+ * freeze's flat stretch is out of its trend: f->settle_ms).
+ */
+void hk_freeze_hand__event(struct hk_freezer *f, const struct hk_event *e);
+
+/* --- freeze_recent.c -------------------------------------------------- */
+
+/* The uid rule refused cg for uid's leak (why): remembered a while. */
+void hk_freeze_recent__put(struct hk_freezer *f, const struct hk_freeze_cg *cg, __u32 uid,
+			   const char *why);
+/* 1: it did, HK_FREEZE_RECENT_MS ago at most (r refused, why says so and
+ * when); 0: nothing remembered. */
+int hk_freeze_recent__get(struct hk_freezer *f, const struct hk_freeze_cg *cg, __u32 uid,
+			  struct hk_freeze_result *r);
+
 /* --- freeze_owners.c -------------------------------------------------- */
 
 /*
@@ -158,7 +235,8 @@ int hk_freeze_owners__uids(const char *proc, __u32 pid, __u32 uids[4]);
  * Whether every process in the cgroup open at fd, and in every cgroup
  * below it, runs as uid (all four uids): 0 yes; -1 no, or it cannot be
  * told (a file unreadable, a process outside our PID namespace, more
- * than HK_FREEZE_MEMBERS_MAX processes), why naming the rule and one
+ * than HK_FREEZE_MEMBERS_MAX processes or HK_FREEZE_CGROUPS_MAX
+ * cgroups), why naming the rule and one
  * process (rel is the cgroup's path, for it). fd is left open.
  */
 int hk_freeze_owners__check(int fd, const char *rel, const char *proc, __u32 uid, char *why,
@@ -176,8 +254,10 @@ int hk_freeze__timeout_ms(const struct hk_freezer *f);
 /*
  * What is due: at the first call, the records a crashed or killed tool
  * left (those whose time is up are thawed, the others taken over and
- * said); then every freeze held whose time is up is thawed. Each line
- * goes to say().
+ * said); then every freeze held whose time is up is thawed; every
+ * HK_FREEZE_CHECK_MS, a freeze held found thawed (by hand, or by its
+ * owner) is let go: said, its record dropped, its cgroup remembered
+ * (freeze_hand.c). Each line goes to say().
  */
 void hk_freeze__tick(struct hk_freezer *f, int json, const struct hk_format_ctx *ctx,
 		     hk_freeze_say_fn *say, void *arg);
@@ -193,6 +273,13 @@ void hk_freeze_held__forget(struct hk_freezer *f, struct hk_freeze_rec *r);
 int hk_freeze_held__dir(struct hk_freezer *f, char *why, size_t why_len);
 /* Thaw every freeze f holds (its exit), each said on stderr. */
 void hk_freeze_held__release(struct hk_freezer *f);
+/*
+ * The same from another thread, when the event loop is stuck (the stop
+ * guard): every freeze recorded in f's run directory as this tool's is
+ * thawed and its record dropped, each said on stderr. Reads only what
+ * never changes in f (its run directory, this tool's pid and start).
+ */
+void hk_freeze__release_recorded(const struct hk_freezer *f);
 
 /* Now on CLOCK_BOOTTIME and the wall clock. */
 __u64 hk_freeze__boot_ms(void);
@@ -222,6 +309,7 @@ enum hk_freeze_end {
 					 * time not up: taken over */
 	HK_FREEZE_END_EXIT = 3,		/* thawed: this tool exits */
 	HK_FREEZE_END_FAILED = 4,	/* its thaw failed: why */
+	HK_FREEZE_END_HAND = 5,		/* thawed by someone else: let go */
 };
 
 /* The moment a line is about. */

@@ -12,9 +12,14 @@
  * Then, in order, each step refusing or failing on its own:
  *   the path rules (freeze.c: the root, our own cgroup, --never-freeze);
  *   the cgroup opened (freeze_cgroup.c: confined to the cgroup mount);
+ *   thawed by hand while this tool held it, in its process's OOM-risk
+ *     episode (freeze_hand.c): a thaw by hand wins;
  *   frozen already? (another process of it entered OOM risk, or someone
  *     else froze it): said, not frozen again, not counted again;
- *   every process below it of the leaking uid (freeze_owners.c);
+ *   room: HK_FREEZE_HELD_MAX freezes at once, HK_FREEZE_HELD_UID_MAX
+ *     for one uid's processes;
+ *   every process below it of the leaking uid (freeze_owners.c), a
+ *     refusal remembered a short while (freeze_recent.c);
  *   the record written (freeze_state.c): a freeze that a crash could
  *     leave with nobody to end it is not made;
  *   frozen, then the uid rule read again: a process of another user that
@@ -77,9 +82,10 @@ static int leaker(const struct hk_freeze_fs *fs, const struct hk_freezer *f,
 }
 
 /* cg is frozen already: by this tool (another process of it entered OOM
- * risk), or by someone else. 1 yes (r says so), 0 no, -1 r failed. */
-static int frozen_already(struct hk_freezer *f, const struct hk_freeze_cg *cg,
-			  struct hk_freeze_result *r)
+ * risk), or by someone else. 1 yes, or thawed by hand since this tool
+ * froze it (r says so), 0 no, -1 r failed. */
+static int frozen_already(struct hk_freezer *f, const struct hk_event *e,
+			  const struct hk_freeze_cg *cg, struct hk_freeze_result *r)
 {
 	struct hk_freeze_rec *held = hk_freeze_held__find(f, cg->hier, cg->id);
 	struct hk_freeze_rec rec;
@@ -91,8 +97,17 @@ static int frozen_already(struct hk_freezer *f, const struct hk_freeze_cg *cg,
 		r->outcome = HK_FREEZE_FAILED;
 		return -1;
 	}
-	/* held, but thawed by hand since, or its record dropped: a new freeze */
-	if (held && (!frozen || f->dir.fd < 0 ||
+	/* held, but thawed since, before a tick saw it: by hand, it wins */
+	if (held && !frozen) {
+		rec = *held;
+		hk_freeze_held__forget(f, held);
+		if (f->dir.fd >= 0)
+			hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
+		hk_freeze_hand__saw(f, &rec, e);
+		return hk_freeze_hand__refuses(f, cg, r);
+	}
+	/* held, its record dropped (`thaw --all` failed half-way): not ours */
+	if (held && (f->dir.fd < 0 ||
 		     hk_freeze_state__get(&f->dir, cg->hier, cg->id, &rec, why, sizeof(why)))) {
 		hk_freeze_held__forget(f, held);
 		held = NULL;
@@ -123,6 +138,7 @@ static void record(const struct hk_freezer *f, const struct hk_event *e,
 	snprintf(rec->dir, sizeof(rec->dir), "%s", cg->dir);
 	snprintf(rec->cgroup, sizeof(rec->cgroup), "%s", cg->rel);
 	rec->pid = e->tgid;
+	rec->start_ns = e->start_boottime_ns;
 	rec->uid = uid;
 	memcpy(rec->comm, e->comm, hk_comm__len(e->comm));
 	rec->since_boot_ms = hk_freeze__boot_ms();
@@ -133,7 +149,38 @@ static void record(const struct hk_freezer *f, const struct hk_event *e,
 	rec->by_start = f->self_start;
 }
 
-/* Freeze cg for e's process of uid: r says what came of it. */
+/* Freezes held for uid's processes. */
+static unsigned int held_for(const struct hk_freezer *f, __u32 uid)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < f->nr_held; i++)
+		n += f->held[i].uid == uid;
+	return n;
+}
+
+/* Room for one more freeze for uid: 0, or -1 (r refused, why says so).
+ * Before the uid rule's walk: a uid at its limit costs no walk. */
+static int room(const struct hk_freezer *f, __u32 uid, struct hk_freeze_result *r)
+{
+	if (f->nr_held == HK_FREEZE_HELD_MAX) {
+		r->outcome = HK_FREEZE_REFUSED;
+		snprintf(r->why, sizeof(r->why), "%d cgroups are frozen already: no more at once",
+			 HK_FREEZE_HELD_MAX);
+		return -1;
+	}
+	/* one user's leaks cannot take every slot from the others' */
+	if (held_for(f, uid) >= HK_FREEZE_HELD_UID_MAX) {
+		r->outcome = HK_FREEZE_REFUSED;
+		snprintf(r->why, sizeof(r->why), "%d cgroups are frozen already for uid %u's "
+			 "processes: no more for it at once", HK_FREEZE_HELD_UID_MAX, uid);
+		return -1;
+	}
+	return 0;
+}
+
+/* Freeze cg for e's process of uid (room() said yes): r says what came
+ * of it. */
 static void freeze(struct hk_freezer *f, const struct hk_event *e, struct hk_freeze_cg *cg,
 		   __u32 uid, struct hk_freeze_result *r)
 {
@@ -142,12 +189,6 @@ static void freeze(struct hk_freezer *f, const struct hk_event *e, struct hk_fre
 	__u64 ms;
 	int done, put;
 
-	if (f->nr_held == HK_FREEZE_HELD_MAX) {
-		r->outcome = HK_FREEZE_REFUSED;
-		snprintf(r->why, sizeof(r->why), "%d cgroups are frozen already: no more at once",
-			 HK_FREEZE_HELD_MAX);
-		return;
-	}
 	r->outcome = HK_FREEZE_FAILED;
 	if (hk_freeze_held__dir(f, why, sizeof(why))) {
 		snprintf(r->why, sizeof(r->why), "cannot record it, to thaw it after a crash: "
@@ -161,7 +202,7 @@ static void freeze(struct hk_freezer *f, const struct hk_event *e, struct hk_fre
 			 "(%s): %s", f->rundir, strerror(-put));
 		return;
 	}
-	done = hk_freeze__set(cg, true, HK_FREEZE_WAIT_MS, &r->settle_ms, r->why,
+	done = hk_freeze__set(cg, true, HK_FREEZE_LOOP_WAIT_MS, &r->settle_ms, r->why,
 			      sizeof(r->why));
 	if (done < 0) {
 		hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
@@ -170,7 +211,8 @@ static void freeze(struct hk_freezer *f, const struct hk_event *e, struct hk_fre
 	/* someone of another user moved in while we looked: not ours */
 	if (hk_freeze_owners__check(cg->fd, cg->rel, f->proc, uid, why, sizeof(why))) {
 		r->outcome = HK_FREEZE_REFUSED;
-		if (hk_freeze__set(cg, false, HK_FREEZE_WAIT_MS, &ms, err, sizeof(err)) > 0) {
+		hk_freeze_recent__put(f, cg, uid, why);
+		if (hk_freeze__set(cg, false, HK_FREEZE_LOOP_WAIT_MS, &ms, err, sizeof(err)) > 0) {
 			snprintf(r->why, sizeof(r->why), "%.*s (thawed again at once)",
 				 (int)sizeof(r->why) - 32, why);
 			hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
@@ -224,10 +266,14 @@ void hk_freeze_act__run(struct hk_freezer *f, const struct hk_event *e,
 		goto out;
 	}
 	r->hier = cg.hier;
-	if (frozen_already(f, &cg, r))
+	if (hk_freeze_hand__refuses(f, &cg, r) || frozen_already(f, e, &cg, r))
+		goto out;
+	/* no room, or refused a moment ago: not walked for every event */
+	if (room(f, uid, r) || hk_freeze_recent__get(f, &cg, uid, r))
 		goto out;
 	if (hk_freeze_owners__check(cg.fd, cg.rel, f->proc, uid, r->why, sizeof(r->why))) {
 		r->outcome = HK_FREEZE_REFUSED;
+		hk_freeze_recent__put(f, &cg, uid, r->why);
 		goto out;
 	}
 	freeze(f, e, &cg, uid, r);

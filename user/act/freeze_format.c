@@ -206,7 +206,7 @@ int hk_freeze__end_priority(enum hk_freeze_end end)
 {
 	/* thawed: the leak runs again, and may meet the OOM killer now;
 	 * taken over: a cgroup stays stopped; both are to be seen */
-	return end == HK_FREEZE_END_FAILED ? 3 : 4;
+	return end == HK_FREEZE_END_FAILED ? 3 : end == HK_FREEZE_END_HAND ? 5 : 4;
 }
 
 static const char *const ends[] = {
@@ -215,6 +215,7 @@ static const char *const ends[] = {
 	[HK_FREEZE_END_TAKEN] = "taken",
 	[HK_FREEZE_END_EXIT] = "exit",
 	[HK_FREEZE_END_FAILED] = "failed",
+	[HK_FREEZE_END_HAND] = "hand",
 };
 
 /* "(frozen for pid 1234 leak, uid 1000)" */
@@ -247,6 +248,15 @@ static void human_end(struct hk_out *o, const struct hk_freeze_rec *rec,
 
 	hk_units__print(max, sizeof(max), HK_UNIT_DURATION_S, max_s);
 	hk_out__str(o, "hotspot-k: ");
+	if (end == HK_FREEZE_END_HAND) {
+		/* someone thawed it: their call, for the rest of this episode */
+		hk_out__term_text(o, rec->cgroup, strlen(rec->cgroup));
+		hk_out__printf(o, " was thawed by hand: not freezing it again while pid %u "
+			       "stays at OOM risk ", rec->pid);
+		out_whose(o, rec);
+		hk_out__str(o, "\n");
+		return;
+	}
 	if (end == HK_FREEZE_END_FAILED || end == HK_FREEZE_END_TAKEN) {
 		hk_out__str(o, "cgroup ");
 		hk_out__term_text(o, rec->cgroup, strlen(rec->cgroup));
@@ -324,7 +334,7 @@ int hk_freeze__format_end(char *buf, size_t len, const struct hk_freeze_rec *rec
 	struct hk_out o;
 
 	hk_out__init(&o, buf, len);
-	if (end > HK_FREEZE_END_FAILED)
+	if (end > HK_FREEZE_END_HAND)
 		return -1;
 	if (as_json)
 		json_end(&o, rec, end, why, now, ctx);

@@ -18,6 +18,12 @@
  *
  * Before a thaw the cgroup is checked to be the one recorded (its id): a
  * cgroup removed and made again under the same name is somebody else's.
+ *
+ * Every HK_FREEZE_CHECK_MS while freezes are held, each is looked at: one
+ * found thawed (`hotspot-k thaw`, an echo by root or by the cgroup's
+ * owner) is let go at once, said in a line, its record dropped, so that a
+ * cgroup its owner thaws holds no slot; its cgroup is not frozen again in
+ * that OOM-risk episode (freeze_hand.c). One found gone is let go too.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -85,6 +91,8 @@ int hk_freeze__timeout_ms(const struct hk_freezer *f)
 		return 0;
 	if (!f->nr_held)
 		return -1;
+	/* the next look at the freezes held: thawed by hand? */
+	first = f->check_ms;
 	for (i = 0; i < f->nr_held; i++)
 		if (f->held[i].until_boot_ms < first)
 			first = f->held[i].until_boot_ms;
@@ -111,12 +119,12 @@ static void say_end(struct hk_freezer *f, const struct hk_freeze_rec *rec,
 }
 
 /*
- * Thaw rec's cgroup and drop its record: 1 thawed, 0 nothing to thaw (the
- * cgroup is gone, or thawed already: by hand), -1 failed (why; the record
- * stays, for `thaw --all` and status).
+ * Thaw rec's cgroup and drop its record, waiting wait_ms at most: 1
+ * thawed, 0 nothing to thaw (the cgroup is gone, or thawed already: by
+ * hand), -1 failed (why; the record stays, for `thaw --all` and status).
  */
-static int thaw_rec(struct hk_freezer *f, const struct hk_freeze_rec *rec, char *why,
-		    size_t why_len)
+static int thaw_rec(struct hk_freezer *f, const struct hk_freeze_rec *rec, int wait_ms,
+		    char *why, size_t why_len)
 {
 	struct hk_freeze_cg cg;
 	__u64 settle_ms;
@@ -129,7 +137,7 @@ static int thaw_rec(struct hk_freezer *f, const struct hk_freeze_rec *rec, char 
 		return -1;
 	e = hk_freeze__is_frozen(&cg, why, why_len);
 	if (e > 0)
-		e = hk_freeze__set(&cg, false, HK_FREEZE_WAIT_MS, &settle_ms, why, why_len);
+		e = hk_freeze__set(&cg, false, wait_ms, &settle_ms, why, why_len);
 	hk_freeze__close(&cg);
 	if (e < 0 || (e == 0 && why[0]))
 		return -1;
@@ -140,7 +148,7 @@ drop:
 	return done;
 }
 
-/* 1 rec's cgroup is still frozen, 0 it is gone or thawed, -1 why. */
+/* 1 rec's cgroup is still frozen, 0 it is thawed, -ENOENT gone, -1 why. */
 static int still_frozen(const struct hk_freeze_rec *rec, char *why, size_t why_len)
 {
 	struct hk_freeze_cg cg;
@@ -148,7 +156,7 @@ static int still_frozen(const struct hk_freeze_rec *rec, char *why, size_t why_l
 
 	e = hk_freeze__open_rec(rec, &cg, why, why_len);
 	if (e == -ENOENT)
-		return 0;
+		return e;
 	if (e)
 		return -1;
 	e = hk_freeze__is_frozen(&cg, why, why_len);
@@ -187,7 +195,7 @@ static void look_at_records(struct hk_freezer *f, int json, const struct hk_form
 			continue;
 		why[0] = '\0';
 		if (rec->until_boot_ms <= now) {
-			e = thaw_rec(f, rec, why, sizeof(why));
+			e = thaw_rec(f, rec, HK_FREEZE_LOOP_WAIT_MS, why, sizeof(why));
 			if (e) {
 				say_end(f, rec, e > 0 ? HK_FREEZE_END_LEFT : HK_FREEZE_END_FAILED,
 					why, json, ctx, say, arg);
@@ -197,7 +205,7 @@ static void look_at_records(struct hk_freezer *f, int json, const struct hk_form
 		}
 		/* not due: still frozen? then ours to end, on time */
 		e = still_frozen(rec, why, sizeof(why));
-		if (!e) {
+		if (!e || e == -ENOENT) {
 			/* gone, or thawed by hand: nothing left to end */
 			hk_freeze_state__drop(&f->dir, rec->hier, rec->id);
 			continue;
@@ -229,7 +237,7 @@ static void look_at_records(struct hk_freezer *f, int json, const struct hk_form
  * or `thaw --all` did: then it is nobody's to end any more.
  */
 static void end_held(struct hk_freezer *f, const struct hk_freeze_rec *rec,
-		     enum hk_freeze_end end, int json, const struct hk_format_ctx *ctx,
+		     enum hk_freeze_end end, int wait_ms, int json, const struct hk_format_ctx *ctx,
 		     hk_freeze_say_fn *say, void *arg)
 {
 	char why[HK_FREEZE_WHY_MAX];
@@ -241,11 +249,46 @@ static void end_held(struct hk_freezer *f, const struct hk_freeze_rec *rec,
 	    now.by_pid != f->self_pid || now.by_start != f->self_start)
 		return;
 	why[0] = '\0';
-	e = thaw_rec(f, rec, why, sizeof(why));
+	e = thaw_rec(f, rec, wait_ms, why, sizeof(why));
 	if (!e)
 		return;
 	f->thawed += e > 0;
 	say_end(f, rec, e > 0 ? end : HK_FREEZE_END_FAILED, why, json, ctx, say, arg);
+}
+
+/*
+ * Every HK_FREEZE_CHECK_MS: a freeze held found thawed, not by this tool,
+ * is let go (said, its record dropped, its cgroup remembered: a thaw by
+ * hand wins); one whose cgroup is gone is let go quietly.
+ */
+static void check_held(struct hk_freezer *f, int json, const struct hk_format_ctx *ctx,
+		       hk_freeze_say_fn *say, void *arg)
+{
+	char why[HK_FREEZE_WHY_MAX];
+	struct hk_freeze_rec rec;
+	unsigned int i;
+	__u64 now = hk_freeze__boot_ms();
+	int e;
+
+	if (now < f->check_ms)
+		return;
+	f->check_ms = now + HK_FREEZE_CHECK_MS;
+	for (i = 0; i < f->nr_held;) {
+		e = still_frozen(&f->held[i], why, sizeof(why));
+		/* frozen, or cannot tell: held on, thawed on time */
+		if (e > 0 || e == -1) {
+			i++;
+			continue;
+		}
+		rec = f->held[i];
+		hk_freeze_held__forget(f, &f->held[i]);
+		if (f->dir.fd >= 0)
+			hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
+		if (e == -ENOENT)
+			continue;
+		hk_freeze_hand__saw(f, &rec, NULL);
+		say_end(f, &rec, HK_FREEZE_END_HAND, NULL, json, ctx, say, arg);
+	}
 }
 
 void hk_freeze__tick(struct hk_freezer *f, int json, const struct hk_format_ctx *ctx,
@@ -267,8 +310,9 @@ void hk_freeze__tick(struct hk_freezer *f, int json, const struct hk_format_ctx 
 		}
 		rec = f->held[i];
 		hk_freeze_held__forget(f, &f->held[i]);
-		end_held(f, &rec, HK_FREEZE_END_MAX, json, ctx, say, arg);
+		end_held(f, &rec, HK_FREEZE_END_MAX, HK_FREEZE_LOOP_WAIT_MS, json, ctx, say, arg);
 	}
+	check_held(f, json, ctx, say, arg);
 }
 
 /* At exit there is no printer left: the lines go to stderr, as the
@@ -288,6 +332,43 @@ void hk_freeze_held__release(struct hk_freezer *f)
 
 	while (f->nr_held) {
 		rec = f->held[--f->nr_held];
-		end_held(f, &rec, HK_FREEZE_END_EXIT, 0, &ctx, say_log, NULL);
+		end_held(f, &rec, HK_FREEZE_END_EXIT, HK_FREEZE_WAIT_MS, 0, &ctx, say_log, NULL);
 	}
+}
+
+void hk_freeze__release_recorded(const struct hk_freezer *f)
+{
+	char why[HK_FREEZE_WHY_MAX], bad_name[64], q[HK_QUOTE_BUF];
+	struct hk_freeze_rec *recs;
+	struct hk_freeze_cg cg;
+	unsigned int i, n, bad;
+	struct hk_safedir d;
+	__u64 ms;
+	int e;
+
+	if (hk_freeze_state__list(f->rundir, &d, &recs, &n, &bad, bad_name, sizeof(bad_name),
+				  why, sizeof(why)))
+		return;
+	for (i = 0; i < n; i++) {
+		if (recs[i].by_pid != f->self_pid || recs[i].by_start != f->self_start)
+			continue;
+		e = hk_freeze__open_rec(&recs[i], &cg, why, sizeof(why));
+		if (!e) {
+			e = hk_freeze__set(&cg, false, HK_FREEZE_LOOP_WAIT_MS, &ms, why,
+					   sizeof(why)) > 0 ? 0 : -1;
+			hk_freeze__close(&cg);
+		}
+		if (e == -1) {
+			hk_log__print(HK_LOG_ERR, "cgroup %s not thawed: %s (its record stays: "
+				      "the next start thaws it)\n",
+				      hk_msg__quote(q, sizeof(q), recs[i].cgroup), why);
+			continue;
+		}
+		hk_freeze_state__drop(&d, recs[i].hier, recs[i].id);
+		if (!e)
+			hk_log__print(HK_LOG_WARNING, "thawed cgroup %s: hotspot-k exits\n",
+				      hk_msg__quote(q, sizeof(q), recs[i].cgroup));
+	}
+	hk_safefile__dir_close(&d);
+	free(recs);
 }

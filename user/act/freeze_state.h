@@ -30,6 +30,8 @@ struct hk_freeze_rec {
 	__s64 until_unix_s;
 	__u32 by_pid;			/* the hotspot-k that holds it */
 	__u64 by_start;			/* ... its start, /proc/PID/stat field 22 */
+	__u64 start_ns;			/* pid's start (CLOCK_BOOTTIME): the tool's
+					 * own memory, not in the file (0: read back) */
 };
 
 /* "freeze.v1.4242": the record's file name in the run directory. */

@@ -169,6 +169,7 @@ static void delayacct_put_back(void)
 /* For a stuck loop's cleanup, from the guard's thread (stopguard.h). */
 static struct hk_loader *running;
 static struct hk_printer *printing;
+static struct hk_freezer *freezing;
 
 /* The loop did not finish its cleanup in time after a stop signal. */
 static int stuck(int signo, const char *phase)
@@ -178,6 +179,10 @@ static int stuck(int signo, const char *phase)
 		      "write are lost)\n", hk_stopguard__name(signo),
 		      HK_STOPGUARD_GRACE_MS / 1000, phase);
 	delayacct_put_back();
+	/* a freeze does not outlive the tool that would end it: by its
+	 * records, as the loop may be inside the freezer right now */
+	if (freezing)
+		hk_freeze__release_recorded(freezing);
 	if (running && printing)
 		print_summary(running, printing);
 	return EXIT_RUNTIME;
@@ -317,6 +322,7 @@ int hk_cmd_run(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	printing = &pr;
+	freezing = act.freeze;
 	hk_delayacct__for(&c.opts.cfg);
 	if (hk_loader__start(&l, &c.opts, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
