@@ -146,10 +146,12 @@ char *hk_oom_memcg__by_id(const char *mount, __u64 id, int *gone, long *uid)
 	if (n <= 0 || (size_t)n >= sizeof(at) - 1)
 		return NULL;
 	at[n] = '\0';
-	/* under this mount, or told some other way ("/" alone is the root) */
+	/* under this mount ("/" alone is the root), and not removed since
+	 * (d_path's mark; a cgroup named so is searched for instead) */
 	if (m == 1)
 		m = 0;
-	if (strncmp(at, mount, m) || (at[m] != '/' && at[m]) || strstr(at, " (deleted)"))
+	if (strncmp(at, mount, m) || (at[m] != '/' && at[m]) ||
+	    (n >= 10 && !strcmp(at + n - 10, " (deleted)")))
 		return NULL;
 	return strdup(at[m] ? at + m : "/");
 }
