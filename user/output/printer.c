@@ -123,10 +123,11 @@ static void say_held(struct hk_printer *p, long uid, __u64 held)
 			     "\"lines\":%llu,\"interval_s\":%llu,\"lines_per_interval\":%d}\n",
 			     uid, (unsigned long long)held, interval_s, HK_LINELIMIT_LINES);
 	else if (!held)
-		n = snprintf(line, sizeof(line), "hotspot-k: uid %ld%s wrote %d lines in %llu s: "
-			     "its lines are held back, and counted, until then (root and system "
-			     "users never)\n", uid, uid < 0 ? " (users past the table)" : "",
-			     HK_LINELIMIT_LINES, interval_s);
+		n = snprintf(line, sizeof(line), "hotspot-k: uid %ld%s wrote its %d lines of "
+			     "these %llu s: more are held back and counted until they end (root "
+			     "and system users never are)\n", uid,
+			     uid < 0 ? " (users past the table)" : "", HK_LINELIMIT_LINES,
+			     interval_s);
 	else
 		n = snprintf(line, sizeof(line), "hotspot-k: %llu lines of uid %ld%s held back "
 			     "in %llu s\n", (unsigned long long)held, uid,
