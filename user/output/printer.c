@@ -3,9 +3,10 @@
  * printer.c - the ring buffer's transitions written out, one line each.
  *
  * A line is never dropped here for its content: the buffer holds the
- * longest line an event can make (HK_FORMAT_LINE_MAX). What can still fail
- * is the write, and that is not kept quiet either: the caller stops and
- * says why.
+ * longest line an event can make (HK_FORMAT_LINE_MAX). A user's lines past
+ * their share (linelimit.h) are held back, counted and said so; root's and
+ * the system users' never are. What can still fail is the write, and that
+ * is not kept quiet either: the caller stops and says why.
  */
 #include <errno.h>
 #include <stdlib.h>
