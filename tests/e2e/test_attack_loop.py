@@ -13,6 +13,11 @@ findings M1, M4 and L7), by nobody with a delegated memory cgroup subtree.
   nobody's lines are bounded (L7): at most 20 in the interval (10 s), then
   a line says they are held back; the kernel's count of kills is taken
   from the cgroup, to show there were more.
+- attack_oom_loop_unit (M1): the same, the tool with the shipped unit's
+  capabilities only (CAP_BPF, CAP_PERFMON): no file handles, so each
+  kill's cgroup is searched for by name, within a budget per kill and per
+  second, once per id in 10 s; the lines say ".../d", and are bounded as
+  those of an unknown owner.
 - attack_json_line_max (M4): nobody's busy loop 16 cgroup levels deep, each
   name 250 control bytes (\\x01: 6 bytes each in JSON): its JSON line went
   to ~25 KiB, and a journald stream line past LineMax (48 KiB) is split,
@@ -38,6 +43,7 @@ from test_attack_kernel import delegate, remove_tree
 
 LINE_MAX = 16384                # HK_FORMAT_LINE_MAX
 LINES = 20                      # HK_LINELIMIT_LINES: a user's lines an interval (10 s)
+OWNER_UNKNOWN = -2              # HK_LINELIMIT_OWNER_UNKNOWN
 WIDE = 10000                    # empty cgroups beside the OOM loop's
 DEEP = 18                       # levels below cg/deep: 20 below the mount
 BUSY = ["sh", "-c", "while :; do :; done"]
@@ -115,9 +121,22 @@ def oom_kills(path):
     return 0
 
 
-def t_attack_oom_loop(suite, ctx):
+def unit_caps(ctx):
+    """The tool as the shipped unit runs it: root, its capabilities bounded
+    to CAP_BPF and CAP_PERFMON (no CAP_DAC_READ_SEARCH: no file handles)."""
+    wrapper = os.path.join(ctx.workdir, "unit-caps")
+    with open(wrapper, "w") as f:
+        f.write('#!/bin/sh\nexec setpriv --bounding-set=-all,+bpf,+perfmon --inh-caps=-all '
+                '-- "%s" "$@"\n' % ctx.tool)
+    os.chmod(wrapper, 0o755)
+    ctx.tool = wrapper
+
+
+def oom_loop(suite, ctx, name, by_handle):
     cg = delegated(ctx, "oom_loop")
-    tool = Tool(ctx, "oom_loop", extra=["-i", FAST_INTERVAL])
+    if not by_handle:
+        unit_caps(ctx)
+    tool = Tool(ctx, name, extra=["-i", FAST_INTERVAL])
     tool.wait_ready()
     start_oom_loop(ctx, cg)
     deep = cgroups.path_of(cg) + "/deep" + "/d" * DEEP
@@ -139,7 +158,9 @@ def t_attack_oom_loop(suite, ctx):
     tool.wait_windows(2)
     evs = [o for _, o in tool.events()]
     kills = [o for o in evs if o.get("to") == "oom_killed" and o.get("oom_memcg_id")]
-    held = [o for o in evs if o.get("event") == "lines_held" and o.get("uid") == NOBODY_UID]
+    # the owner of a cgroup not found is not known: its kills bounded together
+    held_uid = NOBODY_UID if by_handle else OWNER_UNKNOWN
+    held = [o for o in evs if o.get("event") == "lines_held" and o.get("uid") == held_uid]
     if killed < LINES + 10:
         raise TestFailure("the kernel OOM-killed %d processes in %.1f s: too few to judge "
                           "the tool's lines" % (killed, took))
@@ -150,7 +171,8 @@ def t_attack_oom_loop(suite, ctx):
                    "while nobody's OOM loop ran" % (hog.pid, ENTER_WINDOWS))
     if cpu_pct > 33.0:
         bad.append("the tool used %.0f %% of a CPU" % cpu_pct)
-    wrong = [o for o in kills if o.get("oom_memcg") != deep]
+    # without file handles, the search stops at 16 levels: the name alone
+    wrong = [o for o in kills if o.get("oom_memcg") != (deep if by_handle else ".../d")]
     if wrong:
         bad.append("%d of %d kill lines do not name the memory cgroup %s (%r)" %
                    (len(wrong), len(kills), deep, wrong[0].get("oom_memcg")))
@@ -165,10 +187,19 @@ def t_attack_oom_loop(suite, ctx):
                           "CPU):\n    %s\n%s" %
                           (killed, took, len(kills), cpu_pct, "\n    ".join(bad),
                            fmt_events(history(tool, hog.pid))))
-    ctx.record("attack_oom_loop", True, "%d OOM kills in %.1f s: root's loop cpu_bound "
-               "%.1f s after its start; %d kill lines (by path), then held back and said; "
-               "the tool at %.0f %% of a CPU" %
-               (killed, took, found[0] - hog.hk_started, len(kills), cpu_pct))
+    ctx.record(name, True, "%d OOM kills in %.1f s: root's loop cpu_bound %.1f s after "
+               "its start; %d kill lines (%s), then held back and said; the tool at %.0f %% "
+               "of a CPU" % (killed, took, found[0] - hog.hk_started, len(kills),
+                             "by path" if by_handle else "by name: searched within budget",
+                             cpu_pct))
+
+
+def t_attack_oom_loop(suite, ctx):
+    oom_loop(suite, ctx, "oom_loop", True)
+
+
+def t_attack_oom_loop_unit(suite, ctx):
+    oom_loop(suite, ctx, "oom_loop_unit", False)
 
 
 def t_attack_json_line_max(suite, ctx):
@@ -205,5 +236,6 @@ def t_attack_json_line_max(suite, ctx):
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("attack_oom_loop", t_attack_oom_loop, 60, True),
+    ("attack_oom_loop_unit", t_attack_oom_loop_unit, 60, True),
     ("attack_json_line_max", t_attack_json_line_max, 45, True),
 ]

@@ -21,6 +21,12 @@ static void test_root_and_system(void)
 			CU_ASSERT_EQUAL(hk_linelimit__take(&l, uids[i], T0 + n),
 					HK_LINELIMIT_WRITE);
 	CU_ASSERT_EQUAL(l.held_total, 0);
+	/* an OOM kill's memory cgroup not found: its owner unknown, bounded */
+	for (n = 0; n < HK_LINELIMIT_LINES; n++)
+		CU_ASSERT_EQUAL(hk_linelimit__take(&l, HK_LINELIMIT_OWNER_UNKNOWN, T0 + n),
+				HK_LINELIMIT_WRITE);
+	CU_ASSERT_EQUAL(hk_linelimit__take(&l, HK_LINELIMIT_OWNER_UNKNOWN, T0 + n),
+			HK_LINELIMIT_HOLD_FIRST);
 }
 
 static void test_user_bounded(void)
@@ -65,7 +71,7 @@ static void test_many_users(void)
 	for (n = 0; hk_linelimit__due(&l, T0 + HK_LINELIMIT_INTERVAL_NS, &uid, &held); n++)
 		;
 	CU_ASSERT_EQUAL(n, HK_LINELIMIT_USERS);
-	CU_ASSERT_EQUAL(uid, -1);
+	CU_ASSERT_EQUAL(uid, HK_LINELIMIT_PAST_TABLE);
 }
 
 /* An exit's line is the process's, whose uid was kept at its last line. */

@@ -25,9 +25,9 @@ static struct hk_linelimit_user *slot(struct hk_linelimit *l, long uid, __u64 no
 		u = &l->user[l->used++];
 	if (!u) {
 		u = &l->user[HK_LINELIMIT_USERS - 1];
-		if (u->uid == -1)
+		if (u->uid == HK_LINELIMIT_PAST_TABLE)
 			return u;
-		uid = -1;
+		uid = HK_LINELIMIT_PAST_TABLE;
 	}
 	u->uid = uid;
 	u->since_ns = now_ns;
@@ -40,7 +40,7 @@ enum hk_linelimit_take hk_linelimit__take(struct hk_linelimit *l, long uid, __u6
 {
 	struct hk_linelimit_user *u;
 
-	if (uid < HK_LINELIMIT_FIRST_UID)
+	if (uid != HK_LINELIMIT_OWNER_UNKNOWN && uid < HK_LINELIMIT_FIRST_UID)
 		return HK_LINELIMIT_WRITE;
 	u = slot(l, uid, now_ns);
 	/* a new interval: what was held in the last one is said by _due */

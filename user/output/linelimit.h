@@ -20,6 +20,10 @@
 #define HK_LINELIMIT_LINES 20
 #define HK_LINELIMIT_INTERVAL_NS (10ULL * 1000 * 1000 * 1000)
 /* users counted apart; those past the table share the last slot (uid -1) */
+#define HK_LINELIMIT_PAST_TABLE (-1L)
+/* OOM kills in a memory cgroup not found (its owner unknown: removed, or
+ * past the search's budget), bounded together as one user */
+#define HK_LINELIMIT_OWNER_UNKNOWN (-2L)
 #define HK_LINELIMIT_USERS 32
 
 struct hk_linelimit_user {
@@ -50,7 +54,8 @@ enum hk_linelimit_take {
 				  * so now, the count when it ends */
 };
 
-/* Whether a line of uid (-1: unknown, let through) may be written at now_ns. */
+/* Whether a line of uid may be written at now_ns: -1 (not known) is let
+ * through, HK_LINELIMIT_OWNER_UNKNOWN is not. */
 enum hk_linelimit_take hk_linelimit__take(struct hk_linelimit *l, long uid, __u64 now_ns);
 
 /* Keep pid's uid for its exit; the uid kept for pid, -1 when none is. */
@@ -59,8 +64,9 @@ long hk_linelimit__recall(const struct hk_linelimit *l, __u32 pid);
 
 /*
  * A user whose interval has ended at now_ns with lines held back: 1, with
- * its uid (-1: the shared slot) and the count in *uid and *held, its count
- * reset (call again for the next); 0 when none is due.
+ * its uid (or HK_LINELIMIT_PAST_TABLE, HK_LINELIMIT_OWNER_UNKNOWN) and the
+ * count in *uid and *held, its count reset (call again for the next); 0
+ * when none is due.
  */
 int hk_linelimit__due(struct hk_linelimit *l, __u64 now_ns, long *uid, __u64 *held);
 

@@ -116,23 +116,26 @@ static void say_stall(struct hk_printer *p, int stalled, __u64 dropped)
 static void say_held(struct hk_printer *p, long uid, __u64 held)
 {
 	unsigned long long interval_s = HK_LINELIMIT_INTERVAL_NS / HK_NSEC_PER_SEC;
-	char line[256];
+	char line[256], who[64];
 	int n;
 
+	if (uid == HK_LINELIMIT_PAST_TABLE)
+		snprintf(who, sizeof(who), "the users past the table");
+	else if (uid == HK_LINELIMIT_OWNER_UNKNOWN)
+		snprintf(who, sizeof(who), "OOM kills in memory cgroups not found");
+	else
+		snprintf(who, sizeof(who), "uid %ld", uid);
 	if (p->json)
 		n = snprintf(line, sizeof(line), "{\"event\":\"lines_held\",\"uid\":%ld,"
 			     "\"lines\":%llu,\"interval_s\":%llu,\"lines_per_interval\":%d}\n",
 			     uid, (unsigned long long)held, interval_s, HK_LINELIMIT_LINES);
 	else if (!held)
-		n = snprintf(line, sizeof(line), "hotspot-k: uid %ld%s wrote its %d lines of "
-			     "these %llu s: more are held back and counted until they end (root "
-			     "and system users never are)\n", uid,
-			     uid < 0 ? " (users past the table)" : "", HK_LINELIMIT_LINES,
-			     interval_s);
+		n = snprintf(line, sizeof(line), "hotspot-k: %s wrote %d lines in these %llu s: "
+			     "more are held back and counted until they end (root's and the "
+			     "system users' never are)\n", who, HK_LINELIMIT_LINES, interval_s);
 	else
-		n = snprintf(line, sizeof(line), "hotspot-k: %llu lines of uid %ld%s held back "
-			     "in %llu s\n", (unsigned long long)held, uid,
-			     uid < 0 ? " (users past the table)" : "", interval_s);
+		n = snprintf(line, sizeof(line), "hotspot-k: %llu lines of %s held back in "
+			     "%llu s\n", (unsigned long long)held, who, interval_s);
 	hk_printer__write(p, 5, line, (size_t)n);
 }
 
@@ -148,9 +151,10 @@ static void say_held_due(struct hk_printer *p, __u64 now_ns)
 
 /*
  * Whose line e makes, for the limit: the owner of the memory cgroup an OOM
- * kill hit (oom_uid), the uid kept for an exit, else the process's own
- * (its /proc directory's owner, read while the PID is still it); -1 when
- * not known (let through).
+ * kill hit (oom_uid; HK_LINELIMIT_OWNER_UNKNOWN when it was not found: a
+ * user can hide it, deeper than the search reads), the uid kept for an
+ * exit, else the process's own (its /proc directory's owner, read while
+ * the PID is still it); -1 when not known (let through).
  */
 static long event_uid(struct hk_printer *p, const struct hk_event *e, long oom_uid)
 {
@@ -160,7 +164,7 @@ static long event_uid(struct hk_printer *p, const struct hk_event *e, long oom_u
 	long uid = -1;
 
 	if (e->to == HK_OOM_KILLED)
-		return oom_uid;
+		return oom_uid >= 0 ? oom_uid : HK_LINELIMIT_OWNER_UNKNOWN;
 	if (e->to == HK_EXITED)
 		return hk_linelimit__recall(&p->limit, e->tgid);
 	if (hk_pidref__open(&r, e->tgid, e->start_boottime_ns))
