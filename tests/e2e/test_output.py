@@ -4,6 +4,7 @@ why not. A cgroup path of escaped bytes, an output that fails, a wall clock
 stepped under the tool, a window timer that dies."""
 
 import datetime
+import json
 import os
 import subprocess
 import time
@@ -16,11 +17,23 @@ from hk_e2e.procs import TestFailure, fmt_events, indent, kill_group, mono
 from hk_e2e.tool import Tool
 
 
+PATH_MAX = 1024                 # HK_FORMAT_PATH_MAX: a path's bytes in a line
+
+
+def fnv1a(data):
+    """The hash a cut path ends with (user/lib/cut.c)."""
+    h = 2166136261
+    for b in data:
+        h = ((h ^ b) * 16777619) & 0xffffffff
+    return h
+
+
 def t_long_cgroup(suite, ctx):
     """A process in nested cgroups whose names are control bytes (what anyone
     with a delegated subtree can make): 3.8 KiB of path, 22 KiB once escaped
-    for JSON. Its transition must come out whole (it was dropped: the line
-    buffer was 8 KiB)."""
+    for JSON. Its transition must come out (it was dropped: the line buffer
+    was 8 KiB), its path cut at HK_FORMAT_PATH_MAX bytes as written, with
+    the hash of the whole (a line past journald's LineMax is split)."""
     cg = cgroups.make(ctx, "memory")
     if cg is None:
         raise TestFailure("no memory cgroup hierarchy on this host")
@@ -41,13 +54,19 @@ def t_long_cgroup(suite, ctx):
     bad = tool.bad_lines()
     if bad:
         raise TestFailure("invalid JSON lines: %r" % (bad[:2],))
-    if o.get("cgroup") != shown or o.get("cgroup_truncated") is not False:
-        raise TestFailure("cgroup %r (truncated %r), want the whole %d-byte path %r..." %
-                          ((o.get("cgroup") or "")[:80], o.get("cgroup_truncated"),
-                           len(shown.encode()), shown[:80]))
+    got = o.get("cgroup") or ""
+    want_mark = "\u2026%08x" % fnv1a(shown.encode())
+    kept = got[:-len(want_mark)]
+    written = len(json.dumps(kept, ensure_ascii=False).encode()) - 2 + len(want_mark.encode())
+    if (not got.endswith(want_mark) or not shown.startswith(kept) or len(kept) < 100 or
+            written > PATH_MAX or o.get("cgroup_truncated") is not True):
+        raise TestFailure("cgroup %r...%r (truncated %r, %d bytes as written), want the "
+                          "%d-byte path %r... cut within %d bytes, ending %r" %
+                          (got[:40], got[-12:], o.get("cgroup_truncated"), written,
+                           len(shown.encode()), shown[:40], PATH_MAX, want_mark))
     kill_group(p)
     ctx.record("json_long_cgroup", True, "a %d-byte path of control bytes came out "
-               "whole" % len(shown.encode()))
+               "cut to %d bytes, with its hash" % (len(shown.encode()), written))
 
 
 def t_output_full(suite, ctx):

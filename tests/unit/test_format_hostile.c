@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "format_fixtures.h"
+#include "lib/cut.h"
 #include "json_check.h"
 #include "text_check.h"
 #include "suites.h"
@@ -335,62 +336,113 @@ static void test_random_comms(void)
 	CU_ASSERT_EQUAL(human_bad, 0);
 }
 
+/* The JSON string after key in line, its length in *n: NULL when none. */
+static const char *json_value(const char *line, const char *key, size_t *n)
+{
+	const char *v = strstr(line, key), *end;
+
+	if (!v)
+		return NULL;
+	v += strlen(key);
+	for (end = v; *end && *end != '"'; end++)
+		if (*end == '\\')
+			end++;
+	*n = (size_t)(end - v);
+	return v;
+}
+
 /*
- * A path longer than HK_FORMAT_CGROUP_MAX (nested cgroups with long names,
- * anyone with a delegated subtree can make one) is cut, at a character's
- * first byte, and said to be; the line fits HK_FORMAT_LINE_MAX even when
- * every byte of the path is escaped six-fold.
+ * A path of any length (nested cgroups with long names of control bytes:
+ * anyone with a delegated subtree can make one) takes at most
+ * HK_FORMAT_PATH_MAX bytes of the line as written: whole escapes, then
+ * "…" and the hash of the whole path, and said to be cut.
  */
 static void test_long_cgroup(void)
 {
 	static char path[3 * HK_FORMAT_CGROUP_MAX + 1];
-	const char *cg, *end;
+	char mark[16];
+	const char *cg;
 	struct hk_event e;
-	size_t i, escapes = 0;
-	int n;
+	size_t i, n, escapes = 0;
 
 	ev_starved(&e);
 	memset(path, '\x01', sizeof(path) - 1);
-	n = hk_format__json(fmt_out, sizeof(fmt_out), &e, path, &ctx_utc);
-	CU_ASSERT_FATAL(n > 0);
+	CU_ASSERT_FATAL(hk_format__json(fmt_out, sizeof(fmt_out), &e, path, &ctx_utc) > 0);
 	CU_ASSERT_TRUE(json_line_valid(fmt_out));
 	ASSERT_HAS(fmt_out, "\",\"cgroup_truncated\":true,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"quota_cgroup\":\"\",\"mem_high_cgroup\":\"\",\"windows\":");
-	cg = strstr(fmt_out, "\"cgroup\":\"");
+	cg = json_value(fmt_out, "\"cgroup\":\"", &n);
 	CU_ASSERT_FATAL(cg != NULL);
-	end = strstr(cg, "\",\"cgroup_truncated");
-	for (; cg && cg < end; cg = strstr(cg + 1, "\\u0001"))
-		escapes += cg != fmt_out;
-	CU_ASSERT_EQUAL(escapes - 1, HK_FORMAT_CGROUP_MAX);
+	CU_ASSERT(n <= HK_FORMAT_PATH_MAX);
+	while (!strncmp(cg + 6 * escapes, "\\u0001", 6))
+		escapes++;
+	CU_ASSERT_EQUAL(escapes, (HK_FORMAT_PATH_MAX - HK_CUT_MARK_LEN) / 6);
+	snprintf(mark, sizeof(mark), "\xe2\x80\xa6%08x\"",
+		 hk_cut__hash(path, sizeof(path) - 1));
+	CU_ASSERT_EQUAL(strncmp(cg + 6 * escapes, mark, strlen(mark)), 0);
 
-	/* the quota's and memory.high's cgroups too: cut, the line still fits */
-	{
-		struct hk_format_ctx c = ctx_utc;
-		static char line[HK_FORMAT_LINE_MAX];
-
-		c.quota_cgroup = path;
-		c.mem_high_cgroup = path;
-		n = hk_format__json(line, sizeof(line), &e, path, &c);
-		CU_ASSERT_FATAL(n > 0);
-		CU_ASSERT_TRUE(json_line_valid(line));
-		CU_ASSERT((size_t)n > 3 * 6 * HK_FORMAT_CGROUP_MAX);
-	}
-
-	/* exactly the maximum: whole */
-	path[HK_FORMAT_CGROUP_MAX] = '\0';
-	memset(path, 'a', HK_FORMAT_CGROUP_MAX);
+	/* exactly the maximum: whole; a byte more: cut */
+	memset(path, 'a', HK_FORMAT_PATH_MAX);
+	path[HK_FORMAT_PATH_MAX] = '\0';
 	CU_ASSERT(hk_format__json(fmt_out, sizeof(fmt_out), &e, path, &ctx_utc) > 0);
 	ASSERT_HAS(fmt_out, "aaa\",\"cgroup_truncated\":false,");
+	path[HK_FORMAT_PATH_MAX] = 'a';
+	path[HK_FORMAT_PATH_MAX + 1] = '\0';
+	CU_ASSERT(hk_format__json(fmt_out, sizeof(fmt_out), &e, path, &ctx_utc) > 0);
+	ASSERT_HAS(fmt_out, "\",\"cgroup_truncated\":true,");
 
 	/* "é" across the cut: left out whole, not made U+FFFD */
-	path[HK_FORMAT_CGROUP_MAX - 1] = '\xc3';
-	path[HK_FORMAT_CGROUP_MAX] = '\xa9';
-	path[HK_FORMAT_CGROUP_MAX + 1] = '\0';
+	i = HK_FORMAT_PATH_MAX - HK_CUT_MARK_LEN - 1;
+	path[i] = '\xc3';
+	path[i + 1] = '\xa9';
 	CU_ASSERT(hk_format__json(fmt_out, sizeof(fmt_out), &e, path, &ctx_utc) > 0);
-	ASSERT_HAS(fmt_out, "aaa\",\"cgroup_truncated\":true,");
 	CU_ASSERT_PTR_NULL(strstr(fmt_out, "\\ufffd"));
-	for (i = 0, cg = strstr(fmt_out, "\"cgroup\":\"") + 10; cg[i] == 'a'; i++)
+	cg = json_value(fmt_out, "\"cgroup\":\"", &n);
+	for (i = 0; cg[i] == 'a'; i++)
 		;
-	CU_ASSERT_EQUAL(i, HK_FORMAT_CGROUP_MAX - 1);
+	CU_ASSERT_EQUAL(i, HK_FORMAT_PATH_MAX - HK_CUT_MARK_LEN - 1);
+	CU_ASSERT_EQUAL(strncmp(cg + i, "\xe2\x80\xa6", 3), 0);
+}
+
+/*
+ * The widest line an event can make: an OOM kill, every path (the cgroup,
+ * the quota's, memory.high's, the killed memory cgroup) 4096 bytes of
+ * \x01, every comm and the unit of \x01, every number at its widest. With
+ * the journal's "<N>" before it, it fits HK_FORMAT_LINE_MAX (16 KiB), far
+ * under journald's LineMax (48 KiB), as JSON and as the human line.
+ */
+static void test_widest_event(void)
+{
+	static char path[HK_FORMAT_CGROUP_MAX + 1], line[HK_FORMAT_LINE_MAX];
+	struct hk_format_ctx c = ctx_utc;
+	struct hk_workload wl;
+	struct hk_event e;
+	int n;
+
+	memset(&e, 0xff, sizeof(e));
+	e.type = HK_EV_TRANSITION;
+	e.from = HK_OOM_RISK;
+	e.to = HK_OOM_KILLED;
+	e.time_ns = T_MONO_NS;
+	memset(e.comm, '\x01', sizeof(e.comm));
+	memset(e.aggressor_comm, '\x01', sizeof(e.aggressor_comm));
+	memset(e.victim_comm, '\x01', sizeof(e.victim_comm));
+	memset(e.oom.memcg_name, '\x01', sizeof(e.oom.memcg_name));
+	memset(path, '\x01', sizeof(path) - 1);
+	memset(&wl, 0, sizeof(wl));
+	memset(wl.unit, '\x01', sizeof(wl.unit) - 1);
+	memset(wl.container_id, 'f', sizeof(wl.container_id) - 1);
+	memset(wl.pod_uid, 'f', sizeof(wl.pod_uid) - 1);
+	c.workload = &wl;
+	c.quota_cgroup = c.mem_high_cgroup = c.oom_memcg = path;
+
+	n = hk_format__json(line, sizeof(line), &e, path, &c);
+	CU_ASSERT_FATAL(n > 0);
+	/* 16 KiB, whatever HK_FORMAT_LINE_MAX says */
+	CU_ASSERT(n + strlen("<3>") <= 16384);
+	CU_ASSERT_TRUE(json_line_valid(line));
+	n = hk_format__human(line, sizeof(line), &e, path, &c);
+	CU_ASSERT_FATAL(n > 0);
+	CU_ASSERT(n + strlen("<3>") <= HK_FORMAT_LINE_MAX);
 }
 
 int hk_add_format_hostile_suite(void)
@@ -403,6 +455,7 @@ int hk_add_format_hostile_suite(void)
 		{ "json checker", test_json_checker },
 		{ "random comms", test_random_comms },
 		{ "long cgroup path", test_long_cgroup },
+		{ "the widest event fits", test_widest_event },
 	};
 
 	return HK_ADD_SUITE("format hostile", tests);

@@ -188,25 +188,25 @@ static void test_find(void)
 
 	k.memcg_id = st.st_ino;
 	memcpy(k.memcg_name, "pod-x", 6);
-	found = hk_oom_memcg__find(root, &k);
+	found = hk_oom_memcg__find(root, &k, NULL, NULL);
 	ASSERT_STR(found ? found : "(null)", "/a/b/pod-x");
 	hk_oom_memcg__name(buf, sizeof(buf), &k, found);
 	ASSERT_STR(buf, "/a/b/pod-x");
 	free(found);
 	/* gone (or another inode): not found, and the line says the name */
 	k.memcg_id = st.st_ino + 1000000;
-	CU_ASSERT_PTR_NULL(hk_oom_memcg__find(root, &k));
+	CU_ASSERT_PTR_NULL(hk_oom_memcg__find(root, &k, NULL, NULL));
 	hk_oom_memcg__name(buf, sizeof(buf), &k, NULL);
 	ASSERT_STR(buf, ".../pod-x");
 	/* the hierarchy's root itself */
 	CU_ASSERT_EQUAL_FATAL(stat(root, &st), 0);
 	k.memcg_id = st.st_ino;
-	found = hk_oom_memcg__find(root, &k);
+	found = hk_oom_memcg__find(root, &k, NULL, NULL);
 	ASSERT_STR(found ? found : "(null)", "/");
 	free(found);
 	/* a host OOM names no cgroup */
 	k.memcg_id = 0;
-	CU_ASSERT_PTR_NULL(hk_oom_memcg__find(root, &k));
+	CU_ASSERT_PTR_NULL(hk_oom_memcg__find(root, &k, NULL, NULL));
 	hk_oom_memcg__name(buf, sizeof(buf), &k, NULL);
 	ASSERT_STR(buf, "host");
 	/* a name that fills the field has no NUL */
@@ -226,6 +226,103 @@ static void test_find(void)
 	rmdir(root);
 }
 
+/*
+ * A search within a budget: a wide tree (what a delegated user makes for
+ * free) is left after b.dirs directories or at the deadline, said in
+ * b.cut; with room, the same search finds the cgroup.
+ */
+static void test_find_budget(void)
+{
+	char root[256], path[512];
+	const char *base = getenv("TMPDIR");
+	struct hk_oom_memcg_budget b = { .dirs = 100 };
+	struct hk_oom_kill k = {};
+	struct stat st;
+	char *found;
+	long uid = 7;
+	int i;
+
+	snprintf(root, sizeof(root), "%s/hk-oomb-XXXXXX", base && *base ? base : "/tmp");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(root));
+	for (i = -1; i < 300; i++) {
+		snprintf(path, sizeof(path), i < 0 ? "%s/wide" : "%s/wide/c%d", root, i);
+		CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+	}
+	/* in the last directory made: readdir may give it early, then found */
+	strcat(path, "/pod-z");
+	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700) || stat(path, &st), 0);
+	k.memcg_id = st.st_ino;
+	memcpy(k.memcg_name, "pod-z", 6);
+
+	found = hk_oom_memcg__find(root, &k, &b, &uid);
+	if (found) {
+		/* readdir gave c299 among the first 100 */
+		free(found);
+	} else {
+		CU_ASSERT_EQUAL(b.cut, 1);
+		CU_ASSERT_EQUAL(b.dirs, 0);
+		CU_ASSERT_EQUAL(uid, -1);
+	}
+	/* a deadline passed: cut before the first directory */
+	b.dirs = 1000;
+	b.deadline_ns = 1;
+	b.cut = 0;
+	CU_ASSERT_PTR_NULL(hk_oom_memcg__find(root, &k, &b, NULL));
+	CU_ASSERT_EQUAL(b.cut, 1);
+	CU_ASSERT_EQUAL(b.dirs, 1000);
+	/* room enough: found, its owner said */
+	b.dirs = 1000;
+	b.deadline_ns = 0;
+	b.cut = 0;
+	found = hk_oom_memcg__find(root, &k, &b, &uid);
+	ASSERT_STR(found ? found : "(null)", "/wide/c299/pod-z");
+	CU_ASSERT_EQUAL(b.cut, 0);
+	CU_ASSERT_EQUAL(uid, (long)getuid());
+	free(found);
+
+	rmdir(path);
+	for (i = 0; i < 300; i++) {
+		snprintf(path, sizeof(path), "%s/wide/c%d", root, i);
+		rmdir(path);
+	}
+	snprintf(path, sizeof(path), "%s/wide", root);
+	rmdir(path);
+	rmdir(root);
+}
+
+/* An id looked up once in a while, not at every kill: the second kill in
+ * the same memory cgroup is answered from what the first found (or not). */
+static void test_describe_cached(void)
+{
+	struct hk_oom_memcgs c = {};
+	struct hk_oom_kill k = {};
+	char *a, *b;
+	long uid;
+
+	k.memcg_id = 0x7fffffff00000001ULL;	/* no cgroup has it */
+	memcpy(k.memcg_name, "gone", 5);
+	a = hk_oom_memcg__describe(&c, &k, 1000, &uid);
+	b = hk_oom_memcg__describe(&c, &k, 2000, &uid);
+	ASSERT_STR(a ? a : "(null)", ".../gone");
+	ASSERT_STR(b ? b : "(null)", ".../gone");
+	CU_ASSERT_EQUAL(c.lookups, 2);
+	CU_ASSERT_EQUAL(c.cached, 1);
+	/* kept HK_OOM_MEMCG_TTL_NS, then looked up again */
+	free(a);
+	a = hk_oom_memcg__describe(&c, &k, 1000 + HK_OOM_MEMCG_TTL_NS, &uid);
+	CU_ASSERT_EQUAL(c.cached, 1);
+	free(a);
+	free(b);
+	/* a host OOM: no lookup, root's */
+	k.memcg_id = 0;
+	a = hk_oom_memcg__describe(&c, &k, 3000, &uid);
+	ASSERT_STR(a ? a : "(null)", "host");
+	CU_ASSERT_EQUAL(uid, 0);
+	CU_ASSERT_EQUAL(c.lookups, 3);
+	free(a);
+	hk_oom_memcgs__free(&c);
+}
+
 int hk_add_oom_kill_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -237,6 +334,8 @@ int hk_add_oom_kill_suite(void)
 		{ "json oom_killed", test_json },
 		{ "journal priority", test_priority },
 		{ "the memcg's path by inode", test_find },
+		{ "the search's budget", test_find_budget },
+		{ "kept per memcg id", test_describe_cached },
 	};
 
 	return HK_ADD_SUITE("oom kill", tests);

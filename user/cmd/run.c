@@ -78,7 +78,9 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		"%llu without delay accounting (I/O wait and memory stall sampled), "
 		"%llu timer re-arm failures, %llu wq start failures, "
 		"%llu lines not written (%llu of them: the output was not read), "
-		"%llu cgroup paths cut to %d bytes\n",
+		"%llu cgroup paths cut to %d bytes, "
+		"%llu lines held back (a user's past %d in %llu s), "
+		"%llu OOM kills' memory cgroups not searched in full (budget)\n",
 		(unsigned long long)st.events_dropped, (unsigned long long)st.exits_lost,
 		(unsigned long long)st.defer_overflows, (unsigned long long)st.procs_untracked,
 		(unsigned long long)st.threads_unstored,
@@ -87,7 +89,9 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		(unsigned long long)st.wq_start_failures,
 		(unsigned long long)pr->lines_lost, (unsigned long long)pr->lines_stalled,
 		(unsigned long long)pr->cgroups_cut,
-		HK_FORMAT_CGROUP_MAX);
+		HK_FORMAT_PATH_MAX, (unsigned long long)pr->limit.held_total,
+		HK_LINELIMIT_LINES, HK_LINELIMIT_INTERVAL_NS / HK_NSEC_PER_SEC,
+		(unsigned long long)pr->oom_memcgs.searches_cut);
 	hk_self_cost__format(&cost, line, sizeof(line));
 	hk_log__print(HK_LOG_INFO, "%s\n", line);
 	if (hk_loader__hook_use(l, &hu) >= 0 && hu.failures)
@@ -97,10 +101,11 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 	/* the tool's recall, measured by the kernel itself; apart, the marks
 	 * of a task dying already, which killed nothing */
 	hk_log__print(HK_LOG_INFO, "OOM kills: %llu flagged OOM risk in time, %llu missed "
-		      "(%llu of them lines lost); %llu %s%s\n",
+		      "(%llu of them lines lost; %llu in memory cgroups a user owns); %llu %s%s\n",
 		      (unsigned long long)st.oom_kills_flagged,
 		      (unsigned long long)st.oom_kills_missed,
 		      (unsigned long long)st.oom_kills_lost,
+		      (unsigned long long)pr->oom_kills_delegated,
 		      (unsigned long long)st.oom_marks_not_kills,
 		      st.oom_marks_not_kills == 1 ? "mark of a task dying already, not a kill" :
 		      "marks of tasks dying already, not kills",

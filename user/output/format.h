@@ -14,18 +14,31 @@
 #include "shared/hotspot.h"
 
 /*
- * JSON gives at most this many bytes of the cgroup path (cut at a UTF-8
- * boundary) and says so in "cgroup_truncated": nested cgroups with long
- * names would otherwise make a line of any length.
+ * Prometheus gives at most this many bytes of a cgroup path (cut at a
+ * UTF-8 boundary) before making it a label value (prom_value.h).
  */
 #define HK_FORMAT_CGROUP_MAX	4096
 /*
- * A buffer of this size always holds the line, whatever the event and the
- * paths (the cgroup, the quota's and memory.high's, each cut at
- * HK_FORMAT_CGROUP_MAX): every byte of a path may take 6 ("\u0001"), the
- * rest (the unit's 255 bytes included) fits 8 KiB.
+ * A path in a line (the cgroup, the quota's and memory.high's, an OOM
+ * kill's memory cgroup) takes at most this many bytes as written, escapes
+ * included, and is cut with a hash past it (cut.h): "cgroup_truncated" says
+ * so of the cgroup. Nested cgroups with long names of control bytes would
+ * otherwise make a line of ~73 KB.
  */
-#define HK_FORMAT_LINE_MAX	(3 * 6 * HK_FORMAT_CGROUP_MAX + 8192)
+#define HK_FORMAT_PATH_MAX	1024
+/*
+ * A buffer of this size always holds the line, whatever the event: four
+ * paths of HK_FORMAT_PATH_MAX and their quotes, the unit's 255 bytes and
+ * three comms at 6 bytes a byte ("\u0001"), and the rest in 8 KiB
+ * (tests/unit/test_format_hostile.c formats the widest event). It stays
+ * well under journald's LineMax (48 KiB, its default): a longer stream
+ * line is split there, and the rest read as an entry of its own, at the
+ * priority its first bytes name.
+ */
+#define HK_FORMAT_LINE_MAX	16384
+_Static_assert(4 * (HK_FORMAT_PATH_MAX + 2) + 6 * 255 + 3 * 6 * HK_COMM_LEN + 8192 <=
+	       HK_FORMAT_LINE_MAX, "a line's widest fields must fit HK_FORMAT_LINE_MAX");
+_Static_assert(HK_FORMAT_LINE_MAX <= 16384, "lines stay far under journald's LineMax");
 
 /* What the printer knows beyond the event itself. */
 struct hk_format_ctx {
@@ -40,6 +53,8 @@ struct hk_format_ctx {
 	/* an oom_killed's memory cgroup, as oom_memcg.h words it ("host",
 	 * a path; NULL: from the event alone) */
 	const char *oom_memcg;
+	/* counted: paths cut to HK_FORMAT_PATH_MAX (NULL: not counted) */
+	__u64 *paths_cut;
 };
 
 /* Stable machine id ("cpu_bound") and display name ("CPU-bound"). */

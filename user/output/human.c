@@ -13,6 +13,7 @@
 #include <time.h>
 #include "format.h"
 #include "humanize.h"
+#include "lib/cut.h"
 #include "lib/escape.h"
 #include "oom_memcg.h"
 #include "shared/classify.h"
@@ -360,6 +361,21 @@ void hk_out__evidence(struct hk_out *o, const struct hk_event *e, __u32 label,
 		ev_label(o, e, label, flags);
 }
 
+/* A path as terminal text, at most HK_FORMAT_PATH_MAX bytes of it as
+ * written, cut with a hash (cut.h), as JSON cuts it. */
+static void path_text(struct hk_out *o, const char *path)
+{
+	char esc[4 * (HK_FORMAT_PATH_MAX + 4) + 1];
+	size_t n = strlen(path);
+	struct hk_out t;
+	int len;
+
+	hk_out__init(&t, esc, sizeof(esc));
+	hk_out__term_text(&t, path, n < HK_FORMAT_PATH_MAX + 4 ? n : HK_FORMAT_PATH_MAX + 4);
+	len = hk_out__finish(&t);
+	hk_cut__write(o, esc, len < 0 ? 0 : (size_t)len, HK_FORMAT_PATH_MAX, path, n);
+}
+
 /*
  * "memcg /a/b (limit 256 MiB) · flagged OOM risk 42 s before", "host OOM ·
  * not flagged (not tracked)": where the kill came from, and whether the
@@ -378,7 +394,7 @@ static void ev_oom_killed(struct hk_out *o, const struct hk_event *e, const char
 			memcg = name;
 		}
 		hk_out__str(o, "memcg ");
-		hk_out__term_text(o, memcg, strlen(memcg));
+		path_text(o, memcg);
 		hk_out__str(o, " (limit ");
 		hk_out__bytes(o, k->limit_bytes);
 		hk_out__mem(o, ")", 1);

@@ -8,25 +8,38 @@
 #include <string.h>
 #include "format.h"
 #include "humanize.h"
+#include "lib/cut.h"
 #include "lib/escape.h"
 #include "lib/json_out.h"
 #include "oom_memcg.h"
 #include "shared/oom_kill.h"
 
-/* A path as a JSON string, at most HK_FORMAT_CGROUP_MAX bytes of it: true
- * when cut. */
-static bool path_str(struct hk_out *o, const char *path)
+/*
+ * A path as a JSON string, at most HK_FORMAT_PATH_MAX bytes of it as
+ * written (escapes counted: a control byte takes 6), cut with a hash
+ * (cut.h): true when cut. No path makes the line longer than journald's
+ * LineMax, where the rest would be read as a new entry. Only the bytes that
+ * can reach the cut are escaped (each makes at least one), the hash is of
+ * all of them.
+ */
+static bool path_str(struct hk_out *o, const char *path, __u64 *paths_cut)
 {
+	char esc[6 * (HK_FORMAT_PATH_MAX + 4) + 3];
 	size_t n = strlen(path);
-	bool cut = n > HK_FORMAT_CGROUP_MAX;
+	struct hk_out e;
+	bool cut;
+	int len;
 
-	if (cut) {
-		n = HK_FORMAT_CGROUP_MAX;
-		/* not inside a character: back to its first byte */
-		while (n && ((unsigned char)path[n] & 0xc0) == 0x80)
-			n--;
-	}
-	hk_out__json_str(o, path, n);
+	hk_out__init(&e, esc, sizeof(esc));
+	hk_out__json_str(&e, path, n < HK_FORMAT_PATH_MAX + 4 ? n : HK_FORMAT_PATH_MAX + 4);
+	len = hk_out__finish(&e);
+	if (len < 2)
+		len = 2;	/* cannot happen (esc holds 6 per byte): "" */
+	hk_out__mem(o, "\"", 1);
+	cut = hk_cut__write(o, esc + 1, (size_t)len - 2, HK_FORMAT_PATH_MAX, path, n);
+	hk_out__mem(o, "\"", 1);
+	if (cut && paths_cut)
+		(*paths_cut)++;
 	return cut;
 }
 
@@ -50,7 +63,7 @@ static void json_oom(struct hk_out *o, const struct hk_event *e,
 	hk_out__str(o, ",\"oom_memcg\":");
 	if (!ctx->oom_memcg)
 		hk_oom_memcg__name(name, sizeof(name), k, NULL);
-	path_str(o, ctx->oom_memcg ? ctx->oom_memcg : name);
+	path_str(o, ctx->oom_memcg ? ctx->oom_memcg : name, ctx->paths_cut);
 	hk_json__u64(o, "oom_memcg_id", k->memcg_id);
 	hk_json__u64(o, "oom_limit_bytes", k->limit_bytes);
 	hk_json__u64(o, "oom_usage_bytes", k->usage_bytes);
@@ -79,7 +92,7 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_out__printf(&o, ",\"from\":\"%s\",\"to\":\"%s\",\"cgroup\":",
 		   hk_label__id(e->from), hk_label__id(e->to));
 	if (cgroup) {
-		hk_json__bool(&o, "cgroup_truncated", path_str(&o, cgroup));
+		hk_json__bool(&o, "cgroup_truncated", path_str(&o, cgroup, ctx->paths_cut));
 	} else {
 		hk_out__str(&o, "null,\"cgroup_truncated\":false");
 	}
@@ -88,9 +101,10 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_out__printf(&o, ",\"container_id\":\"%s\",\"pod_uid\":\"%s\"",
 		       wl->container_id, wl->pod_uid);
 	hk_out__str(&o, ",\"quota_cgroup\":");
-	path_str(&o, ctx->quota_cgroup ? ctx->quota_cgroup : "");
+	path_str(&o, ctx->quota_cgroup ? ctx->quota_cgroup : "", ctx->paths_cut);
 	hk_out__str(&o, ",\"mem_high_cgroup\":");
-	path_str(&o, ctx->mem_high_cgroup ? ctx->mem_high_cgroup : "");
+	path_str(&o, ctx->mem_high_cgroup ? ctx->mem_high_cgroup : "",
+		 ctx->paths_cut);
 	if (e->ns_ino) {
 		hk_json__u64(&o, "ns_pid", e->ns_pid);
 		hk_json__u64(&o, "pidns_ino", e->ns_ino);

@@ -3,9 +3,10 @@
  * printer.c - the ring buffer's transitions written out, one line each.
  *
  * A line is never dropped here for its content: the buffer holds the
- * longest line an event can make (HK_FORMAT_LINE_MAX). What can still fail
- * is the write, and that is not kept quiet either: the caller stops and
- * says why.
+ * longest line an event can make (HK_FORMAT_LINE_MAX). A user's lines past
+ * their share (linelimit.h) are held back, counted and said so; root's and
+ * the system users' never are. What can still fail is the write, and that
+ * is not kept quiet either: the caller stops and says why.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@ int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int col
 	p->json = json;
 	p->fmt.utc = utc;
 	p->fmt.color = color;
+	p->fmt.paths_cut = &p->cgroups_cut;
 	p->line = malloc(HK_FORMAT_LINE_MAX);
 	return p->line ? 0 : -1;
 }
@@ -61,6 +63,7 @@ void hk_printer__free(struct hk_printer *p)
 {
 	free(p->line);
 	p->line = NULL;
+	hk_oom_memcgs__free(&p->oom_memcgs);
 	if (p->use_outfd)
 		hk_outfd__close(&p->outfd);
 	p->use_outfd = 0;
@@ -107,8 +110,77 @@ static void say_stall(struct hk_printer *p, int stalled, __u64 dropped)
 	}
 }
 
+/*
+ * A user's lines held back (linelimit.h): from now (held 0), or so many in
+ * an interval now over. One line each, at notice priority.
+ */
+static void say_held(struct hk_printer *p, long uid, __u64 held)
+{
+	unsigned long long interval_s = HK_LINELIMIT_INTERVAL_NS / HK_NSEC_PER_SEC;
+	char line[256], who[64];
+	int n;
+
+	if (uid == HK_LINELIMIT_PAST_TABLE)
+		snprintf(who, sizeof(who), "the users past the table");
+	else if (uid == HK_LINELIMIT_OWNER_UNKNOWN)
+		snprintf(who, sizeof(who), "OOM kills in memory cgroups not found");
+	else
+		snprintf(who, sizeof(who), "uid %ld", uid);
+	if (p->json)
+		n = snprintf(line, sizeof(line), "{\"event\":\"lines_held\",\"uid\":%ld,"
+			     "\"lines\":%llu,\"interval_s\":%llu,\"lines_per_interval\":%d}\n",
+			     uid, (unsigned long long)held, interval_s, HK_LINELIMIT_LINES);
+	else if (!held)
+		n = snprintf(line, sizeof(line), "hotspot-k: %s wrote %d lines in these %llu s: "
+			     "more are held back and counted until they end (root's and the "
+			     "system users' never are)\n", who, HK_LINELIMIT_LINES, interval_s);
+	else
+		n = snprintf(line, sizeof(line), "hotspot-k: %llu lines of %s held back in "
+			     "%llu s\n", (unsigned long long)held, who, interval_s);
+	hk_printer__write(p, 5, line, (size_t)n);
+}
+
+/* The counts of intervals over at now_ns. */
+static void say_held_due(struct hk_printer *p, __u64 now_ns)
+{
+	__u64 held;
+	long uid;
+
+	while (!p->write_errno && hk_linelimit__due(&p->limit, now_ns, &uid, &held))
+		say_held(p, uid, held);
+}
+
+/*
+ * Whose line e makes, for the limit: the owner of the memory cgroup an OOM
+ * kill hit (oom_uid; HK_LINELIMIT_OWNER_UNKNOWN when it was not found: a
+ * user can hide it, deeper than the search reads), the uid kept for an
+ * exit, else the process's own (its /proc directory's owner, read while
+ * the PID is still it); -1 when not known (let through).
+ */
+static long event_uid(struct hk_printer *p, const struct hk_event *e, long oom_uid)
+{
+	struct hk_pidref r;
+	char path[32];
+	struct stat st;
+	long uid = -1;
+
+	if (e->to == HK_OOM_KILLED)
+		return oom_uid >= 0 ? oom_uid : HK_LINELIMIT_OWNER_UNKNOWN;
+	if (e->to == HK_EXITED)
+		return hk_linelimit__recall(&p->limit, e->tgid);
+	if (hk_pidref__open(&r, e->tgid, e->start_boottime_ns))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%u", e->tgid);
+	if (!stat(path, &st) && hk_pidref__held(&r))
+		uid = (long)st.st_uid;
+	hk_pidref__close(&r);
+	hk_linelimit__remember(&p->limit, e->tgid, uid);
+	return uid;
+}
+
 void hk_printer__flush(struct hk_printer *p)
 {
+	say_held_due(p, mono_ns());
 	if (!p->use_outfd || p->write_errno || !p->outfd.rest_len)
 		return;
 	if (!hk_outfd__flush(&p->outfd))
@@ -179,6 +251,9 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	const struct hk_event *e = data;
 	struct event_who who = {};
 	char *oom_memcg = NULL;
+	enum hk_linelimit_take take;
+	long oom_uid = -1, uid;
+	__u64 now_ns;
 	int n;
 
 	if (size < sizeof(*e))
@@ -203,15 +278,21 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 		event_who(e, &who);
 	/* the victim is gone: its memory cgroup is looked for by id */
 	if (e->to == HK_OOM_KILLED)
-		oom_memcg = hk_oom_memcg__describe(&e->oom);
+		oom_memcg = hk_oom_memcg__describe(&p->oom_memcgs, &e->oom, mono_ns(), &oom_uid);
+	if (e->to == HK_OOM_KILLED && oom_uid > 0)
+		p->oom_kills_delegated++;
+	now_ns = mono_ns();
+	say_held_due(p, now_ns);
+	uid = event_uid(p, e, oom_uid);
+	take = hk_linelimit__take(&p->limit, uid, now_ns);
+	if (take == HK_LINELIMIT_HOLD_FIRST)
+		say_held(p, uid, 0);
 	p->fmt.oom_memcg = oom_memcg;
 	if (p->prom) {
 		hk_prom__event(p->prom, e, who.cgroup, &who.workload);
 		p->prom_changed = 1;
 	}
 	if (p->json) {
-		if (who.cgroup && strlen(who.cgroup) > HK_FORMAT_CGROUP_MAX)
-			p->cgroups_cut++;
 		p->fmt.workload = &who.workload;
 		p->fmt.quota_cgroup = who.quota_cgroup;
 		p->fmt.mem_high_cgroup = who.mem_high_cgroup;
@@ -231,9 +312,11 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 			     "hotspot-k: pid %u: %s -> %s: line too long to format\n",
 			     e->tgid, hk_label__id(e->from), hk_label__id(e->to));
 	}
-	if (hk_printer__write(p, hk_event__priority(e), p->line, (size_t)n))
-		return -EIO;
-	p->events++;
+	if (take == HK_LINELIMIT_WRITE) {
+		if (hk_printer__write(p, hk_event__priority(e), p->line, (size_t)n))
+			return -EIO;
+		p->events++;
+	}
 	/* after the line that says why: what the tool does about it */
 	if (p->on_transition)
 		p->on_transition(p->act, e);

@@ -10,6 +10,8 @@
 #include "format.h"
 #include "lib/outfd.h"
 #include "lib/ratelimit.h"
+#include "linelimit.h"
+#include "oom_memcg.h"
 #include "prometheus.h"
 
 struct hk_printer {
@@ -18,13 +20,16 @@ struct hk_printer {
 	struct hk_format_ctx fmt;
 	char *line;			/* HK_FORMAT_LINE_MAX bytes */
 	__u64 events;			/* lines written */
-	__u64 cgroups_cut;		/* paths over HK_FORMAT_CGROUP_MAX */
+	__u64 cgroups_cut;		/* paths cut to HK_FORMAT_PATH_MAX */
 	__u64 lines_lost;		/* not written: output failed or stalled */
 	__u64 lines_stalled;		/* ... of which dropped: nobody read */
 	int write_errno;		/* the first write error, then no more */
 	int use_outfd;			/* lines go through outfd, not out */
 	struct hk_outfd outfd;		/* out's fd, written without blocking */
 	struct hk_ratelimit stall;	/* "stdout is not read", said seldom */
+	struct hk_oom_memcgs oom_memcgs; /* OOM kills' memory cgroups, kept */
+	struct hk_linelimit limit;	/* lines per user, bounded */
+	__u64 oom_kills_delegated;	/* in memory cgroups a user owns */
 	int syslog_prefix;		/* "<N>" before each line: the journal */
 	struct hk_prom *prom;		/* --prometheus: told every transition */
 	int prom_changed;		/* ... and one came since the last write */

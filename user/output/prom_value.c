@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "format.h"
+#include "lib/cut.h"
 #include "lib/escape.h"
 #include "prom_value.h"
 
@@ -14,8 +15,6 @@
 #define SCRATCH_LEN	(4 * HK_FORMAT_CGROUP_MAX + 1)
 /* ... and as a label value: 3 bytes for each (U+FFFD) */
 #define VALUE_LEN	(3 * HK_FORMAT_CGROUP_MAX + 1)
-/* What a cut value ends with: "…" and 8 hex digits. */
-#define CUT_MARK_LEN	(3 + 8)
 
 int hk_prom_value__init(struct hk_prom_value *v)
 {
@@ -70,39 +69,12 @@ static size_t escape_value(char *out, char *scratch, const char *s, size_t n)
 	return len < 0 ? 0 : (size_t)len;
 }
 
-/* FNV-1a: short, stable from one run to the next */
-static __u32 value_hash(const char *s, size_t n)
-{
-	__u32 h = 2166136261u;
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-/* Bytes of the escape or UTF-8 character that starts at v (valid UTF-8). */
-static size_t token_len(const char *v)
-{
-	unsigned char c = (unsigned char)*v;
-
-	if (c == '\\')
-		return 2;
-	return c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-}
-
 /* A longer value keeps its whole characters and escapes up to the mark. */
 void hk_prom_value__write(struct hk_prom_value *v, struct hk_out *o, const char *s, size_t n)
 {
-	size_t len = escape_value(v->value, v->scratch, s, n), keep = 0, tok;
+	size_t len = escape_value(v->value, v->scratch, s, n);
 
-	if (len <= HK_PROM_VALUE_MAX) {
-		hk_out__mem(o, v->value, len);
-		return;
-	}
-	while ((tok = token_len(v->value + keep)) <= HK_PROM_VALUE_MAX - CUT_MARK_LEN - keep)
-		keep += tok;
-	hk_out__mem(o, v->value, keep);
-	hk_out__printf(o, "\xe2\x80\xa6%08x", value_hash(s, n));
+	hk_cut__write(o, v->value, len, HK_PROM_VALUE_MAX, s, n);
 }
 
 bool hk_prom_value__sets(struct hk_prom_value *v, const struct hk_event *e, const char *cgroup,
