@@ -99,8 +99,9 @@ static int read_vdso(const struct hk_usyms *s, struct hk_umod *mod,
 	if (fd >= 0) {
 		if (pread(fd, image, size, (off_t)m->start) == (ssize_t)size &&
 		    hk_usyms__held(s))
-			err = hk_elf_syms__read_mem(&mod->elf, image, size,
-						    s->lim.section_bytes);
+			err = hk_elf_syms__read_confined(&mod->elf, -1, image, size,
+							 s->lim.section_bytes,
+							 s->lim.sym_bytes - s->sym_bytes);
 		close(fd);
 	}
 	free(image);
@@ -138,11 +139,15 @@ void hk_umod__load(struct hk_usyms *s, struct hk_umod *mod, const struct hk_umap
 		fd = open_module(s, mod, m);
 		if (fd < 0)
 			return;
-		err = hk_elf_syms__read_fd(&mod->elf, fd, s->lim.section_bytes);
+		err = hk_elf_syms__read_confined(&mod->elf, fd, NULL, 0, s->lim.section_bytes,
+						 s->lim.sym_bytes - s->sym_bytes);
 		close(fd);
 	}
 	if (err == -EFBIG || err == -E2BIG)
 		note_big_file(s, mod);
+	/* the budget was spent inside this file */
+	if (err == -ENOSPC)
+		s->cut.unread_files++;
 	if (err)
 		return;
 	mod->state = HK_LOAD_DONE;
