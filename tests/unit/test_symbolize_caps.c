@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include "profile/elf_syms.h"
 #include "format_fixtures.h"
@@ -355,6 +357,49 @@ static void test_stale_ref(void)
 	hk_pidref__close(&ref);
 }
 
+/* The path of a mapping that map_files cannot give: the file there is
+ * taken with the mapped inode on the mapped device, not the inode alone
+ * (review 2, L4: a user's tmpfs numbers its inodes from 1). */
+static int load_as(const char *path, unsigned int maj, unsigned int min, __u64 ino)
+{
+	char text[1024];
+	struct hk_usyms *s;
+	FILE *f;
+	int state;
+
+	/* an address range this process does not map: no map_files entry */
+	snprintf(text, sizeof(text), "10000-11000 r-xp 00000000 %x:%x %llu %s\n", maj, min,
+		 (unsigned long long)ino, path);
+	f = fmemopen(text, strlen(text), "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	s = hk_usyms__parse(f, getpid(), NULL);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(s->nmods, 1);
+	hk_umod__load(s, &s->mods[0], &s->maps[0]);
+	state = s->mods[0].state;
+	hk_usyms__close(s);
+	return state;
+}
+
+static void test_file_identity(void)
+{
+	char exe[1024];
+	struct stat st;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	CU_ASSERT_FATAL(n > 0);
+	exe[n] = 0;
+	CU_ASSERT_FATAL(!stat(exe, &st));
+	CU_ASSERT_EQUAL(load_as(exe, major(st.st_dev), minor(st.st_dev), st.st_ino),
+			HK_LOAD_DONE);
+	/* its inode number on another device: another file */
+	CU_ASSERT_EQUAL(load_as(exe, 0xfe, 0xfa, st.st_ino), HK_LOAD_FAILED);
+	CU_ASSERT_EQUAL(load_as(exe, major(st.st_dev), minor(st.st_dev), st.st_ino + 1),
+			HK_LOAD_FAILED);
+}
+
 int hk_add_symbolize_caps_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -366,6 +411,7 @@ int hk_add_symbolize_caps_suite(void)
 		{ "maps: 400 k files, hashed", test_maps_hashed },
 		{ "ELF: section cap, numbering, budget", test_elf_caps },
 		{ "a stale pidref: nothing kept", test_stale_ref },
+		{ "a file by device and inode, not inode alone", test_file_identity },
 	};
 
 	return HK_ADD_SUITE("symbolize caps", tests);
