@@ -222,6 +222,8 @@ struct hk_usyms *hk_usyms__open(int pid, const struct hk_usyms_opts *o)
 		return NULL;
 	s = hk_usyms__parse(f, pid, o);
 	fclose(f);
+	if (s)
+		s->same_mnt = hk_usyms__same_mnt_ns(s);
 	/* the PID may have gone to another process while we read */
 	if (s && !hk_usyms__held(s)) {
 		hk_usyms__close(s);

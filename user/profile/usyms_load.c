@@ -129,15 +129,14 @@ static int open_in_root(const struct hk_usyms *s, const char *path)
 	return held_or_close(s, fd);
 }
 
-/* Does the process see the files the tool sees at the same paths? */
-static int same_mount_ns(const struct hk_usyms *s)
+int hk_usyms__same_mnt_ns(const struct hk_usyms *s)
 {
 	struct stat mine, its;
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", s->pid);
 	return !stat(path, &its) && !stat("/proc/self/ns/mnt", &mine) &&
-	       its.st_ino == mine.st_ino && its.st_dev == mine.st_dev && hk_usyms__held(s);
+	       its.st_ino == mine.st_ino && its.st_dev == mine.st_dev;
 }
 
 static int open_module(const struct hk_usyms *s, const struct hk_umod *mod,
@@ -152,7 +151,8 @@ static int open_module(const struct hk_usyms *s, const struct hk_umod *mod,
 	if (fd >= 0)
 		return fd;
 	fd = reopen_checked(s, open_in_root(s, mod->path), mod->dev, mod->inode);
-	if (fd >= 0 || !same_mount_ns(s))
+	/* once it exited, only this way is left */
+	if (fd >= 0 || !s->same_mnt)
 		return fd;
 	return reopen_checked(s, open(mod->path, O_PATH | O_CLOEXEC), mod->dev, mod->inode);
 }
