@@ -49,7 +49,7 @@
 /* What parsing needs, found by running it under strace -f: libelf reads
  * with pread64, sizes the file with fstat (after fcntl F_GETFD); malloc takes brk, mmap,
  * mremap, munmap and madvise; glibc 2.36's qsort asks sysinfo how much
- * memory there is before it allocates. */
+ * memory there is before it allocates. The rest below. */
 static const int plain_calls[] = {
 	__NR_read,
 	__NR_pread64,
@@ -67,6 +67,8 @@ static const int plain_calls[] = {
 	__NR_exit,
 	__NR_exit_group,
 	__NR_rt_sigreturn,
+	/* the sanitizers' runtime looks at its signal stack on the way out */
+	__NR_sigaltstack,
 };
 
 struct filter {

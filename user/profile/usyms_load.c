@@ -36,10 +36,10 @@
 /*
  * The device maps shows for the file open on fd, when its st_dev is
  * another: maps gives the superblock's (a btrfs subvolume's files stat
- * with their subvolume's), which /proc/PID/mountinfo, the kernel's text,
- * gives for the fd's mount. 0, or -1 when not found.
+ * with their subvolume's), which mountinfo, the kernel's text, gives for
+ * the fd's mount. 0, or -1 when not found.
  */
-static int mount_dev(int pid, int fd, __u64 *dev)
+static int mount_dev(const struct hk_usyms *s, int fd, __u64 *dev)
 {
 	unsigned int id = 0, mid, maj, min;
 	char path[64], *line = NULL;
@@ -55,7 +55,11 @@ static int mount_dev(int pid, int fd, __u64 *dev)
 		if (sscanf(line, "mnt_id: %u", &id) == 1)
 			break;
 	fclose(f);
-	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
+	/* the tool's own once the process exited, when it is the same */
+	if (s->same_mnt)
+		snprintf(path, sizeof(path), "/proc/self/mountinfo");
+	else
+		snprintf(path, sizeof(path), "/proc/%d/mountinfo", s->pid);
 	f = id ? fopen(path, "re") : NULL;
 	while (f && getline(&line, &cap, f) > 0) {
 		if (sscanf(line, "%u %*u %u:%u", &mid, &maj, &min) == 3 && mid == id) {
@@ -90,7 +94,7 @@ static int reopen_checked(const struct hk_usyms *s, int pfd, __u64 dev, __u64 in
 	if (fstat(pfd, &st) || !S_ISREG(st.st_mode))
 		goto out;
 	if (inode && (st.st_ino != inode ||
-		      (st.st_dev != dev && (mount_dev(s->pid, pfd, &mdev) || mdev != dev))))
+		      (st.st_dev != dev && (mount_dev(s, pfd, &mdev) || mdev != dev))))
 		goto out;
 	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", pfd);
 	fd = open(fd_path, O_RDONLY | O_CLOEXEC);
