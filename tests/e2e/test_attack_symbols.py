@@ -19,12 +19,6 @@ page (so that its frames are looked up in its JIT perf map), with:
   once that profile ended gets its cpu_bound line within the usual
   windows. The old tool stalls reading the perf map (and is killed by PID
   once its RSS passes 1 GiB);
-- a mapped ELF file is parsed in a confined child (review 2, L5): nobody
-  spins in a file it shaped, with 400 000 symbols to take long enough
-  to be seen; every process of the tool that holds the file open is
-  watched, and one of them, the parser, is uid 65534 with no capability,
-  no new privileges, a seccomp filter and 2 fds. The frame is still
-  named from the file's table. The old tool parsed it in its root child;
 - profile slots (finding 7): nobody's 4 busy loops, pinned to CPU 1, all
   flagged, take at most 2 of the 4 slots (the rest said on stderr), and
   root's busy loop flagged after them is profiled. The old tool gave
@@ -35,12 +29,11 @@ import json
 import os
 import platform
 import signal
-import struct
 import subprocess
 import threading
 import time
 
-from hk_e2e.attack import NOBODY_UID, arena, spawn_as_nobody
+from hk_e2e.attack import arena, spawn_as_nobody
 from hk_e2e.checks import expect_enter
 from hk_e2e.common import ENTER_WINDOWS
 from hk_e2e.procs import TestFailure, mono, read_line, spawn
@@ -87,98 +80,6 @@ ctypes.memmove(code, spin, len(spin))
 print("ready %d" % made, flush=True)
 ctypes.CFUNCTYPE(None)(code)()
 '''
-
-
-# nobody's spinner in an executable mapping of its own ELF file
-SPIN_ELF = r'''
-import ctypes, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-libc.mmap.restype = ctypes.c_void_p
-libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
-                      ctypes.c_int, ctypes.c_long]
-fd = os.open(sys.argv[1], os.O_RDONLY)
-p = libc.mmap(None, 0x2000, 5, 2, fd, 0)                # PROT_READ|PROT_EXEC, MAP_PRIVATE
-if p in (None, ctypes.c_void_p(-1).value):
-    sys.exit("cannot map it: errno %d" % ctypes.get_errno())
-print("ready 0", flush=True)
-ctypes.CFUNCTYPE(None)(p + 0x1000)()
-'''
-ELF_FILLERS = 400000            # ~0.2 s of parsing here: long enough to be seen
-
-
-def spin_elf(path, fillers):
-    """A small ELF: one PT_LOAD of 8 KiB, a spin at 0x1000 named hk_attack_spin,
-    and `fillers` more functions in .symtab."""
-    arm = platform.machine() != "x86_64"
-    code = (b"\x00\x00\x00\x14" if arm else b"\xeb\xfe").ljust(0x1000, b"\0")
-    sym = struct.Struct("<IBBHQQ")
-    strtab = b"\0hk_attack_spin\0filler\0"
-    syms = b"".join([sym.pack(0, 0, 0, 0, 0, 0), sym.pack(1, 0x12, 0, 1, 0x1000, 16)] +
-                    [sym.pack(16, 0x12, 0, 1, 0x100000 + 16 * i, 16) for i in range(fillers)])
-    shstr = b"\0.text\0.symtab\0.strtab\0.shstrtab\0"
-    sym_off = 0x2000
-    str_off = sym_off + len(syms)
-    shstr_off = str_off + len(strtab)
-    sh_off = (shstr_off + len(shstr) + 7) & ~7
-    ehdr = struct.pack("<16sHHIQQQIHHHHHH", b"\x7fELF\x02\x01\x01", 3, 183 if arm else 62, 1,
-                       0x1000, 64, sh_off, 0, 64, 56, 1, 64, 5, 4)
-    phdr = struct.pack("<IIQQQQQQ", 1, 5, 0, 0, 0, 0x2000, 0x2000, 0x1000)
-    shdr = struct.Struct("<IIQQQQIIQQ")
-    sections = b"".join([shdr.pack(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-                         shdr.pack(1, 1, 6, 0x1000, 0x1000, 0x1000, 0, 0, 16, 0),
-                         shdr.pack(7, 2, 0, 0, sym_off, len(syms), 3, 1, 8, 24),
-                         shdr.pack(15, 3, 0, 0, str_off, len(strtab), 0, 0, 1, 0),
-                         shdr.pack(23, 3, 0, 0, shstr_off, len(shstr), 0, 0, 1, 0)])
-    with open(path, "wb") as f:
-        f.write((ehdr + phdr).ljust(0x1000, b"\0") + code + syms + strtab + shstr)
-        f.write(b"\0" * (sh_off - shstr_off - len(shstr)) + sections)
-
-
-def status_fields(pid):
-    out = {}
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                k, _, v = line.partition(":")
-                out[k] = v.strip()
-    except OSError:
-        pass
-    return out
-
-
-class HoldersWatch:
-    """Every process of the tool's tree seen with path open, every 2 ms:
-    {pid: (comm, Uid, CapEff, Seccomp, NoNewPrivs, fds)}, the last look."""
-
-    def __init__(self, proc, path):
-        self.pid, self.path, self.seen = proc.pid, path, {}
-        self.stop = threading.Event()
-        self.th = threading.Thread(target=self._run, daemon=True)
-        self.th.start()
-
-    def _look(self, pid):
-        fd_dir = "/proc/%d/fd" % pid
-        try:
-            fds = os.listdir(fd_dir)
-            if not any(os.readlink(os.path.join(fd_dir, fd)) == self.path for fd in fds):
-                return
-        except OSError:
-            return
-        st = status_fields(pid)
-        if st:
-            self.seen[pid] = (st.get("Name"), st.get("Uid"), st.get("CapEff"),
-                              st.get("Seccomp"), st.get("NoNewPrivs"), len(fds))
-
-    def _run(self):
-        while not self.stop.is_set() and os.path.exists("/proc/%d" % self.pid):
-            for pid in descendants(self.pid):
-                if pid != self.pid:
-                    self._look(pid)
-            time.sleep(0.002)
-
-    def done(self):
-        self.stop.set()
-        self.th.join(2)
 
 
 def hostile(ctx, mode, n):
@@ -325,40 +226,6 @@ def t_perfmap_64g(suite, ctx):
                "peak RSS %d MiB (%s), cut: %s" % (took, peak >> 10, guard.peak_who, cut))
 
 
-def t_parser_confined(suite, ctx):
-    work = arena(ctx, "elf")
-    out = arena(ctx, "out", mode=0o755, owner=0)
-    path = os.path.join(work, "libspin.so")
-    spin_elf(path, ELF_FILLERS)
-    os.chown(path, NOBODY_UID, NOBODY_UID)
-    p = spawn_as_nobody(ctx, "spin_elf", [PYTHON, "-c", SPIN_ELF, path],
-                        stdout=subprocess.PIPE)
-    line = read_line(p, 30)
-    if line != "ready 0":
-        raise TestFailure("the spinner did not start (%r); stderr in %s" % (line, p.hk_stderr))
-    tool = spawn([ctx.tool, "profile", str(p.pid), "--duration", "1s", "--dir", out],
-                 stdout=subprocess.DEVNULL,
-                 stderr=open(os.path.join(ctx.workdir, "%s.profile.stderr" % ctx.name), "wb"))
-    watch = HoldersWatch(tool, path)
-    try:
-        rc = tool.wait(PROFILE_DEADLINE_S)
-    finally:
-        watch.done()
-    folded = [f for f in os.listdir(out) if f.endswith(".folded")]
-    text = open(os.path.join(out, folded[0])).read() if folded else ""
-    if rc != 0 or "hk_attack_spin" not in text:
-        raise TestFailure("profile exit %s, folded %s without hk_attack_spin: %r; stderr: %s" %
-                          (rc, folded, text[:300], stderr_of(ctx)))
-    confined = [v for v in watch.seen.values()
-                if v[1] == "65534\t65534\t65534\t65534" and v[2] == "0000000000000000" and
-                v[3] == "2" and v[4] == "1" and v[5] == 2]
-    if not confined:
-        raise TestFailure("no confined process parsed the ELF; holders of it (name, uid, "
-                          "CapEff, Seccomp, NoNewPrivs, fds): %s" % sorted(watch.seen.values()))
-    ctx.record("attack_symbols_parser_confined", True, "parsed by %s; holders %s" %
-               (confined[0], sorted(watch.seen.values())))
-
-
 def t_many_maps(suite, ctx):
     out = arena(ctx, "out", mode=0o755, owner=0)
     try:
@@ -469,7 +336,6 @@ TESTS = [
     # name, function, hard timeout (s)
     ("attack_symbols_perfmap_64g", t_perfmap_64g, 60),
     ("attack_symbols_many_maps", t_many_maps, 90),
-    ("attack_symbols_parser_confined", t_parser_confined, 40),
     ("attack_symbols_event_loop", t_event_loop, 180),
     ("attack_symbols_slots", t_slots, 120),
 ]
