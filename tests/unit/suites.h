@@ -33,6 +33,7 @@ int hk_add_window_step_suite(void);
 int hk_add_symbolize_suite(void);
 int hk_add_symbolize_caps_suite(void);
 int hk_add_worker_suite(void);
+int hk_add_sandbox_suite(void);
 int hk_add_flamegraph_suite(void);
 int hk_add_flame_svg_suite(void);
 int hk_add_freeze_suite(void);

@@ -23,8 +23,6 @@
 
 /* the bytes of the ELF header read before libelf sees the file */
 #define EHDR_MAX 64
-/* PT_LOAD segments kept of a file */
-#define LOADS_MAX 64
 
 static __u32 bind_rank(unsigned char info)
 {
@@ -92,10 +90,14 @@ static __u64 section_size(Elf *elf, size_t index)
 /*
  * The functions of every section of type sh_type; 0, -ENOMEM, or -EFBIG
  * when a symbol table or its strings are over max bytes (nothing of
- * that section is read).
+ * that section is read), -ENOSPC when the sections read so far (libelf
+ * keeps each until elf_end) or the table would pass budget: a file may
+ * hold any number of symbol tables of max bytes each.
  */
-static int read_symbols(struct hk_symtab *t, Elf *elf, Elf64_Word sh_type, size_t max)
+static int read_symbols(struct hk_symtab *t, Elf *elf, Elf64_Word sh_type, size_t max,
+			size_t budget)
 {
+	size_t read_bytes = 0, strs;
 	size_t sym_bytes = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -110,8 +112,13 @@ static int read_symbols(struct hk_symtab *t, Elf *elf, Elf64_Word sh_type, size_
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != sh_type)
 			continue;
-		if (sh.sh_size > max || section_size(elf, sh.sh_link) > max)
+		strs = section_size(elf, sh.sh_link);
+		if (sh.sh_size > max || strs > max)
 			return -EFBIG;
+		/* the strings counted once per table: shared ones are over-counted */
+		read_bytes += sh.sh_size + strs;
+		if (read_bytes > budget)
+			return -ENOSPC;
 		data = elf_getdata(scn, NULL);
 		if (!data)
 			continue;
@@ -131,6 +138,8 @@ static int read_symbols(struct hk_symtab *t, Elf *elf, Elf64_Word sh_type, size_
 			if (hk_symtab__add(t, sym.st_value, sym.st_size, name,
 					   strlen(name), bind_rank(sym.st_info)))
 				return -ENOMEM;
+			if (t->cap * sizeof(*t->syms) + t->names_cap > budget)
+				return -ENOSPC;
 		}
 	}
 	return 0;
@@ -150,7 +159,7 @@ static int read_loads(struct hk_elf_syms *e, Elf *elf)
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
 		/* every lookup walks them: a real file has a handful */
-		if (e->nloads == LOADS_MAX)
+		if (e->nloads == HK_ELF_LOADS_MAX)
 			return -E2BIG;
 		e->loads[e->nloads].offset = ph.p_offset;
 		e->loads[e->nloads].vaddr = ph.p_vaddr;
@@ -160,8 +169,9 @@ static int read_loads(struct hk_elf_syms *e, Elf *elf)
 	return 0;
 }
 
-static int read_elf(struct hk_elf_syms *e, Elf *elf, size_t max)
+static int read_elf(struct hk_elf_syms *e, Elf *elf, size_t max, size_t budget)
 {
+	size_t loads;
 	int err;
 
 	if (!elf)
@@ -171,10 +181,13 @@ static int read_elf(struct hk_elf_syms *e, Elf *elf, size_t max)
 		goto end_elf;
 	}
 	err = read_loads(e, elf);
+	loads = e->nloads * sizeof(*e->loads);
+	if (!err && loads > budget)
+		err = -ENOSPC;
 	if (!err)
-		err = read_symbols(&e->tab, elf, SHT_SYMTAB, max);
+		err = read_symbols(&e->tab, elf, SHT_SYMTAB, max, budget - loads);
 	if (!err && !e->tab.n)
-		err = read_symbols(&e->tab, elf, SHT_DYNSYM, max);
+		err = read_symbols(&e->tab, elf, SHT_DYNSYM, max, budget - loads);
 	if (!err)
 		hk_symtab__sort(&e->tab);
 end_elf:
@@ -184,7 +197,7 @@ end_elf:
 	return err;
 }
 
-int hk_elf_syms__read_fd(struct hk_elf_syms *e, int fd, size_t max)
+int hk_elf_syms__read_fd(struct hk_elf_syms *e, int fd, size_t max, size_t budget)
 {
 	unsigned char h[EHDR_MAX];
 	ssize_t n;
@@ -197,10 +210,11 @@ int hk_elf_syms__read_fd(struct hk_elf_syms *e, int fd, size_t max)
 	err = header_ok(h, n > 0 ? (size_t)n : 0);
 	if (err)
 		return err;
-	return read_elf(e, elf_begin(fd, ELF_C_READ, NULL), max);
+	return read_elf(e, elf_begin(fd, ELF_C_READ, NULL), max, budget);
 }
 
-int hk_elf_syms__read_mem(struct hk_elf_syms *e, void *image, size_t size, size_t max)
+int hk_elf_syms__read_mem(struct hk_elf_syms *e, void *image, size_t size, size_t max,
+			  size_t budget)
 {
 	int err;
 
@@ -209,7 +223,7 @@ int hk_elf_syms__read_mem(struct hk_elf_syms *e, void *image, size_t size, size_
 	err = header_ok(image, size);
 	if (err)
 		return err;
-	return read_elf(e, elf_memory(image, size), max);
+	return read_elf(e, elf_memory(image, size), max, budget);
 }
 
 const char *hk_elf_syms__find(const struct hk_elf_syms *e, __u64 off)

@@ -12,6 +12,9 @@
 #include <linux/types.h>
 #include "symtab.h"
 
+/* PT_LOAD segments kept of a file: every lookup walks them */
+#define HK_ELF_LOADS_MAX 64
+
 struct hk_elf_load {
 	__u64 offset;		/* p_offset */
 	__u64 vaddr;		/* p_vaddr */
@@ -30,10 +33,22 @@ struct hk_elf_syms {
  * the file open on fd or from the image in memory. 0 or -errno: -ENOEXEC
  * not ELF; -EFBIG a symbol table or its string table is over max bytes
  * (not read); -E2BIG more sections or segments than 16-bit counts hold,
- * or more than 64 PT_LOAD segments.
+ * or more than HK_ELF_LOADS_MAX PT_LOAD segments; -ENOSPC the sections
+ * read (all of them, however many) or the table built would pass budget
+ * bytes. In this process: for a file that is not anyone's (tests).
  */
-int hk_elf_syms__read_fd(struct hk_elf_syms *e, int fd, size_t max);
-int hk_elf_syms__read_mem(struct hk_elf_syms *e, void *image, size_t size, size_t max);
+int hk_elf_syms__read_fd(struct hk_elf_syms *e, int fd, size_t max, size_t budget);
+int hk_elf_syms__read_mem(struct hk_elf_syms *e, void *image, size_t size, size_t max,
+			  size_t budget);
+
+/*
+ * The same (fd, or image of size bytes when fd is -1), parsed in a child
+ * confined by sandbox.h: what a process maps is anyone's to shape, and
+ * libelf's parsing is no place for root. The table comes back checked;
+ * -EIO: the child died or its answer was unsound (nothing kept).
+ */
+int hk_elf_syms__read_confined(struct hk_elf_syms *e, int fd, void *image, size_t size,
+			       size_t max, size_t budget);
 
 /*
  * The function holding the byte at file offset off, through the segment

@@ -31,8 +31,12 @@
 #define HK_PROF_PER_UID (HK_PROF_TARGETS / 2)
 
 /* The child that names and writes a profile: its address space may grow
- * this much past the parent's, and it is killed past this time. */
-#define HK_PROF_WRITER_AS_BYTES (1024ULL * 1024 * 1024)
+ * this much past the parent's, and it is killed past this time. What it
+ * holds at most: 256 MiB of symbol tables (the budget of symbolize.h), a
+ * 64 MiB perf map's table, 16 MiB of paths, the graph; a real profile's
+ * child peaks at 20 MiB of RSS. The files are parsed in children of its
+ * own, confined, each within 256 MiB more (elf_child.c). */
+#define HK_PROF_WRITER_AS_BYTES (512ULL * 1024 * 1024)
 #define HK_PROF_WRITER_BUDGET_S 30
 
 typedef void (*hk_profile_done_fn)(void *ctx, const struct hk_profile_result *r);

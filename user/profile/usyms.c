@@ -222,6 +222,8 @@ struct hk_usyms *hk_usyms__open(int pid, const struct hk_usyms_opts *o)
 		return NULL;
 	s = hk_usyms__parse(f, pid, o);
 	fclose(f);
+	if (s)
+		s->same_mnt = hk_usyms__same_mnt_ns(s);
 	/* the PID may have gone to another process while we read */
 	if (s && !hk_usyms__held(s)) {
 		hk_usyms__close(s);
@@ -372,7 +374,7 @@ const char *hk_usyms__cuts(const struct hk_usyms *s, char *buf, size_t len)
 		       (unsigned long long)c->big_files, plural(c->big_files),
 		       bytes(a, sizeof(a), s->lim.section_bytes), c->big_file);
 	if (c->unread_files)
-		clause(buf, len, &at, "symbols of %llu file%s not read: %s of symbols held already",
+		clause(buf, len, &at, "symbols of %llu file%s not read: past %s of symbols in all",
 		       (unsigned long long)c->unread_files, plural(c->unread_files),
 		       bytes(a, sizeof(a), s->lim.sym_bytes));
 	/* a cut sentence ends within the buffer */

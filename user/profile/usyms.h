@@ -68,6 +68,8 @@ struct hk_usyms {
 	int perfmap_state;	/* enum hk_load_state */
 	struct hk_symtab perfmap;	/* JIT functions, absolute addresses */
 	struct hk_usyms_cut cut;
+	int same_mnt;		/* in the tool's mount namespace when opened: its
+				 * paths are the tool's, even once it exited */
 	long code_mod;		/* 1 + the file code_fd reads (hk_usyms__code);
 				 * 0: none open (a zeroed struct has none) */
 	int code_fd;
@@ -75,6 +77,9 @@ struct hk_usyms {
 
 /* The maps text of pid read from f (a test feeds its own); as hk_usyms__open. */
 struct hk_usyms *hk_usyms__parse(FILE *f, int pid, const struct hk_usyms_opts *o);
+
+/* Does the process see the files the tool sees at the same paths? */
+int hk_usyms__same_mnt_ns(const struct hk_usyms *s);
 
 /* Whether what was just read of /proc/PID was the process's (s->ref). */
 int hk_usyms__held(const struct hk_usyms *s);

@@ -6,9 +6,12 @@
  *
  * A file is opened through /proc/PID/map_files/START-END first: that is
  * the very file mapped, even when deleted, replaced on disk since, or in
- * another mount namespace (it needs CAP_SYS_ADMIN: we are root). Then
- * /proc/PID/root/PATH and PATH, accepted only with the mapped inode, as a
- * file upgraded since the process started has other symbols.
+ * another mount namespace (it needs CAP_SYS_ADMIN, or
+ * CAP_CHECKPOINT_RESTORE). Then PATH resolved inside the process's root
+ * (openat2, RESOLVE_IN_ROOT), and PATH as the tool sees it only for a
+ * process in the tool's mount namespace; either accepted only with the
+ * mapped device and inode, as a file upgraded since the process started
+ * has other symbols, and the path is the process's to swap.
  *
  * Everything here is the process's to shape, so anyone's: each read of
  * /proc/PID/... is kept only if the PID still held the process after it,
@@ -22,37 +25,87 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <linux/openat2.h>
 #include "usyms.h"
 
 /* the vdso is two pages; anything far bigger is not one */
 #define VDSO_MAX_BYTES	(1 << 20)
 
 /*
- * Open path for reading if it is a regular file (with inode, when not 0).
- * O_PATH first: a mapped device file's driver never sees an open.
+ * The device maps shows for the file open on fd, when its st_dev is
+ * another: maps gives the superblock's (a btrfs subvolume's files stat
+ * with their subvolume's), which mountinfo, the kernel's text, gives for
+ * the fd's mount. 0, or -1 when not found.
  */
-static int open_regular(const char *path, __u64 inode)
+static int mount_dev(const struct hk_usyms *s, int fd, __u64 *dev)
+{
+	unsigned int id = 0, mid, maj, min;
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	int ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) > 0)
+		if (sscanf(line, "mnt_id: %u", &id) == 1)
+			break;
+	fclose(f);
+	/* the tool's own once the process exited, when it is the same */
+	if (s->same_mnt)
+		snprintf(path, sizeof(path), "/proc/self/mountinfo");
+	else
+		snprintf(path, sizeof(path), "/proc/%d/mountinfo", s->pid);
+	f = id ? fopen(path, "re") : NULL;
+	while (f && getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "%u %*u %u:%u", &mid, &maj, &min) == 3 && mid == id) {
+			*dev = makedev(maj, min);
+			ret = 0;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	return ret;
+}
+
+/*
+ * The file on pfd (O_PATH: a mapped device file's driver never sees an
+ * open) for reading, if it is a regular file and, when inode is not 0,
+ * the one maps names: its inode on its device. The inode alone is not
+ * enough: a user's tmpfs numbers its inodes from 1, and a path swapped
+ * for a symlink to root's file of that number would have root read it.
+ * Closes pfd.
+ */
+static int reopen_checked(const struct hk_usyms *s, int pfd, __u64 dev, __u64 inode)
 {
 	char fd_path[64];
 	struct stat st;
-	int pfd, fd = -1;
+	__u64 mdev;
+	int fd = -1;
 
-	pfd = open(path, O_PATH | O_CLOEXEC);
 	if (pfd < 0)
 		return -1;
-	if (!fstat(pfd, &st) && S_ISREG(st.st_mode) && (!inode || st.st_ino == inode)) {
-		snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", pfd);
-		fd = open(fd_path, O_RDONLY | O_CLOEXEC);
-	}
+	if (fstat(pfd, &st) || !S_ISREG(st.st_mode))
+		goto out;
+	if (inode && (st.st_ino != inode ||
+		      (st.st_dev != dev && (mount_dev(s, pfd, &mdev) || mdev != dev))))
+		goto out;
+	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", pfd);
+	fd = open(fd_path, O_RDONLY | O_CLOEXEC);
+out:
 	close(pfd);
 	return fd;
 }
 
 /* Through /proc/PID/...: kept only if the PID was still the process's. */
-static int open_proc(const struct hk_usyms *s, const char *path, __u64 inode)
+static int held_or_close(const struct hk_usyms *s, int fd)
 {
-	int fd = open_regular(path, inode);
-
 	if (fd >= 0 && !hk_usyms__held(s)) {
 		close(fd);
 		return -1;
@@ -60,24 +113,52 @@ static int open_proc(const struct hk_usyms *s, const char *path, __u64 inode)
 	return fd;
 }
 
+/* path resolved inside the process's root: its absolute symlinks and
+ * ".." stay in it, and no /proc magic link is followed */
+static int open_in_root(const struct hk_usyms *s, const char *path)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	char root[64];
+	int rfd, fd;
+
+	snprintf(root, sizeof(root), "/proc/%d/root", s->pid);
+	rfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rfd < 0)
+		return -1;
+	fd = (int)syscall(SYS_openat2, rfd, path, &how, sizeof(how));
+	close(rfd);
+	return held_or_close(s, fd);
+}
+
+int hk_usyms__same_mnt_ns(const struct hk_usyms *s)
+{
+	struct stat mine, its;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", s->pid);
+	return !stat(path, &its) && !stat("/proc/self/ns/mnt", &mine) &&
+	       its.st_ino == mine.st_ino && its.st_dev == mine.st_dev;
+}
+
 static int open_module(const struct hk_usyms *s, const struct hk_umod *mod,
 		       const struct hk_umap *m)
 {
-	char path[4200];
+	char path[64];
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", s->pid,
 		 (unsigned long long)m->start, (unsigned long long)m->end);
-	fd = open_proc(s, path, 0);
+	fd = reopen_checked(s, held_or_close(s, open(path, O_PATH | O_CLOEXEC)), 0, 0);
 	if (fd >= 0)
 		return fd;
-	if (snprintf(path, sizeof(path), "/proc/%d/root%s", s->pid, mod->path) <
-	    (int)sizeof(path)) {
-		fd = open_proc(s, path, mod->inode);
-		if (fd >= 0)
-			return fd;
-	}
-	return open_regular(mod->path, mod->inode);
+	fd = reopen_checked(s, open_in_root(s, mod->path), mod->dev, mod->inode);
+	/* once it exited, only this way is left */
+	if (fd >= 0 || !s->same_mnt)
+		return fd;
+	return reopen_checked(s, open(mod->path, O_PATH | O_CLOEXEC), mod->dev, mod->inode);
 }
 
 /* The vdso's symbols live in its image only: read it from the process. */
@@ -99,8 +180,9 @@ static int read_vdso(const struct hk_usyms *s, struct hk_umod *mod,
 	if (fd >= 0) {
 		if (pread(fd, image, size, (off_t)m->start) == (ssize_t)size &&
 		    hk_usyms__held(s))
-			err = hk_elf_syms__read_mem(&mod->elf, image, size,
-						    s->lim.section_bytes);
+			err = hk_elf_syms__read_confined(&mod->elf, -1, image, size,
+							 s->lim.section_bytes,
+							 s->lim.sym_bytes - s->sym_bytes);
 		close(fd);
 	}
 	free(image);
@@ -138,11 +220,15 @@ void hk_umod__load(struct hk_usyms *s, struct hk_umod *mod, const struct hk_umap
 		fd = open_module(s, mod, m);
 		if (fd < 0)
 			return;
-		err = hk_elf_syms__read_fd(&mod->elf, fd, s->lim.section_bytes);
+		err = hk_elf_syms__read_confined(&mod->elf, fd, NULL, 0, s->lim.section_bytes,
+						 s->lim.sym_bytes - s->sym_bytes);
 		close(fd);
 	}
 	if (err == -EFBIG || err == -E2BIG)
 		note_big_file(s, mod);
+	/* the budget was spent inside this file */
+	if (err == -ENOSPC)
+		s->cut.unread_files++;
 	if (err)
 		return;
 	mod->state = HK_LOAD_DONE;

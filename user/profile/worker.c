@@ -23,6 +23,7 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include "lib/clock.h"
+#include "sandbox.h"
 #include "worker.h"
 #include "shared/units.h"
 
@@ -72,20 +73,6 @@ static void drop_anon_fds(const struct hk_worker_limits *l, int out_fd)
 		close(fds[i]);
 }
 
-/* The address space now (VmSize), in bytes; 0 when unreadable. */
-static __u64 vm_size(void)
-{
-	unsigned long long pages = 0;
-	FILE *f = fopen("/proc/self/statm", "re");
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%llu", &pages) != 1)
-		pages = 0;
-	fclose(f);
-	return pages * (__u64)sysconf(_SC_PAGESIZE);
-}
-
 static void child_limits(const struct hk_worker_limits *l)
 {
 	struct rlimit rl;
@@ -94,7 +81,7 @@ static void child_limits(const struct hk_worker_limits *l)
 	/* relative to what the copy of the parent already spans (a sanitizer's
 	 * shadow is terabytes of reserved address space) */
 	if (l->as_bytes) {
-		rl.rlim_cur = rl.rlim_max = (rlim_t)(vm_size() + l->as_bytes);
+		rl.rlim_cur = rl.rlim_max = (rlim_t)(hk_sandbox__vm_size() + l->as_bytes);
 		setrlimit(RLIMIT_AS, &rl);
 	}
 	/* the deadline's belt: CPU time past it is SIGKILL even if the parent
@@ -105,6 +92,8 @@ static void child_limits(const struct hk_worker_limits *l)
 	/* no core file of a root process holding others' data */
 	rl.rlim_cur = rl.rlim_max = 0;
 	setrlimit(RLIMIT_CORE, &rl);
+	/* out of memory (the unit's MemoryMax=), the job goes, not the tool */
+	hk_sandbox__oom_first();
 	if (l->nice)
 		setpriority(PRIO_PROCESS, 0, getpriority(PRIO_PROCESS, 0) + l->nice);
 }
