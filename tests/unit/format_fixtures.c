@@ -198,3 +198,14 @@ const char *json(const struct hk_event *e, const char *cgroup)
 	CU_ASSERT(n > 0 && (size_t)n == strlen(fmt_out));
 	return fmt_out;
 }
+
+size_t count_str(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	while ((s = strstr(s, needle))) {
+		n++;
+		s += strlen(needle);
+	}
+	return n;
+}

@@ -30,6 +30,8 @@ extern char fmt_out[BUF_LEN];
 
 /* Print s with every byte outside printable ASCII as \xHH. */
 void dump(const char *what, const char *s);
+/* How many times needle is in s, not overlapping. */
+size_t count_str(const char *s, const char *needle);
 
 #define ASSERT_STR(act, exp)						\
 	do {								\

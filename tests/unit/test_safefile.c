@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -132,7 +133,8 @@ static void test_planted_names(void)
 
 	fd = hk_safefile__create(&d, "out.svg", 0640, tmp, sizeof(tmp));
 	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT(strncmp(tmp, ".out.svg.", 9) == 0);
+	/* no name at all (O_TMPFILE: every filesystem the tests run on) */
+	CU_ASSERT_STRING_EQUAL(tmp, "");
 	CU_ASSERT_EQUAL(hk_safefile__write_all(fd, "new", 3), 0);
 	CU_ASSERT_EQUAL(hk_safefile__commit(&d, fd, tmp, "out.svg"), 0);
 	/* the symlink itself was replaced; its target is as it was */
@@ -162,6 +164,71 @@ static void test_planted_names(void)
 
 	/* a name too long for tmp */
 	CU_ASSERT_EQUAL(hk_safefile__create(&d, "out.svg", 0640, tmp, 12), -ENAMETOOLONG);
+	hk_safefile__dir_close(&d);
+	rmbase();
+}
+
+/* A file of ours at base/name, its mtime age_s seconds ago. */
+static void plant_aged(const char *name, time_t age_s)
+{
+	struct timespec ts[2] = { { .tv_sec = time(NULL) - age_s }, { .tv_sec = time(NULL) - age_s } };
+	int fd = open(at(name), O_WRONLY | O_CREAT | O_EXCL, 0600);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, "x", 1), 1);
+	CU_ASSERT_EQUAL(futimens(fd, ts), 0);
+	close(fd);
+}
+
+/*
+ * A writer killed between create() and commit() leaves nothing; the
+ * temporary files an older one left are removed by sweep(), ours alone.
+ */
+static void test_killed_writer(void)
+{
+	struct hk_safedir d;
+	char warn[512], err[512], tmp[256], names[512];
+	pid_t pid;
+	int fd, status;
+	FILE *p;
+	size_t n;
+
+	mkbase();
+	CU_ASSERT_EQUAL(chmod(base, 0755), 0);
+	CU_ASSERT_FATAL(hk_safefile__dir_open(&d, base, warn, sizeof(warn), err,
+					      sizeof(err)) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (!pid) {
+		fd = hk_safefile__create(&d, "p.svg", 0640, tmp, sizeof(tmp));
+		if (fd < 0 || hk_safefile__write_all(fd, "<svg/>", 6))
+			_exit(1);
+		raise(SIGKILL);
+	}
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+	/* an old writer's: swept when old, of our stem, ours, a file */
+	plant_aged(".p.svg.0123456789abcdef.tmp", 3600);		/* swept */
+	plant_aged(".p.folded.fedcba9876543210.tmp", 3600);	/* swept: same stem */
+	plant_aged(".p.svg.1123456789abcdef.tmp", 10);		/* a live writer's */
+	plant_aged(".q.svg.0123456789abcdef.tmp", 3600);		/* another stem */
+	plant_aged(".p.svg.0123456789abcdeX.tmp", 3600);		/* not our pattern */
+	plant_aged(".p.svg.2123456789abcdef.tmp", 3600);		/* another owner's */
+	if (geteuid() == 0)
+		CU_ASSERT_EQUAL(chown(at(".p.svg.2123456789abcdef.tmp"), 65534, 65534), 0);
+	CU_ASSERT_EQUAL(symlink(at("victim"), at(".p.svg.3123456789abcdef.tmp")), 0);
+	CU_ASSERT_EQUAL(hk_safefile__sweep(&d, "p.svg", 120), geteuid() == 0 ? 2 : 3);
+	snprintf(names, sizeof(names), "ls -A '%s' | tr '\\n' ' '", base);
+	p = popen(names, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	n = fread(names, 1, sizeof(names) - 1, p);
+	names[n] = '\0';
+	pclose(p);
+	if (geteuid() == 0)
+		CU_ASSERT_STRING_EQUAL(names, ".p.svg.0123456789abcdeX.tmp "
+				       ".p.svg.1123456789abcdef.tmp .p.svg.2123456789abcdef.tmp "
+				       ".p.svg.3123456789abcdef.tmp .q.svg.0123456789abcdef.tmp ");
 	hk_safefile__dir_close(&d);
 	rmbase();
 }
@@ -269,6 +336,7 @@ int hk_add_safefile_suite(void)
 	static const struct hk_unit_test tests[] = {
 		{ "directories refused and warned of", test_dir_checks },
 		{ "planted symlink, FIFO and hard link", test_planted_names },
+		{ "a killed writer leaves nothing; stale ones swept", test_killed_writer },
 		{ "control files: no create, no symlink, no FIFO", test_write_ctl },
 		{ "a PID checked against its start time", test_pidref },
 		{ "the state directory under /run", test_rundir },

@@ -31,6 +31,7 @@ int hk_outdir__open(struct hk_safedir *d, const char *path, const char *name, ch
 		return -1;
 	}
 	hk_safefile__abort(d, fd, tmp);
+	hk_safefile__sweep(d, name, HK_OUTDIR_STALE_S);
 	return 0;
 }
 

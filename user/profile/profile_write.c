@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +342,24 @@ static void titles(const struct hk_profile_syms *s, const struct hk_profile_resu
 		 r->exited ? "; the process exited" : "");
 }
 
+/* One more clause of out->cut, "; " after those there. */
+static void cut_also(struct hk_profile_outcome *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void cut_also(struct hk_profile_outcome *out, const char *fmt, ...)
+{
+	size_t at = strnlen(out->cut, sizeof(out->cut));
+	va_list ap;
+
+	if (at && at + 2 < sizeof(out->cut))
+		at += (size_t)snprintf(out->cut + at, sizeof(out->cut) - at, "; ");
+	if (at >= sizeof(out->cut))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out->cut + at, sizeof(out->cut) - at, fmt, ap);
+	va_end(ap);
+}
+
 void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_syms *syms,
 			const struct hk_profile_result *r, struct hk_profile_outcome *out)
 {
@@ -351,7 +370,8 @@ void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_sy
 	char title[128], sub[256], why[200];
 	struct hk_flame_svg_opts opts = {};
 	struct hk_flame *f;
-	size_t i, n, k;
+	size_t i, n, k, undrawn = 0;
+	long merged = 0;
 	__u64 us;
 	int ret, sampled;
 
@@ -400,6 +420,15 @@ void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_sy
 		opts.unit = "bytes";
 		opts.legend = "width: bytes of anonymous memory grown (pale: kernel frames)";
 	}
+	/* a process's stacks must not fill the disk: the caps of flamegraph.h */
+	merged = hk_flame__cap_folded(f, HK_FLAME_FOLDED_MAX_BYTES);
+	if (merged < 0) {
+		snprintf(out->err, sizeof(out->err), "out of memory");
+		goto out;
+	}
+	undrawn = hk_flame__svg_cut(f, &opts);
+	/* temporary files a writer killed on a filesystem without O_TMPFILE left */
+	hk_safefile__sweep(&out_dir, LONGEST_NAME, HK_OUTDIR_STALE_S);
 	ret = write_files(r->prefix, f, &opts);
 	if (ret) {
 		hk_outdir__why(&out_dir, ret, why, sizeof(why));
@@ -409,6 +438,12 @@ void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_sy
 	}
 out:
 	hk_usyms__cuts(syms->user, out->cut, sizeof(out->cut));
+	if (merged > 0)
+		cut_also(out, "%ld frames merged into %s (the folded file's %llu MiB)", merged,
+			 HK_FLAME_OTHER, HK_FLAME_FOLDED_MAX_BYTES >> 20);
+	if (undrawn)
+		cut_also(out, "%zu lighter frames not drawn in the SVG (at most %d frames, "
+			 "%llu MiB)", undrawn, HK_FLAME_SVG_MAX_FRAMES, HK_FLAME_SVG_MAX_BYTES >> 20);
 	free(frames);
 	free(names);
 	hk_flame__free(f);
