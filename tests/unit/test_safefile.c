@@ -16,7 +16,9 @@
 #include <sys/wait.h>
 #include "lib/pidref.h"
 #include "lib/rundir.h"
+#include "lib/outquota.h"
 #include "lib/safefile.h"
+#include "format_fixtures.h"
 #include "shared/units.h"
 #include "suites.h"
 
@@ -168,16 +170,36 @@ static void test_planted_names(void)
 	rmbase();
 }
 
-/* A file of ours at base/name, its mtime age_s seconds ago. */
-static void plant_aged(const char *name, time_t age_s)
+/* A file of ours at base/name, bytes long, its mtime age_s seconds ago. */
+static void plant_sized(const char *name, size_t bytes, time_t age_s)
 {
 	struct timespec ts[2] = { { .tv_sec = time(NULL) - age_s }, { .tv_sec = time(NULL) - age_s } };
 	int fd = open(at(name), O_WRONLY | O_CREAT | O_EXCL, 0600);
 
 	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_EQUAL(write(fd, "x", 1), 1);
+	CU_ASSERT_EQUAL(ftruncate(fd, (off_t)bytes), 0);
 	CU_ASSERT_EQUAL(futimens(fd, ts), 0);
 	close(fd);
+}
+
+static void plant_aged(const char *name, time_t age_s)
+{
+	plant_sized(name, 1, age_s);
+}
+
+/* The names in base, sorted, each followed by ' '. */
+static void names_in_base(char *buf, size_t len)
+{
+	char cmd[160];
+	FILE *p;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | tr '\\n' ' '", base);
+	p = popen(cmd, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	n = fread(buf, 1, len - 1, p);
+	buf[n] = '\0';
+	pclose(p);
 }
 
 /*
@@ -190,8 +212,6 @@ static void test_killed_writer(void)
 	char warn[512], err[512], tmp[256], names[512];
 	pid_t pid;
 	int fd, status;
-	FILE *p;
-	size_t n;
 
 	mkbase();
 	CU_ASSERT_EQUAL(chmod(base, 0755), 0);
@@ -219,16 +239,59 @@ static void test_killed_writer(void)
 		CU_ASSERT_EQUAL(chown(at(".p.svg.2123456789abcdef.tmp"), 65534, 65534), 0);
 	CU_ASSERT_EQUAL(symlink(at("victim"), at(".p.svg.3123456789abcdef.tmp")), 0);
 	CU_ASSERT_EQUAL(hk_safefile__sweep(&d, "p.svg", 120), geteuid() == 0 ? 2 : 3);
-	snprintf(names, sizeof(names), "ls -A '%s' | tr '\\n' ' '", base);
-	p = popen(names, "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	n = fread(names, 1, sizeof(names) - 1, p);
-	names[n] = '\0';
-	pclose(p);
+	names_in_base(names, sizeof(names));
 	if (geteuid() == 0)
 		CU_ASSERT_STRING_EQUAL(names, ".p.svg.0123456789abcdeX.tmp "
 				       ".p.svg.1123456789abcdef.tmp .p.svg.2123456789abcdef.tmp "
 				       ".p.svg.3123456789abcdef.tmp .q.svg.0123456789abcdef.tmp ");
+	hk_safefile__dir_close(&d);
+	rmbase();
+}
+
+/* The oldest of our profiles removed first, down to the quota; never
+ * the ones just written, another's file, a symlink, another name. */
+static void test_quota(void)
+{
+	static const char *const suffixes[] = { ".folded", ".svg" };
+	static const char *const keep[] = { "hotspot-k.3.c.T3.folded", "hotspot-k.3.c.T3.svg" };
+	struct hk_outquota q = { .prefix = "hotspot-k.", .suffixes = suffixes, .nsuffixes = 2,
+				 .keep = keep, .nkeep = 2 };
+	struct hk_safedir d;
+	char warn[512], err[512], names[1024];
+	__u64 bytes = 0;
+
+	mkbase();
+	CU_ASSERT_EQUAL(chmod(base, 0755), 0);
+	CU_ASSERT_FATAL(hk_safefile__dir_open(&d, base, warn, sizeof(warn), err,
+					      sizeof(err)) == 0);
+	plant_sized("hotspot-k.1.a.T1.folded", 400, 300);
+	plant_sized("hotspot-k.1.a.T1.svg", 600, 299);
+	plant_sized("hotspot-k.2.b.T2.folded", 400, 200);
+	plant_sized("hotspot-k.2.b.T2.svg", 600, 199);
+	plant_sized("hotspot-k.3.c.T3.folded", 400, 100);
+	plant_sized("hotspot-k.3.c.T3.svg", 600, 100);
+	plant_sized("other.svg", 5000, 1000);
+	plant_sized("hotspot-k.4.d.T4.svg.bak", 5000, 1000);
+	plant_sized("hotspot-k.9.x.T9.svg", 1000, 1000);
+	if (geteuid() == 0)
+		CU_ASSERT_EQUAL(chown(at("hotspot-k.9.x.T9.svg"), 65534, 65534), 0);
+	CU_ASSERT_EQUAL(symlink(at("other.svg"), at("hotspot-k.8.h.T8.svg")), 0);
+
+	/* 3000 bytes of ours; 2100 allowed: T1's two go */
+	q.max_bytes = 2100;
+	CU_ASSERT_EQUAL(hk_outquota__trim(&d, &q, &bytes), geteuid() == 0 ? 2 : 3);
+	if (geteuid() == 0) {
+		CU_ASSERT_EQUAL(bytes, 1000);
+		CU_ASSERT_EQUAL(hk_outquota__trim(&d, &q, &bytes), 0);
+		/* none allowed: all but the kept */
+		q.max_bytes = 0;
+		CU_ASSERT_EQUAL(hk_outquota__trim(&d, &q, &bytes), 2);
+		CU_ASSERT_EQUAL(bytes, 1000);
+		names_in_base(names, sizeof(names));
+		ASSERT_STR(names, "hotspot-k.3.c.T3.folded hotspot-k.3.c.T3.svg "
+			   "hotspot-k.4.d.T4.svg.bak hotspot-k.8.h.T8.svg hotspot-k.9.x.T9.svg "
+			   "other.svg ");
+	}
 	hk_safefile__dir_close(&d);
 	rmbase();
 }
@@ -337,6 +400,7 @@ int hk_add_safefile_suite(void)
 		{ "directories refused and warned of", test_dir_checks },
 		{ "planted symlink, FIFO and hard link", test_planted_names },
 		{ "a killed writer leaves nothing; stale ones swept", test_killed_writer },
+		{ "the profiles' quota: the oldest of ours go", test_quota },
 		{ "control files: no create, no symlink, no FIFO", test_write_ctl },
 		{ "a PID checked against its start time", test_pidref },
 		{ "the state directory under /run", test_rundir },

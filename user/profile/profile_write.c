@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "flame/flamegraph.h"
 #include "lib/outdir.h"
+#include "lib/outquota.h"
 #include "lib/pidref.h"
 #include "leaf.h"
 #include "profile_write.h"
@@ -296,16 +297,16 @@ static int flame_write(void *ctx, FILE *out)
  * prefix + ".folded" and ".svg", both or neither: each written under a
  * temporary name in the directory hk_profile__dir_open() checked (the
  * prefix's last part names them there), then named, so that a reader
- * never sees half a file, nor a name someone planted is followed.
+ * never sees half a file, nor a name someone planted is followed. Their
+ * names into name[0] and [1].
  */
 static int write_files(const char *prefix, const struct hk_flame *f,
-		       const struct hk_flame_svg_opts *opts)
+		       const struct hk_flame_svg_opts *opts, char (*name)[NAME_MAX + 1])
 {
 	static const char *const ext[2] = { "folded", "svg" };
 	struct flame_text t[2];
 	struct hk_outdir_file files[2];
 	const char *base = strrchr(prefix, '/');
-	char name[2][NAME_MAX + 1];
 	int i;
 
 	base = base ? base + 1 : prefix;
@@ -342,6 +343,20 @@ static void titles(const struct hk_profile_syms *s, const struct hk_profile_resu
 		 r->exited ? "; the process exited" : "");
 }
 
+/* The oldest profiles removed past HK_PROFILE_DIR_MAX_BYTES, never the
+ * two just written: how many, their bytes in *bytes. */
+static long trim(char (*name)[NAME_MAX + 1], __u64 *bytes)
+{
+	static const char *const suffixes[] = { ".folded", ".svg" };
+	const char *const keep[] = { name[0], name[1] };
+	const struct hk_outquota q = {
+		.prefix = "hotspot-k.", .suffixes = suffixes, .nsuffixes = 2,
+		.max_bytes = HK_PROFILE_DIR_MAX_BYTES, .keep = keep, .nkeep = 2,
+	};
+
+	return hk_outquota__trim(&out_dir, &q, bytes);
+}
+
 /* One more clause of out->cut, "; " after those there. */
 static void cut_also(struct hk_profile_outcome *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -370,8 +385,10 @@ void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_sy
 	char title[128], sub[256], why[200];
 	struct hk_flame_svg_opts opts = {};
 	struct hk_flame *f;
+	char name[2][NAME_MAX + 1];
 	size_t i, n, k, undrawn = 0;
-	long merged = 0;
+	long merged = 0, trimmed = 0;
+	__u64 trimmed_bytes = 0;
 	__u64 us;
 	int ret, sampled;
 
@@ -429,12 +446,13 @@ void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_sy
 	undrawn = hk_flame__svg_cut(f, &opts);
 	/* temporary files a writer killed on a filesystem without O_TMPFILE left */
 	hk_safefile__sweep(&out_dir, LONGEST_NAME, HK_OUTDIR_STALE_S);
-	ret = write_files(r->prefix, f, &opts);
+	ret = write_files(r->prefix, f, &opts, name);
 	if (ret) {
 		hk_outdir__why(&out_dir, ret, why, sizeof(why));
 		snprintf(out->err, sizeof(out->err), "writing %.90s: %.150s", r->prefix, why);
 	} else {
 		out->written = 1;
+		trimmed = trim(name, &trimmed_bytes);
 	}
 out:
 	hk_usyms__cuts(syms->user, out->cut, sizeof(out->cut));
@@ -444,6 +462,10 @@ out:
 	if (undrawn)
 		cut_also(out, "%zu lighter frames not drawn in the SVG (at most %d frames, "
 			 "%llu MiB)", undrawn, HK_FLAME_SVG_MAX_FRAMES, HK_FLAME_SVG_MAX_BYTES >> 20);
+	if (trimmed > 0)
+		cut_also(out, "the %ld oldest profile files removed, %llu MiB (the directory "
+			 "keeps %llu MiB of profiles)", trimmed,
+			 (unsigned long long)(trimmed_bytes >> 20), HK_PROFILE_DIR_MAX_BYTES >> 20);
 	free(frames);
 	free(names);
 	hk_flame__free(f);
