@@ -5,6 +5,7 @@
  * Starved and Throttled), the two differ, so that a line showing the wrong
  * one fails.
  */
+#include <limits.h>
 #include <stdio.h>
 #include "format_fixtures.h"
 
@@ -208,4 +209,18 @@ size_t count_str(const char *s, const char *needle)
 		s += strlen(needle);
 	}
 	return n;
+}
+
+void ls_names(const char *dir, char *buf, size_t len)
+{
+	char cmd[PATH_MAX + 64];
+	FILE *p;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | tr '\\n' ' '", dir);
+	p = popen(cmd, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	n = fread(buf, 1, len - 1, p);
+	buf[n] = '\0';
+	pclose(p);
 }

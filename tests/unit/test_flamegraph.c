@@ -436,21 +436,6 @@ static void out_read(const char *path, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-/* The names in out_base, sorted, joined with ' '. */
-static void out_names(char *buf, size_t len)
-{
-	char cmd[160];
-	FILE *p;
-	size_t n;
-
-	snprintf(cmd, sizeof(cmd), "ls -A '%s' | tr '\\n' ' '", out_base);
-	p = popen(cmd, "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	n = fread(buf, 1, len - 1, p);
-	buf[n] = '\0';
-	pclose(p);
-}
-
 /*
  * Two files, both written or neither, exactly 0640 whatever the umask:
  * symlinks planted at their names (to a file of ours) and a FIFO at the
@@ -491,7 +476,7 @@ static void test_outdir_set(void)
 	CU_ASSERT_EQUAL(st.st_size, 0);
 	CU_ASSERT_EQUAL(lstat(out_at("p.svg.tmp"), &st), 0);
 	CU_ASSERT_TRUE(S_ISFIFO(st.st_mode));
-	out_names(buf, sizeof(buf));
+	ls_names(out_base, buf, sizeof(buf));
 	ASSERT_STR(buf, "p.folded p.svg p.svg.tmp victim ");
 	hk_safefile__dir_close(&d);
 	out_rmbase();
@@ -513,13 +498,13 @@ static void test_outdir_set_fails(void)
 
 	out_open(&d);
 	CU_ASSERT_EQUAL(hk_outdir__write_set(&d, files, 2, 0640), -EIO);
-	out_names(buf, sizeof(buf));
+	ls_names(out_base, buf, sizeof(buf));
 	ASSERT_STR(buf, "");
 	files[1].ctx = "<svg/>\n";
 	CU_ASSERT_EQUAL(mkdir(out_at("p.svg"), 0755), 0);
 	CU_ASSERT_EQUAL(close(open(out_at("p.svg/x"), O_WRONLY | O_CREAT, 0600)), 0);
 	CU_ASSERT_EQUAL(hk_outdir__write_set(&d, files, 2, 0640), -EISDIR);
-	out_names(buf, sizeof(buf));
+	ls_names(out_base, buf, sizeof(buf));
 	ASSERT_STR(buf, "p.svg ");
 	CU_ASSERT_EQUAL(hk_outdir__write_set(&d, files, HK_OUTDIR_SET_MAX + 1, 0640), -E2BIG);
 	hk_safefile__dir_close(&d);

@@ -187,21 +187,6 @@ static void plant_aged(const char *name, time_t age_s)
 	plant_sized(name, 1, age_s);
 }
 
-/* The names in base, sorted, each followed by ' '. */
-static void names_in_base(char *buf, size_t len)
-{
-	char cmd[160];
-	FILE *p;
-	size_t n;
-
-	snprintf(cmd, sizeof(cmd), "ls -A '%s' | tr '\\n' ' '", base);
-	p = popen(cmd, "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	n = fread(buf, 1, len - 1, p);
-	buf[n] = '\0';
-	pclose(p);
-}
-
 /*
  * A writer killed between create() and commit() leaves nothing; the
  * temporary files an older one left are removed by sweep(), ours alone.
@@ -239,7 +224,7 @@ static void test_killed_writer(void)
 		CU_ASSERT_EQUAL(chown(at(".p.svg.2123456789abcdef.tmp"), 65534, 65534), 0);
 	CU_ASSERT_EQUAL(symlink(at("victim"), at(".p.svg.3123456789abcdef.tmp")), 0);
 	CU_ASSERT_EQUAL(hk_safefile__sweep(&d, "p.svg", 120), geteuid() == 0 ? 2 : 3);
-	names_in_base(names, sizeof(names));
+	ls_names(base, names, sizeof(names));
 	if (geteuid() == 0)
 		CU_ASSERT_STRING_EQUAL(names, ".p.svg.0123456789abcdeX.tmp "
 				       ".p.svg.1123456789abcdef.tmp .p.svg.2123456789abcdef.tmp "
@@ -287,7 +272,7 @@ static void test_quota(void)
 		q.max_bytes = 0;
 		CU_ASSERT_EQUAL(hk_outquota__trim(&d, &q, &bytes), 2);
 		CU_ASSERT_EQUAL(bytes, 1000);
-		names_in_base(names, sizeof(names));
+		ls_names(base, names, sizeof(names));
 		ASSERT_STR(names, "hotspot-k.3.c.T3.folded hotspot-k.3.c.T3.svg "
 			   "hotspot-k.4.d.T4.svg.bak hotspot-k.8.h.T8.svg hotspot-k.9.x.T9.svg "
 			   "other.svg ");
