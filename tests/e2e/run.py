@@ -133,11 +133,13 @@ TOGETHER = (
     # attack_freeze_crash: its `thaw --all` thaws every recorded freeze, the
     # others' too. With them the attacks judged on files alone: the
     # textfile's FIFO, hard link and last write, the profile directories
-    # (the two busy loops beside the textfile tests are never judged)
+    # (the two busy loops beside the textfile tests are never judged; a
+    # symlinked or sticky one is refused before any profile runs)
     ("attack_freeze_shared", "attack_freeze_expiry", "attack_freeze_pid_reuse",
      "attack_freeze_count", "attack_thaw_outside", "attack_memcg_deep",
      "attack_prom_fifo", "attack_prom_hardlink", "attack_prom_stale",
-     "attack_profile_dir_shared", "attack_profile_dir_reload"),
+     "attack_profile_dir_shared", "attack_profile_dir_reload", "attack_dir_symlink",
+     "attack_dir_sticky"),
 )
 
 

@@ -99,8 +99,8 @@ def t_dir_symlink_component(suite, ctx):
     rc, _, err = run_as_nobody(["ln", "-s", root_dir, link])
     if rc != 0:
         raise TestFailure("nobody's ln -s: %s" % err.strip())
-    busy = busy_loop(ctx)
-    argv = [ctx.tool, "profile", str(busy.pid), "--duration", "1s", "--dir", link]
+    sleeper = ctx.workload("sleeper", ["sleep", "60"])
+    argv = [ctx.tool, "profile", str(sleeper.pid), "--duration", "1s", "--dir", link]
     rc, out, err, took = run_cli(suite, argv, timeout=30)
     line = refused(argv, rc, err, r"%s.* is a symlink .*uid %d" % (re.escape(link),
                                                                     NOBODY_UID),
@@ -113,8 +113,8 @@ def t_dir_symlink_component(suite, ctx):
 
 def t_dir_sticky(suite, ctx):
     d = arena(ctx, "sticky", mode=0o1777, owner=0)
-    busy = busy_loop(ctx)
-    argv = [ctx.tool, "profile", str(busy.pid), "--duration", "1s", "--dir", d]
+    sleeper = ctx.workload("sleeper", ["sleep", "60"])
+    argv = [ctx.tool, "profile", str(sleeper.pid), "--duration", "1s", "--dir", d]
     rc, out, err, took = run_cli(suite, argv, timeout=30)
     line = refused(argv, rc, err, r"writable by everyone \(mode 1777\).*take", "sticky 1777")
     if os.listdir(d):

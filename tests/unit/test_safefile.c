@@ -17,6 +17,7 @@
 #include "lib/pidref.h"
 #include "lib/rundir.h"
 #include "lib/outquota.h"
+#include "lib/pathwalk.h"
 #include "lib/safefile.h"
 #include "format_fixtures.h"
 #include "shared/units.h"
@@ -281,6 +282,78 @@ static void test_quota(void)
 	rmbase();
 }
 
+/* The directory a path leads to, walked: inode of fd == inode of want. */
+static int same_dir(int fd, const char *want)
+{
+	struct stat a, b;
+	int same = !fstat(fd, &a) && !stat(want, &b) && a.st_ino == b.st_ino &&
+		   a.st_dev == b.st_dev;
+
+	close(fd);
+	return same;
+}
+
+/*
+ * Symlinks on the way followed when root (or we) own them, refused when
+ * another user does, naming it; a directory of another user on the way
+ * said; loops and missing parts as open() says them.
+ */
+static void test_pathwalk(void)
+{
+	char warn[512], err[512], want[600];
+	int fd;
+
+	mkbase();
+	CU_ASSERT_EQUAL(chmod(base, 0755), 0);
+	CU_ASSERT_EQUAL(mkdir(at("real"), 0755), 0);
+	CU_ASSERT_EQUAL(mkdir(at("nob"), 0755), 0);
+	CU_ASSERT_EQUAL(mkdir(at("nob/sub"), 0755), 0);
+	CU_ASSERT_EQUAL(symlink("real", at("rel")), 0);
+	CU_ASSERT_EQUAL(symlink(at("real"), at("abs")), 0);
+	CU_ASSERT_EQUAL(symlink("../rel", at("nob/up")), 0);
+	CU_ASSERT_EQUAL(symlink("loop2", at("loop1")), 0);
+	CU_ASSERT_EQUAL(symlink("loop1", at("loop2")), 0);
+
+	/* ours: followed, relative, absolute, through "..", chained */
+	fd = hk_pathwalk__open_dir(at("rel"), warn, sizeof(warn), err, sizeof(err));
+	CU_ASSERT(fd >= 0 && same_dir(fd, at("real")));
+	ASSERT_STR(warn, "");
+	fd = hk_pathwalk__open_dir(at("abs/"), warn, sizeof(warn), err, sizeof(err));
+	CU_ASSERT(fd >= 0 && same_dir(fd, at("real")));
+	fd = hk_pathwalk__open_dir(at("nob/up"), warn, sizeof(warn), err, sizeof(err));
+	CU_ASSERT(fd >= 0 && same_dir(fd, at("real")));
+	CU_ASSERT_EQUAL(hk_pathwalk__open_dir(at("loop1"), warn, sizeof(warn), err,
+					      sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: Too many levels of symbolic links", at("loop1"));
+	ASSERT_STR(err, want);
+	CU_ASSERT_EQUAL(hk_pathwalk__open_dir(at("none/x"), warn, sizeof(warn), err,
+					      sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: No such file or directory", at("none/x"));
+	ASSERT_STR(err, want);
+
+	if (geteuid() == 0) {
+		/* nobody's directory on the way: said; nobody's symlink: refused */
+		CU_ASSERT_EQUAL(chown(at("nob"), 65534, 65534), 0);
+		fd = hk_pathwalk__open_dir(at("nob/sub"), warn, sizeof(warn), err, sizeof(err));
+		CU_ASSERT(fd >= 0 && same_dir(fd, at("nob/sub")));
+		snprintf(want, sizeof(want), "%s: %s belongs to uid 65534, who can replace what "
+			 "is below it", at("nob/sub"), at("nob"));
+		ASSERT_STR(warn, want);
+		/* the last one is not judged here */
+		fd = hk_pathwalk__open_dir(at("nob"), warn, sizeof(warn), err, sizeof(err));
+		CU_ASSERT(fd >= 0 && same_dir(fd, at("nob")));
+		ASSERT_STR(warn, "");
+		CU_ASSERT_EQUAL(lchown(at("nob/up"), 65534, 65534), 0);
+		CU_ASSERT_EQUAL(hk_pathwalk__open_dir(at("nob/up"), warn, sizeof(warn), err,
+						      sizeof(err)), -1);
+		snprintf(want, sizeof(want), "%s: %s is a symlink of uid 65534, who can point it "
+			 "anywhere (now ../rel): give the directory itself", at("nob/up"),
+			 at("nob/up"));
+		ASSERT_STR(err, want);
+	}
+	rmbase();
+}
+
 static void test_write_ctl(void)
 {
 	char buf[64];
@@ -386,6 +459,7 @@ int hk_add_safefile_suite(void)
 		{ "planted symlink, FIFO and hard link", test_planted_names },
 		{ "a killed writer leaves nothing; stale ones swept", test_killed_writer },
 		{ "the profiles' quota: the oldest of ours go", test_quota },
+		{ "a directory walked: whose symlinks, whose parents", test_pathwalk },
 		{ "control files: no create, no symlink, no FIFO", test_write_ctl },
 		{ "a PID checked against its start time", test_pidref },
 		{ "the state directory under /run", test_rundir },

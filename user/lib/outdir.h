@@ -28,7 +28,9 @@
 
 /*
  * Open path for files like name (name: a typical one, as long as the
- * longest), and try it: a file is created there and removed, so that a
+ * longest), walked a component at a time (pathwalk.h: a symlink of
+ * another user on it is refused, a directory of another user on it said
+ * in warn), and try it: a file is created there and removed, so that a
  * read-only mount, a missing permission or a name too long is found now,
  * not when the first file is due; stale temporary files of ours for names
  * like name are removed (HK_OUTDIR_STALE_S). 0, or -1 with one line in err; warn as

@@ -19,18 +19,29 @@ int hk_safefile__dir_open(struct hk_safedir *d, const char *path, char *warn, si
 			  char *err, size_t err_len)
 {
 	char q[HK_QUOTE_BUF];
+	int fd;
+
+	/* O_PATH would open a FIFO's name too; O_DIRECTORY refuses all but
+	 * a directory, and never blocks */
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		d->fd = -1;
+		return hk_msg__fail(err, err_len, "%s: %s", hk_msg__quote(q, sizeof(q), path),
+				    strerror(errno));
+	}
+	return hk_safefile__dir_adopt(d, fd, path, warn, warn_len, err, err_len);
+}
+
+int hk_safefile__dir_adopt(struct hk_safedir *d, int fd, const char *path, char *warn,
+			   size_t warn_len, char *err, size_t err_len)
+{
+	char q[HK_QUOTE_BUF];
 	struct stat st;
 
-	d->fd = -1;
+	d->fd = fd;
 	if (warn_len)
 		warn[0] = '\0';
 	snprintf(d->path, sizeof(d->path), "%s", path);
-	/* O_PATH would open a FIFO's name too; O_DIRECTORY refuses all but
-	 * a directory, and never blocks */
-	d->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (d->fd < 0)
-		return hk_msg__fail(err, err_len, "%s: %s", hk_msg__quote(q, sizeof(q), path),
-				    strerror(errno));
 	if (fstat(d->fd, &st)) {
 		int e = errno;
 

@@ -44,6 +44,11 @@ struct hk_safedir {
 int hk_safefile__dir_open(struct hk_safedir *d, const char *path, char *warn, size_t warn_len,
 			  char *err, size_t err_len);
 
+/* The same checks on fd, a directory path names, opened by the caller
+ * (pathwalk.h); d takes fd, closed when refused. */
+int hk_safefile__dir_adopt(struct hk_safedir *d, int fd, const char *path, char *warn,
+			   size_t warn_len, char *err, size_t err_len);
+
 void hk_safefile__dir_close(struct hk_safedir *d);
 
 /*

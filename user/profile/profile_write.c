@@ -23,9 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "flame/flamegraph.h"
 #include "lib/outdir.h"
 #include "lib/outquota.h"
+#include "lib/sysinfo.h"
+#include "lib/msg.h"
 #include "lib/pidref.h"
 #include "leaf.h"
 #include "profile_write.h"
@@ -50,10 +53,27 @@ static struct hk_safedir out_dir = { .fd = -1 };
 int hk_profile__dir_open(const char *path, char *warn, size_t warn_len, char *err,
 			 size_t err_len)
 {
+	char q[HK_QUOTE_BUF], why[PATH_MAX];
 	struct hk_safedir d;
 
 	if (hk_outdir__open(&d, path, LONGEST_NAME, warn, warn_len, err, err_len))
 		return -1;
+	/* sticky and open to others (/tmp): anyone there can take a profile's
+	 * name before it is written (a directory at it makes the rename fail),
+	 * and so hide any process from its profile; unless it is a service's
+	 * own private /tmp, which nobody else sees */
+	if ((d.mode & (S_IWGRP | S_IWOTH)) && !hk_sysinfo__private_tmp(path, NULL, why,
+								     sizeof(why))) {
+		hk_msg__fail(err, err_len, "%s is writable by %s (mode %04o): anyone who can "
+			     "write there can take the names of the profiles before they are "
+			     "written, and hide a process from its profile; give a directory "
+			     "only its owner can write (/var/lib/hotspot-k)",
+			     hk_msg__quote(q, sizeof(q), path),
+			     d.mode & S_IWOTH ? "everyone" : "its group",
+			     (unsigned int)(d.mode & 07777));
+		hk_safefile__dir_close(&d);
+		return -1;
+	}
 	/* a reload may open it again: profiles running finish in the new one */
 	hk_safefile__dir_close(&out_dir);
 	out_dir = d;
