@@ -68,7 +68,7 @@ static void test_merge_exact(void)
 }
 
 #define NAME_BYTES	150
-#define TRUNK		50
+#define TRUNK		12
 #define FAN		18
 #define LEVELS		4	/* 18^4 = 104976 distinct stacks */
 
@@ -82,8 +82,8 @@ static void name_at(char *buf, size_t depth, unsigned int branch, char fill)
 }
 
 /*
- * 104976 distinct stacks 54 deep: a 50-frame trunk, then 18 ways at each
- * of 4 levels, every name 150 bytes, a third off-CPU: about 850 MB folded.
+ * 104976 distinct stacks 16 deep: a 12-frame trunk, then 18 ways at each
+ * of 4 levels, every name 150 bytes, a third off-CPU: about 254 MB folded.
  * The folded file stays under its cap, every microsecond in it.
  */
 static void test_folded_cap(void)
