@@ -202,11 +202,14 @@ const char *json(const struct hk_event *e, const char *cgroup)
 
 size_t count_str(const char *s, const char *needle)
 {
-	size_t n = 0;
+	/* lengths once: a sanitizer's strstr measures the rest each call,
+	 * quadratic on a 64 MiB flame graph */
+	const char *end = s + strlen(s);
+	size_t n = 0, k = strlen(needle);
 
-	while ((s = strstr(s, needle))) {
+	while ((s = memmem(s, (size_t)(end - s), needle, k))) {
 		n++;
-		s += strlen(needle);
+		s += k;
 	}
 	return n;
 }
