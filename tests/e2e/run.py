@@ -136,14 +136,16 @@ TOGETHER = (
     # attack_freeze_crash: its `thaw --all` thaws every recorded freeze, the
     # others' too. With them the attacks judged on files alone: the
     # textfile's FIFO, hard link and last write, the profile directories
-    # (the two busy loops beside the textfile tests are never judged). Not
+    # (the two busy loops beside the textfile tests are never judged; a
+    # symlinked or sticky one is refused before any profile runs). Not
     # the mapped-file attacks: their two spinners beside these made the
     # textfile tools end past their bound (12 s for a 4 s --duration, 1 run
     # of 2); alone they take 1.5 and 2.3 s
     ("attack_freeze_shared", "attack_freeze_expiry", "attack_freeze_pid_reuse",
      "attack_freeze_count", "attack_thaw_outside", "attack_memcg_deep",
      "attack_prom_fifo", "attack_prom_hardlink", "attack_prom_stale",
-     "attack_profile_dir_shared", "attack_profile_dir_reload"),
+     "attack_profile_dir_shared", "attack_profile_dir_reload", "attack_dir_symlink",
+     "attack_dir_sticky"),
     # a thaw by hand (`thaw` of its own cgroup only), 9 leaks of one uid, a
     # leak beside 1100 empty cgroups: each tool filtered to its own cgroup.
     # Not in the group above: beside it, its two --duration textfile tools

@@ -5,6 +5,7 @@
  * Starved and Throttled), the two differ, so that a line showing the wrong
  * one fails.
  */
+#include <limits.h>
 #include <stdio.h>
 #include "format_fixtures.h"
 
@@ -197,4 +198,32 @@ const char *json(const struct hk_event *e, const char *cgroup)
 
 	CU_ASSERT(n > 0 && (size_t)n == strlen(fmt_out));
 	return fmt_out;
+}
+
+size_t count_str(const char *s, const char *needle)
+{
+	/* lengths once: a sanitizer's strstr measures the rest each call,
+	 * quadratic on a 64 MiB flame graph */
+	const char *end = s + strlen(s);
+	size_t n = 0, k = strlen(needle);
+
+	while ((s = memmem(s, (size_t)(end - s), needle, k))) {
+		n++;
+		s += k;
+	}
+	return n;
+}
+
+void ls_names(const char *dir, char *buf, size_t len)
+{
+	char cmd[PATH_MAX + 64];
+	FILE *p;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | tr '\\n' ' '", dir);
+	p = popen(cmd, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	n = fread(buf, 1, len - 1, p);
+	buf[n] = '\0';
+	pclose(p);
 }

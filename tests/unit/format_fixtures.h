@@ -30,6 +30,10 @@ extern char fmt_out[BUF_LEN];
 
 /* Print s with every byte outside printable ASCII as \xHH. */
 void dump(const char *what, const char *s);
+/* How many times needle is in s, not overlapping. */
+size_t count_str(const char *s, const char *needle);
+/* The names in dir (ls -A), sorted, each followed by ' ', into buf. */
+void ls_names(const char *dir, char *buf, size_t len);
 
 #define ASSERT_STR(act, exp)						\
 	do {								\

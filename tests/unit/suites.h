@@ -36,6 +36,7 @@ int hk_add_worker_suite(void);
 int hk_add_sandbox_suite(void);
 int hk_add_flamegraph_suite(void);
 int hk_add_flame_svg_suite(void);
+int hk_add_flame_caps_suite(void);
 int hk_add_freeze_suite(void);
 int hk_add_freeze_state_suite(void);
 int hk_add_freeze_blame_suite(void);

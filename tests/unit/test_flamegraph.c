@@ -42,17 +42,6 @@ static char *written(const struct hk_flame *f, int svg, const char *title, const
 	return buf;
 }
 
-static size_t count(const char *s, const char *needle)
-{
-	size_t n = 0;
-
-	while ((s = strstr(s, needle))) {
-		n++;
-		s += strlen(needle);
-	}
-	return n;
-}
-
 /* merging, byte order ("foo " < "foo.cold" < "foo;"), the off-CPU leaf, ';' */
 static struct hk_flame *sample_graph(void)
 {
@@ -137,10 +126,10 @@ static void test_depth(void)
 	CU_ASSERT_EQUAL(hk_flame__frame_us(f, "lost", 1), 0);
 	CU_ASSERT_EQUAL(hk_flame__frame_us(f, "leaf", 1), 1);
 	out = written(f, 0, NULL, NULL);
-	CU_ASSERT_EQUAL(count(out, ";"), HK_FLAME_MAX_DEPTH);
+	CU_ASSERT_EQUAL(count_str(out, ";"), HK_FLAME_MAX_DEPTH);
 	free(out);
 	out = written(f, 1, "deep", "");
-	CU_ASSERT_EQUAL(count(out, "<rect"), HK_FLAME_MAX_DEPTH + 2);
+	CU_ASSERT_EQUAL(count_str(out, "<rect"), HK_FLAME_MAX_DEPTH + 2);
 	free(out);
 	hk_flame__free(f);
 }
@@ -188,8 +177,8 @@ static void test_svg_frames(void)
 	ADD(f, 6000, 1, "main", "wait");
 	svg = written(f, 1, "CPU and off-CPU", "pid 42");
 	/* all, main, work, do_sys_poll_[k], wait, [off-cpu] */
-	CU_ASSERT_EQUAL(count(svg, "<rect"), 6);
-	CU_ASSERT_EQUAL(count(svg, "<title>"), 6);
+	CU_ASSERT_EQUAL(count_str(svg, "<rect"), 6);
+	CU_ASSERT_EQUAL(count_str(svg, "<title>"), 6);
 	ASSERT_HAS(svg, "<title>all (10.0 ms, 100.00%)</title>");
 	ASSERT_HAS(svg, "<title>main (10.0 ms, 100.00%)</title>");
 	ASSERT_HAS(svg, "<title>work (4.0 ms, 40.00%)</title>");
@@ -207,7 +196,7 @@ static void test_svg_frames(void)
 	/* kernel frames have their own shade: pale, blue over 100 */
 	CU_ASSERT(atoi(strrchr(rgb, ',') + 1) >= 100);
 	/* its one script is inline: nothing fetched (test_flame_svg.c) */
-	CU_ASSERT_EQUAL(count(svg, "<script"), 1);
+	CU_ASSERT_EQUAL(count_str(svg, "<script"), 1);
 	ASSERT_LACKS(svg, "href");
 	free(svg);
 	hk_flame__free(f);
@@ -267,7 +256,7 @@ static void test_svg_narrow(void)
 	ADD(f, 1000000000, 0, "main", "big");
 	ADD(f, 1, 0, "main", "small", "smaller");
 	svg = written(f, 1, "t", "s");
-	CU_ASSERT_EQUAL(count(svg, "<rect"), 3);
+	CU_ASSERT_EQUAL(count_str(svg, "<rect"), 3);
 	ASSERT_LACKS(svg, "small");
 	ASSERT_HAS(svg, "2 frames narrower than 0.1 px not drawn");
 	free(svg);
@@ -330,7 +319,7 @@ static void test_svg_empty_and_deterministic(void)
 	char *a, *b;
 
 	a = written(f, 1, "nothing", NULL);
-	CU_ASSERT_EQUAL(count(a, "<rect"), 0);
+	CU_ASSERT_EQUAL(count_str(a, "<rect"), 0);
 	ASSERT_HAS(a, "no samples");
 	free(a);
 	hk_flame__free(f);
@@ -447,21 +436,6 @@ static void out_read(const char *path, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-/* The names in out_base, sorted, joined with ' '. */
-static void out_names(char *buf, size_t len)
-{
-	char cmd[160];
-	FILE *p;
-	size_t n;
-
-	snprintf(cmd, sizeof(cmd), "ls -A '%s' | tr '\\n' ' '", out_base);
-	p = popen(cmd, "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	n = fread(buf, 1, len - 1, p);
-	buf[n] = '\0';
-	pclose(p);
-}
-
 /*
  * Two files, both written or neither, exactly 0640 whatever the umask:
  * symlinks planted at their names (to a file of ours) and a FIFO at the
@@ -502,7 +476,7 @@ static void test_outdir_set(void)
 	CU_ASSERT_EQUAL(st.st_size, 0);
 	CU_ASSERT_EQUAL(lstat(out_at("p.svg.tmp"), &st), 0);
 	CU_ASSERT_TRUE(S_ISFIFO(st.st_mode));
-	out_names(buf, sizeof(buf));
+	ls_names(out_base, buf, sizeof(buf));
 	ASSERT_STR(buf, "p.folded p.svg p.svg.tmp victim ");
 	hk_safefile__dir_close(&d);
 	out_rmbase();
@@ -524,13 +498,13 @@ static void test_outdir_set_fails(void)
 
 	out_open(&d);
 	CU_ASSERT_EQUAL(hk_outdir__write_set(&d, files, 2, 0640), -EIO);
-	out_names(buf, sizeof(buf));
+	ls_names(out_base, buf, sizeof(buf));
 	ASSERT_STR(buf, "");
 	files[1].ctx = "<svg/>\n";
 	CU_ASSERT_EQUAL(mkdir(out_at("p.svg"), 0755), 0);
 	CU_ASSERT_EQUAL(close(open(out_at("p.svg/x"), O_WRONLY | O_CREAT, 0600)), 0);
 	CU_ASSERT_EQUAL(hk_outdir__write_set(&d, files, 2, 0640), -EISDIR);
-	out_names(buf, sizeof(buf));
+	ls_names(out_base, buf, sizeof(buf));
 	ASSERT_STR(buf, "p.svg ");
 	CU_ASSERT_EQUAL(hk_outdir__write_set(&d, files, HK_OUTDIR_SET_MAX + 1, 0640), -E2BIG);
 	hk_safefile__dir_close(&d);

@@ -10,12 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "lib/pidref.h"
 #include "lib/rundir.h"
+#include "lib/outquota.h"
+#include "lib/pathwalk.h"
 #include "lib/safefile.h"
+#include "format_fixtures.h"
 #include "shared/units.h"
 #include "suites.h"
 
@@ -132,7 +136,8 @@ static void test_planted_names(void)
 
 	fd = hk_safefile__create(&d, "out.svg", 0640, tmp, sizeof(tmp));
 	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT(strncmp(tmp, ".out.svg.", 9) == 0);
+	/* no name at all (O_TMPFILE: every filesystem the tests run on) */
+	CU_ASSERT_STRING_EQUAL(tmp, "");
 	CU_ASSERT_EQUAL(hk_safefile__write_all(fd, "new", 3), 0);
 	CU_ASSERT_EQUAL(hk_safefile__commit(&d, fd, tmp, "out.svg"), 0);
 	/* the symlink itself was replaced; its target is as it was */
@@ -163,6 +168,189 @@ static void test_planted_names(void)
 	/* a name too long for tmp */
 	CU_ASSERT_EQUAL(hk_safefile__create(&d, "out.svg", 0640, tmp, 12), -ENAMETOOLONG);
 	hk_safefile__dir_close(&d);
+	rmbase();
+}
+
+/* A file of ours at base/name, bytes long, its mtime age_s seconds ago. */
+static void plant_sized(const char *name, size_t bytes, time_t age_s)
+{
+	struct timespec ts[2] = { { .tv_sec = time(NULL) - age_s }, { .tv_sec = time(NULL) - age_s } };
+	int fd = open(at(name), O_WRONLY | O_CREAT | O_EXCL, 0600);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(ftruncate(fd, (off_t)bytes), 0);
+	CU_ASSERT_EQUAL(futimens(fd, ts), 0);
+	close(fd);
+}
+
+static void plant_aged(const char *name, time_t age_s)
+{
+	plant_sized(name, 1, age_s);
+}
+
+/*
+ * A writer killed between create() and commit() leaves nothing; the
+ * temporary files an older one left are removed by sweep(), ours alone.
+ */
+static void test_killed_writer(void)
+{
+	struct hk_safedir d;
+	char warn[512], err[512], tmp[256], names[512];
+	pid_t pid;
+	int fd, status;
+
+	mkbase();
+	CU_ASSERT_EQUAL(chmod(base, 0755), 0);
+	CU_ASSERT_FATAL(hk_safefile__dir_open(&d, base, warn, sizeof(warn), err,
+					      sizeof(err)) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (!pid) {
+		fd = hk_safefile__create(&d, "p.svg", 0640, tmp, sizeof(tmp));
+		if (fd < 0 || hk_safefile__write_all(fd, "<svg/>", 6))
+			_exit(1);
+		raise(SIGKILL);
+	}
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+	/* an old writer's: swept when old, of our stem, ours, a file */
+	plant_aged(".p.svg.0123456789abcdef.tmp", 3600);		/* swept */
+	plant_aged(".p.folded.fedcba9876543210.tmp", 3600);	/* swept: same stem */
+	plant_aged(".p.svg.1123456789abcdef.tmp", 10);		/* a live writer's */
+	plant_aged(".q.svg.0123456789abcdef.tmp", 3600);		/* another stem */
+	plant_aged(".p.svg.0123456789abcdeX.tmp", 3600);		/* not our pattern */
+	plant_aged(".p.svg.2123456789abcdef.tmp", 3600);		/* another owner's */
+	if (geteuid() == 0)
+		CU_ASSERT_EQUAL(chown(at(".p.svg.2123456789abcdef.tmp"), 65534, 65534), 0);
+	CU_ASSERT_EQUAL(symlink(at("victim"), at(".p.svg.3123456789abcdef.tmp")), 0);
+	CU_ASSERT_EQUAL(hk_safefile__sweep(&d, "p.svg", 120), geteuid() == 0 ? 2 : 3);
+	ls_names(base, names, sizeof(names));
+	if (geteuid() == 0)
+		CU_ASSERT_STRING_EQUAL(names, ".p.svg.0123456789abcdeX.tmp "
+				       ".p.svg.1123456789abcdef.tmp .p.svg.2123456789abcdef.tmp "
+				       ".p.svg.3123456789abcdef.tmp .q.svg.0123456789abcdef.tmp ");
+	hk_safefile__dir_close(&d);
+	rmbase();
+}
+
+/* The oldest of our profiles removed first, down to the quota; never
+ * the ones just written, another's file, a symlink, another name. */
+static void test_quota(void)
+{
+	static const char *const suffixes[] = { ".folded", ".svg" };
+	static const char *const keep[] = { "hotspot-k.3.c.T3.folded", "hotspot-k.3.c.T3.svg" };
+	struct hk_outquota q = { .prefix = "hotspot-k.", .suffixes = suffixes, .nsuffixes = 2,
+				 .keep = keep, .nkeep = 2 };
+	struct hk_safedir d;
+	char warn[512], err[512], names[1024];
+	__u64 bytes = 0;
+
+	mkbase();
+	CU_ASSERT_EQUAL(chmod(base, 0755), 0);
+	CU_ASSERT_FATAL(hk_safefile__dir_open(&d, base, warn, sizeof(warn), err,
+					      sizeof(err)) == 0);
+	plant_sized("hotspot-k.1.a.T1.folded", 400, 300);
+	plant_sized("hotspot-k.1.a.T1.svg", 600, 299);
+	plant_sized("hotspot-k.2.b.T2.folded", 400, 200);
+	plant_sized("hotspot-k.2.b.T2.svg", 600, 199);
+	plant_sized("hotspot-k.3.c.T3.folded", 400, 100);
+	plant_sized("hotspot-k.3.c.T3.svg", 600, 100);
+	plant_sized("other.svg", 5000, 1000);
+	plant_sized("hotspot-k.4.d.T4.svg.bak", 5000, 1000);
+	plant_sized("hotspot-k.9.x.T9.svg", 1000, 1000);
+	if (geteuid() == 0)
+		CU_ASSERT_EQUAL(chown(at("hotspot-k.9.x.T9.svg"), 65534, 65534), 0);
+	CU_ASSERT_EQUAL(symlink(at("other.svg"), at("hotspot-k.8.h.T8.svg")), 0);
+
+	/* 3000 bytes of ours; 2100 allowed: T1's two go */
+	q.max_bytes = 2100;
+	CU_ASSERT_EQUAL(hk_outquota__trim(&d, &q, &bytes), geteuid() == 0 ? 2 : 3);
+	if (geteuid() == 0) {
+		CU_ASSERT_EQUAL(bytes, 1000);
+		CU_ASSERT_EQUAL(hk_outquota__trim(&d, &q, &bytes), 0);
+		/* none allowed: all but the kept */
+		q.max_bytes = 0;
+		CU_ASSERT_EQUAL(hk_outquota__trim(&d, &q, &bytes), 2);
+		CU_ASSERT_EQUAL(bytes, 1000);
+		ls_names(base, names, sizeof(names));
+		ASSERT_STR(names, "hotspot-k.3.c.T3.folded hotspot-k.3.c.T3.svg "
+			   "hotspot-k.4.d.T4.svg.bak hotspot-k.8.h.T8.svg hotspot-k.9.x.T9.svg "
+			   "other.svg ");
+	}
+	hk_safefile__dir_close(&d);
+	rmbase();
+}
+
+/* The directory a path leads to, walked: inode of fd == inode of want. */
+static int same_dir(int fd, const char *want)
+{
+	struct stat a, b;
+	int same = !fstat(fd, &a) && !stat(want, &b) && a.st_ino == b.st_ino &&
+		   a.st_dev == b.st_dev;
+
+	close(fd);
+	return same;
+}
+
+/*
+ * Symlinks on the way followed when root (or we) own them, refused when
+ * another user does, naming it; a directory of another user on the way
+ * said; loops and missing parts as open() says them.
+ */
+static void test_pathwalk(void)
+{
+	char warn[512], err[512], want[600];
+	int fd;
+
+	mkbase();
+	CU_ASSERT_EQUAL(chmod(base, 0755), 0);
+	CU_ASSERT_EQUAL(mkdir(at("real"), 0755), 0);
+	CU_ASSERT_EQUAL(mkdir(at("nob"), 0755), 0);
+	CU_ASSERT_EQUAL(mkdir(at("nob/sub"), 0755), 0);
+	CU_ASSERT_EQUAL(symlink("real", at("rel")), 0);
+	CU_ASSERT_EQUAL(symlink(at("real"), at("abs")), 0);
+	CU_ASSERT_EQUAL(symlink("../rel", at("nob/up")), 0);
+	CU_ASSERT_EQUAL(symlink("loop2", at("loop1")), 0);
+	CU_ASSERT_EQUAL(symlink("loop1", at("loop2")), 0);
+
+	/* ours: followed, relative, absolute, through "..", chained */
+	fd = hk_pathwalk__open_dir(at("rel"), warn, sizeof(warn), err, sizeof(err));
+	CU_ASSERT(fd >= 0 && same_dir(fd, at("real")));
+	ASSERT_STR(warn, "");
+	fd = hk_pathwalk__open_dir(at("abs/"), warn, sizeof(warn), err, sizeof(err));
+	CU_ASSERT(fd >= 0 && same_dir(fd, at("real")));
+	fd = hk_pathwalk__open_dir(at("nob/up"), warn, sizeof(warn), err, sizeof(err));
+	CU_ASSERT(fd >= 0 && same_dir(fd, at("real")));
+	CU_ASSERT_EQUAL(hk_pathwalk__open_dir(at("loop1"), warn, sizeof(warn), err,
+					      sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: Too many levels of symbolic links", at("loop1"));
+	ASSERT_STR(err, want);
+	CU_ASSERT_EQUAL(hk_pathwalk__open_dir(at("none/x"), warn, sizeof(warn), err,
+					      sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: No such file or directory", at("none/x"));
+	ASSERT_STR(err, want);
+
+	if (geteuid() == 0) {
+		/* nobody's directory on the way: said; nobody's symlink: refused */
+		CU_ASSERT_EQUAL(chown(at("nob"), 65534, 65534), 0);
+		fd = hk_pathwalk__open_dir(at("nob/sub"), warn, sizeof(warn), err, sizeof(err));
+		CU_ASSERT(fd >= 0 && same_dir(fd, at("nob/sub")));
+		snprintf(want, sizeof(want), "%s: %s belongs to uid 65534, who can replace what "
+			 "is below it", at("nob/sub"), at("nob"));
+		ASSERT_STR(warn, want);
+		/* the last one is not judged here */
+		fd = hk_pathwalk__open_dir(at("nob"), warn, sizeof(warn), err, sizeof(err));
+		CU_ASSERT(fd >= 0 && same_dir(fd, at("nob")));
+		ASSERT_STR(warn, "");
+		CU_ASSERT_EQUAL(lchown(at("nob/up"), 65534, 65534), 0);
+		CU_ASSERT_EQUAL(hk_pathwalk__open_dir(at("nob/up"), warn, sizeof(warn), err,
+						      sizeof(err)), -1);
+		snprintf(want, sizeof(want), "%s: %s is a symlink of uid 65534, who can point it "
+			 "anywhere (now ../rel): give the directory itself", at("nob/up"),
+			 at("nob/up"));
+		ASSERT_STR(err, want);
+	}
 	rmbase();
 }
 
@@ -269,6 +457,9 @@ int hk_add_safefile_suite(void)
 	static const struct hk_unit_test tests[] = {
 		{ "directories refused and warned of", test_dir_checks },
 		{ "planted symlink, FIFO and hard link", test_planted_names },
+		{ "a killed writer leaves nothing; stale ones swept", test_killed_writer },
+		{ "the profiles' quota: the oldest of ours go", test_quota },
+		{ "a directory walked: whose symlinks, whose parents", test_pathwalk },
 		{ "control files: no create, no symlink, no FIFO", test_write_ctl },
 		{ "a PID checked against its start time", test_pidref },
 		{ "the state directory under /run", test_rundir },

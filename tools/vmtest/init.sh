@@ -231,7 +231,9 @@ profile_check()
 	spin=$!
 	execed "$spin" hkload
 	PROF=/tmp/profile.out
-	if timeout -s KILL 120 hotspot-k profile "$spin" --duration 2s --dir /tmp --json \
+	# not /tmp itself: a directory anyone can write is refused, sticky too
+	mkdir -p -m 0700 /tmp/prof
+	if timeout -s KILL 120 hotspot-k profile "$spin" --duration 2s --dir /tmp/prof --json \
 		>"$PROF" 2>&1 && grep -q '"state":"written"' "$PROF"; then
 		done_line=$(grep '"state":"written"' "$PROF")
 		samples=$(echo "$done_line" | sed -n 's/.*"on_cpu_samples":\([0-9]*\).*/\1/p')

@@ -22,17 +22,19 @@ static struct hk_flame_node *node_new(const char *name)
 	size_t len = strlen(name);
 	struct hk_flame_node *n = calloc(1, sizeof(*n) + len + 1);
 
-	if (n)
+	if (n) {
 		memcpy(n->name, name, len + 1);
+		n->len = len;
+	}
 	return n;
 }
 
-static void node_free(struct hk_flame_node *n)
+void hk_flame_node__free(struct hk_flame_node *n)
 {
 	size_t i;
 
 	for (i = 0; i < n->nkids; i++)
-		node_free(n->kids[i]);
+		hk_flame_node__free(n->kids[i]);
 	free(n->kids);
 	free(n);
 }
@@ -55,7 +57,7 @@ void hk_flame__free(struct hk_flame *f)
 {
 	if (!f)
 		return;
-	node_free(f->root);
+	hk_flame_node__free(f->root);
 	free(f->scratch);
 	free(f);
 }
@@ -72,8 +74,7 @@ static const char *clean(struct hk_flame *f, const char *name)
 	return f->scratch;
 }
 
-/* The child of parent named name (cleaned), made if new; NULL on ENOMEM. */
-static struct hk_flame_node *kid_get(struct hk_flame_node *parent, const char *name)
+struct hk_flame_node *hk_flame_node__kid(struct hk_flame_node *parent, const char *name)
 {
 	size_t lo = 0, hi = parent->nkids;
 	struct hk_flame_node *n;
@@ -129,7 +130,7 @@ int hk_flame__add(struct hk_flame *f, const char *const *frames, size_t n,
 		name = clean(f, name && *name ? name : "[unknown]");
 		if (!name)
 			return -ENOMEM;
-		path[depth] = kid_get(path[depth - 1], name);
+		path[depth] = hk_flame_node__kid(path[depth - 1], name);
 		if (!path[depth])
 			return -ENOMEM;
 		depth++;

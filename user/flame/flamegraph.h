@@ -22,6 +22,18 @@
 /* frames of a stack kept, the leaf-most (bpf_get_stackid gives 127 + 127) */
 #define HK_FLAME_MAX_DEPTH	1024
 
+/*
+ * What one profile may write, whatever the process made of its stacks
+ * (16384 distinct stacks of 258 frames of 159-byte names would be about
+ * 0.2 GB folded and 1.5 GB of SVG): the folded file, and the SVG's frames
+ * and bytes. Past them, the lightest subtrees are merged into one frame
+ * HK_FLAME_OTHER (folded) or not drawn (SVG), and the profile says so.
+ */
+#define HK_FLAME_FOLDED_MAX_BYTES	(64ULL << 20)
+#define HK_FLAME_SVG_MAX_FRAMES		50000
+#define HK_FLAME_SVG_MAX_BYTES		(64ULL << 20)
+#define HK_FLAME_OTHER			"[other]"
+
 struct hk_flame;
 
 struct hk_flame *hk_flame__new(void);
@@ -73,6 +85,19 @@ int hk_flame__write_svg_opts(const struct hk_flame *f, FILE *out,
 /* The same with weights in microseconds and the on-/off-CPU legend. */
 int hk_flame__write_svg(const struct hk_flame *f, FILE *out, const char *title,
 			const char *subtitle);
+
+/*
+ * Make the folded output fit max_bytes: under each frame, the children
+ * lighter than one weight (the least that makes it fit) are merged into
+ * one child HK_FLAME_OTHER, with their on- and off-CPU time (the off-CPU
+ * part under it as "[off-cpu]"); totals do not change. The number of
+ * frames merged away (0: it fitted), or -ENOMEM.
+ */
+long hk_flame__cap_folded(struct hk_flame *f, __u64 max_bytes);
+
+/* Frames the SVG leaves out for its caps (HK_FLAME_SVG_MAX_FRAMES and
+ * _BYTES), not counting those too narrow to see. */
+size_t hk_flame__svg_cut(const struct hk_flame *f, const struct hk_flame_svg_opts *opts);
 
 /* Microseconds of all the stacks added, on-CPU (off_cpu 0) or off-CPU. */
 __u64 hk_flame__total_us(const struct hk_flame *f, int off_cpu);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "flamegraph.h"
 #include "lib/escape.h"
+#include "svg_plan.h"
 #include "svg_script.h"
 #include "tree.h"
 
@@ -24,7 +25,7 @@
 #define FONT_PX		12
 /* monospace at 12 px: 0.6 em a character, so that a cut label fits */
 #define CHAR_W_PX	7.2
-#define MIN_FRAME_PX	0.1
+#define MIN_FRAME_PX	HK_FLAME_SVG_MIN_FRAME_PX
 #define LABEL_MIN_CHARS	3	/* one and the ".." (svg_script.c cuts alike) */
 _Static_assert(LABEL_MIN_CHARS >= 3, "xml_text cuts to max_chars - 2 and \"..\"");
 #define LINE_PX		16	/* a line of text below the graph */
@@ -34,8 +35,10 @@ struct svg {
 	const char *unit;	/* NULL: microseconds, said in ms */
 	__u64 total_us;
 	double px_per_us;
+	struct hk_flame_svg_plan plan;
 	size_t rows;		/* the deepest drawn frame's depth + 1 */
 	size_t narrow;		/* frames not drawn: narrower than MIN_FRAME_PX */
+	size_t capped;		/* frames not drawn: past the caps (plan.min_us) */
 };
 
 /* U+FFFD, for what XML 1.0 cannot hold or what is not UTF-8 */
@@ -171,6 +174,10 @@ static void measure(struct svg *g, const struct hk_flame_node *n, size_t depth)
 		g->narrow += count_frames(n);
 		return;
 	}
+	if (us < g->plan.min_us) {
+		g->capped += count_frames(n);
+		return;
+	}
 	if (depth + 1 > g->rows)
 		g->rows = depth + 1;
 	for (i = 0; i < n->nkids; i++)
@@ -201,7 +208,7 @@ static void draw(struct svg *g, const struct hk_flame_node *n, size_t depth, __u
 	double w_px = (double)us * g->px_per_us;
 	size_t y_px = TOP_PX + (g->rows - 1 - depth) * FRAME_H_PX, fit, i;
 
-	if (!us || w_px < MIN_FRAME_PX || g->out.err)
+	if (!hk_flame_svg_plan__drawn(&g->plan, n, g->plan.min_us) || g->out.err)
 		return;
 	/* integers for the script: a zoom stays exact at any depth */
 	hk_flame_out__printf(&g->out, "<g data-x=\"%llu\" data-w=\"%llu\" data-d=\"%zu\"><title>",
@@ -268,17 +275,54 @@ static void script(struct svg *g)
 	hk_flame_out__str(&g->out, "]]></script>\n");
 }
 
+/* A frame's bytes but its name's: <g> with three numbers, the weight
+ * (the unit's every byte escaped), <rect> with four and the fill, <text>. */
+#define FRAME_BYTES	400
+/* the rest: the header, the controls and the footer's fixed text */
+#define PAGE_BYTES	4096
+
+static size_t len_or_0(const char *s)
+{
+	return s ? strlen(s) : 0;
+}
+
+/* What g draws: the scale, and the weight under which the caps leave
+ * frames out (svg_plan.h). */
+static void plan(struct svg *g, const struct hk_flame *f, const struct hk_flame_svg_opts *opts)
+{
+	__u64 page = PAGE_BYTES + strlen(hk_flame_svg_script) +
+		     6 * (len_or_0(opts->title) + len_or_0(opts->subtitle) +
+			  len_or_0(opts->legend));
+
+	g->total_us = hk_flame_node__us(f->root);
+	if (!g->total_us)
+		return;
+	g->px_per_us = (double)(SVG_WIDTH_PX - 2 * PAD_X_PX) / (double)g->total_us;
+	g->plan = (struct hk_flame_svg_plan){
+		.root = f->root, .px_per_us = g->px_per_us,
+		.frame_bytes = FRAME_BYTES + 6 * len_or_0(opts->unit),
+		.frames_max_bytes = page < HK_FLAME_SVG_MAX_BYTES ?
+				    HK_FLAME_SVG_MAX_BYTES - page : 0,
+	};
+	hk_flame_svg_plan__min_us(&g->plan);
+	measure(g, f->root, 0);
+}
+
+size_t hk_flame__svg_cut(const struct hk_flame *f, const struct hk_flame_svg_opts *opts)
+{
+	struct svg g = { .unit = opts->unit };
+
+	plan(&g, f, opts);
+	return g.capped;
+}
+
 int hk_flame__write_svg_opts(const struct hk_flame *f, FILE *out,
 			     const struct hk_flame_svg_opts *opts)
 {
 	struct svg g = { .out.f = out, .unit = opts->unit };
 	size_t footer_px;
 
-	g.total_us = hk_flame_node__us(f->root);
-	if (g.total_us) {
-		g.px_per_us = (double)(SVG_WIDTH_PX - 2 * PAD_X_PX) / (double)g.total_us;
-		measure(&g, f->root, 0);
-	}
+	plan(&g, f, opts);
 	/* the details line under the frames, then the legend */
 	footer_px = TOP_PX + g.rows * FRAME_H_PX + 18 + (g.total_us ? LINE_PX : 0);
 	hk_flame_out__printf(&g.out,
@@ -305,6 +349,11 @@ int hk_flame__write_svg_opts(const struct hk_flame *f, FILE *out,
 	if (g.narrow)
 		hk_flame_out__printf(&g.out, "; %zu frame%s narrower than %.1f px not drawn",
 				     g.narrow, g.narrow == 1 ? "" : "s", MIN_FRAME_PX);
+	if (g.capped)
+		hk_flame_out__printf(&g.out, "; %zu lighter frame%s not drawn (a graph draws at "
+				     "most %d frames, %llu MiB)", g.capped,
+				     g.capped == 1 ? "" : "s", HK_FLAME_SVG_MAX_FRAMES,
+				     HK_FLAME_SVG_MAX_BYTES >> 20);
 	hk_flame_out__str(&g.out, "</text>\n");
 	if (g.total_us)
 		script(&g);

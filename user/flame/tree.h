@@ -16,6 +16,7 @@ struct hk_flame_node {
 	size_t nkids, kids_cap;
 	__u64 on_us, off_us;	/* this frame and all it called */
 	__u64 self_us;		/* stacks ending here: one folded line */
+	size_t len;		/* strlen(name) */
 	char name[];		/* cleaned (frame_name.h) */
 };
 
@@ -24,6 +25,13 @@ struct hk_flame {
 	char *scratch;			/* a frame being cleaned */
 	size_t scratch_cap;
 };
+
+/* The child of parent named name (cleaned), made if new, kept sorted;
+ * NULL on ENOMEM. */
+struct hk_flame_node *hk_flame_node__kid(struct hk_flame_node *parent, const char *name);
+
+/* n and all below it. */
+void hk_flame_node__free(struct hk_flame_node *n);
 
 static inline __u64 hk_flame_node__us(const struct hk_flame_node *n)
 {

@@ -14,15 +14,23 @@
 #include <sys/stat.h>
 #include "msg.h"
 #include "outdir.h"
+#include "pathwalk.h"
 
 int hk_outdir__open(struct hk_safedir *d, const char *path, const char *name, char *warn,
 		    size_t warn_len, char *err, size_t err_len)
 {
-	char tmp[NAME_MAX + HK_SAFEFILE_TMP_EXTRA + 1], q[HK_QUOTE_BUF];
+	char tmp[NAME_MAX + HK_SAFEFILE_TMP_EXTRA + 1], q[HK_QUOTE_BUF], on_way[512];
 	int fd;
 
-	if (hk_safefile__dir_open(d, path, warn, warn_len, err, err_len))
+	d->fd = -1;
+	fd = hk_pathwalk__open_dir(path, on_way, sizeof(on_way), err, err_len);
+	if (fd < 0)
 		return -1;
+	if (hk_safefile__dir_adopt(d, fd, path, warn, warn_len, err, err_len))
+		return -1;
+	/* one warning: the directory's own owner first, else one on the way */
+	if (warn_len && !warn[0])
+		snprintf(warn, warn_len, "%s", on_way);
 	fd = hk_safefile__create(d, name, 0600, tmp, sizeof(tmp));
 	if (fd < 0) {
 		hk_msg__fail(err, err_len, "%s: cannot create a file there: %s",
@@ -31,6 +39,7 @@ int hk_outdir__open(struct hk_safedir *d, const char *path, const char *name, ch
 		return -1;
 	}
 	hk_safefile__abort(d, fd, tmp);
+	hk_safefile__sweep(d, name, HK_OUTDIR_STALE_S);
 	return 0;
 }
 

@@ -20,10 +20,20 @@
 #include "lib/safefile.h"
 
 /*
+ * A temporary file unmodified this long is a dead writer's: past the
+ * profile writer's budget (30 s) with a margin. Older ones of ours are
+ * removed when the directory is opened (hk_safefile__sweep).
+ */
+#define HK_OUTDIR_STALE_S	120
+
+/*
  * Open path for files like name (name: a typical one, as long as the
- * longest), and try it: a file is created there and removed, so that a
+ * longest), walked a component at a time (pathwalk.h: a symlink of
+ * another user on it is refused, a directory of another user on it said
+ * in warn), and try it: a file is created there and removed, so that a
  * read-only mount, a missing permission or a name too long is found now,
- * not when the first file is due. 0, or -1 with one line in err; warn as
+ * not when the first file is due; stale temporary files of ours for names
+ * like name are removed (HK_OUTDIR_STALE_S). 0, or -1 with one line in err; warn as
  * hk_safefile__dir_open's (a directory another user owns).
  */
 int hk_outdir__open(struct hk_safedir *d, const char *path, const char *name, char *warn,

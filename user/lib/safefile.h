@@ -18,6 +18,7 @@
 #define HK_USER_SAFEFILE_H
 
 #include <stddef.h>
+#include <time.h>
 #include <sys/types.h>
 
 /* A directory opened once; every file goes in relative to its fd. */
@@ -43,21 +44,40 @@ struct hk_safedir {
 int hk_safefile__dir_open(struct hk_safedir *d, const char *path, char *warn, size_t warn_len,
 			  char *err, size_t err_len);
 
+/* The same checks on fd, a directory path names, opened by the caller
+ * (pathwalk.h); d takes fd, closed when refused. */
+int hk_safefile__dir_adopt(struct hk_safedir *d, int fd, const char *path, char *warn,
+			   size_t warn_len, char *err, size_t err_len);
+
 void hk_safefile__dir_close(struct hk_safedir *d);
 
 /*
- * A new, empty regular file in d for name: created under a random
- * temporary name (into tmp, tmp_len >= strlen(name) +
- * HK_SAFEFILE_TMP_EXTRA) with mode (umask applies). The fd, or -errno.
+ * A new, empty regular file in d for name, with mode (umask applies):
+ * with no name at all (O_TMPFILE: a writer killed before commit() leaves
+ * nothing; tmp set to ""), or, where the filesystem has none, under a
+ * random temporary name (into tmp, tmp_len >= strlen(name) +
+ * HK_SAFEFILE_TMP_EXTRA). The fd, or -errno.
  */
 int hk_safefile__create(const struct hk_safedir *d, const char *name, mode_t mode, char *tmp,
 			size_t tmp_len);
 
 /*
- * Make fd's file name in d: fsync, close, rename tmp over name. 0, or
- * -errno with the temporary file removed (fd is closed either way).
+ * Make fd's file name in d: fsync, then link it at name (an unnamed file)
+ * or rename tmp over name; whatever holds name is replaced, never
+ * followed. 0, or -errno with the temporary file removed (fd is closed
+ * either way).
  */
 int hk_safefile__commit(const struct hk_safedir *d, int fd, const char *tmp, const char *name);
+
+/*
+ * Remove the temporary files a writer killed before commit() left in d
+ * (where the filesystem has no O_TMPFILE, or from an older hotspot-k):
+ * names create() makes for names like name (the same stem, up to name's
+ * first '.'), regular files of ours with one link, unmodified for
+ * older_s seconds (past any writer's budget). By name relative to d,
+ * never through a symlink. How many were removed.
+ */
+int hk_safefile__sweep(const struct hk_safedir *d, const char *name, time_t older_s);
 
 /* Give up on a file create() made: close fd, remove tmp. */
 void hk_safefile__abort(const struct hk_safedir *d, int fd, const char *tmp);

@@ -18,12 +18,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "flame/flamegraph.h"
 #include "lib/outdir.h"
+#include "lib/outquota.h"
+#include "lib/sysinfo.h"
+#include "lib/msg.h"
 #include "lib/pidref.h"
 #include "leaf.h"
 #include "profile_write.h"
@@ -48,10 +53,27 @@ static struct hk_safedir out_dir = { .fd = -1 };
 int hk_profile__dir_open(const char *path, char *warn, size_t warn_len, char *err,
 			 size_t err_len)
 {
+	char q[HK_QUOTE_BUF], why[PATH_MAX];
 	struct hk_safedir d;
 
 	if (hk_outdir__open(&d, path, LONGEST_NAME, warn, warn_len, err, err_len))
 		return -1;
+	/* sticky and open to others (/tmp): anyone there can take a profile's
+	 * name before it is written (a directory at it makes the rename fail),
+	 * and so hide any process from its profile; unless it is a service's
+	 * own private /tmp, which nobody else sees */
+	if ((d.mode & (S_IWGRP | S_IWOTH)) && !hk_sysinfo__private_tmp(path, NULL, why,
+								     sizeof(why))) {
+		hk_msg__fail(err, err_len, "%s is writable by %s (mode %04o): anyone who can "
+			     "write there can take the names of the profiles before they are "
+			     "written, and hide a process from its profile; give a directory "
+			     "only its owner can write (/var/lib/hotspot-k)",
+			     hk_msg__quote(q, sizeof(q), path),
+			     d.mode & S_IWOTH ? "everyone" : "its group",
+			     (unsigned int)(d.mode & 07777));
+		hk_safefile__dir_close(&d);
+		return -1;
+	}
 	/* a reload may open it again: profiles running finish in the new one */
 	hk_safefile__dir_close(&out_dir);
 	out_dir = d;
@@ -295,16 +317,16 @@ static int flame_write(void *ctx, FILE *out)
  * prefix + ".folded" and ".svg", both or neither: each written under a
  * temporary name in the directory hk_profile__dir_open() checked (the
  * prefix's last part names them there), then named, so that a reader
- * never sees half a file, nor a name someone planted is followed.
+ * never sees half a file, nor a name someone planted is followed. Their
+ * names into name[0] and [1].
  */
 static int write_files(const char *prefix, const struct hk_flame *f,
-		       const struct hk_flame_svg_opts *opts)
+		       const struct hk_flame_svg_opts *opts, char (*name)[NAME_MAX + 1])
 {
 	static const char *const ext[2] = { "folded", "svg" };
 	struct flame_text t[2];
 	struct hk_outdir_file files[2];
 	const char *base = strrchr(prefix, '/');
-	char name[2][NAME_MAX + 1];
 	int i;
 
 	base = base ? base + 1 : prefix;
@@ -341,6 +363,38 @@ static void titles(const struct hk_profile_syms *s, const struct hk_profile_resu
 		 r->exited ? "; the process exited" : "");
 }
 
+/* The oldest profiles removed past HK_PROFILE_DIR_MAX_BYTES, never the
+ * two just written: how many, their bytes in *bytes. */
+static long trim(char (*name)[NAME_MAX + 1], __u64 *bytes)
+{
+	static const char *const suffixes[] = { ".folded", ".svg" };
+	const char *const keep[] = { name[0], name[1] };
+	const struct hk_outquota q = {
+		.prefix = "hotspot-k.", .suffixes = suffixes, .nsuffixes = 2,
+		.max_bytes = HK_PROFILE_DIR_MAX_BYTES, .keep = keep, .nkeep = 2,
+	};
+
+	return hk_outquota__trim(&out_dir, &q, bytes);
+}
+
+/* One more clause of out->cut, "; " after those there. */
+static void cut_also(struct hk_profile_outcome *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void cut_also(struct hk_profile_outcome *out, const char *fmt, ...)
+{
+	size_t at = strnlen(out->cut, sizeof(out->cut));
+	va_list ap;
+
+	if (at && at + 2 < sizeof(out->cut))
+		at += (size_t)snprintf(out->cut + at, sizeof(out->cut) - at, "; ");
+	if (at >= sizeof(out->cut))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out->cut + at, sizeof(out->cut) - at, fmt, ap);
+	va_end(ap);
+}
+
 void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_syms *syms,
 			const struct hk_profile_result *r, struct hk_profile_outcome *out)
 {
@@ -351,7 +405,10 @@ void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_sy
 	char title[128], sub[256], why[200];
 	struct hk_flame_svg_opts opts = {};
 	struct hk_flame *f;
-	size_t i, n, k;
+	char name[2][NAME_MAX + 1];
+	size_t i, n, k, undrawn = 0;
+	long merged = 0, trimmed = 0;
+	__u64 trimmed_bytes = 0;
 	__u64 us;
 	int ret, sampled;
 
@@ -400,15 +457,35 @@ void hk_profile__render(const struct hk_profile_stacks *st, struct hk_profile_sy
 		opts.unit = "bytes";
 		opts.legend = "width: bytes of anonymous memory grown (pale: kernel frames)";
 	}
-	ret = write_files(r->prefix, f, &opts);
+	/* a process's stacks must not fill the disk: the caps of flamegraph.h */
+	merged = hk_flame__cap_folded(f, HK_FLAME_FOLDED_MAX_BYTES);
+	if (merged < 0) {
+		snprintf(out->err, sizeof(out->err), "out of memory");
+		goto out;
+	}
+	undrawn = hk_flame__svg_cut(f, &opts);
+	/* temporary files a writer killed on a filesystem without O_TMPFILE left */
+	hk_safefile__sweep(&out_dir, LONGEST_NAME, HK_OUTDIR_STALE_S);
+	ret = write_files(r->prefix, f, &opts, name);
 	if (ret) {
 		hk_outdir__why(&out_dir, ret, why, sizeof(why));
 		snprintf(out->err, sizeof(out->err), "writing %.90s: %.150s", r->prefix, why);
 	} else {
 		out->written = 1;
+		trimmed = trim(name, &trimmed_bytes);
 	}
 out:
 	hk_usyms__cuts(syms->user, out->cut, sizeof(out->cut));
+	if (merged > 0)
+		cut_also(out, "%ld frames merged into %s (the folded file's %llu MiB)", merged,
+			 HK_FLAME_OTHER, HK_FLAME_FOLDED_MAX_BYTES >> 20);
+	if (undrawn)
+		cut_also(out, "%zu lighter frames not drawn in the SVG (at most %d frames, "
+			 "%llu MiB)", undrawn, HK_FLAME_SVG_MAX_FRAMES, HK_FLAME_SVG_MAX_BYTES >> 20);
+	if (trimmed > 0)
+		cut_also(out, "the %ld oldest profile files removed, %llu MiB (the directory "
+			 "keeps %llu MiB of profiles)", trimmed,
+			 (unsigned long long)(trimmed_bytes >> 20), HK_PROFILE_DIR_MAX_BYTES >> 20);
 	free(frames);
 	free(names);
 	hk_flame__free(f);

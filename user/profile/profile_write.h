@@ -15,6 +15,14 @@
 
 #define HK_PROFILE_PATH_MAX 4096
 
+/*
+ * The profiles' files (hotspot-k.*.folded and .svg of ours) one directory
+ * keeps: past it, after each profile, the oldest are removed. With each
+ * file at most 64 MiB (flamegraph.h), that is 8 profiles at the caps,
+ * thousands of usual ones (100 KiB to a few MiB).
+ */
+#define HK_PROFILE_DIR_MAX_BYTES (1ULL << 30)
+
 /* A profile that ended (its time was up, its process exited, or the tool
  * stops): what was written where, or why nothing was. */
 struct hk_profile_result {
