@@ -217,7 +217,7 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	 * that atomic add, so that either the hook saw the entry or this
 	 * sees the process dying */
 	if (hk_proc_finish(tgid, no_mm) && !sig->live.counter)
-		bpf_map_delete_elem(&hk_procs, &tgid);
+		hk_procs_delete(tgid);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "shared/oom_kill.h"
 #include "maps.bpf.h"
 #include "loop.bpf.h"
+#include "procs_room.bpf.h"
 
 #ifndef EEXIST
 #define EEXIST 17
@@ -228,6 +229,8 @@ static __always_inline struct hk_proc *hk_proc_get(__u32 tgid, __u64 start_time_
 		return p;
 	}
 	err = bpf_map_update_elem(&hk_procs, &tgid, &hk_zero_proc, BPF_NOEXIST);
+	if (err != -EEXIST)
+		hk_procs_made(err);
 	if (err && err != -EEXIST) {
 		st = hk_st();
 		if (st)
@@ -409,7 +412,7 @@ __noinline int hk_exit_one(__u32 during_walk)
 			hk_sweep_needed = 1;
 		return 1;
 	}
-	bpf_map_delete_elem(&hk_procs, &tgid);
+	hk_procs_delete(tgid);
 	return 0;
 }
 
@@ -448,7 +451,7 @@ static long hk_sweep_cb(struct bpf_map *map, __u32 *key, struct hk_proc *p,
 		hk_sweep_needed = 1;
 		return 1;
 	}
-	bpf_map_delete_elem(&hk_procs, &tgid);
+	hk_procs_delete(tgid);
 	return 0;
 }
 
@@ -472,6 +475,7 @@ static __noinline int hk_window_end(__u32 sweep, __u32 max_exits)
 	hk_loop(max_exits, HK_LOOP_TURNS_EXITS, hk_exit_cb, NULL);
 	if (sweep)
 		bpf_for_each_map_elem(&hk_procs, hk_sweep_cb, NULL, 0);
+	hk_procs_make_room(hk_walk_no, st);
 	return 0;
 }
 

@@ -59,6 +59,9 @@ enum hk_limits {
 	HK_FILTER_DEPTH = 32,
 	/* Cgroups --never-freeze and [freeze] never can list. */
 	HK_FREEZE_NEVER = 8,
+	/* Walks a process's entry must go unclosed (none of its threads
+	 * ran) before it may be given up for room (bpf/procs_room.bpf.h). */
+	HK_QUIET_WALKS = 4,
 };
 
 #ifdef __cplusplus

@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""hk_procs filled by an unprivileged user (security review 2, finding L2).
+
+The walk keeps a process's state in hk_procs, a preallocated hash of
+--max-procs entries. Entries used to go only when their process exited, so
+a user who forks more sleepers than the map holds blinded the tool to
+every process started after: each was counted in procs_untracked, said
+once a minute, and never diagnosed.
+
+- attack_evict_quiet: a tool with --max-procs 256, filtered to one
+  memory cgroup (a container's, say) that nobody and root share: nobody
+  forks 400 sleepers that never run again (hkload sleepers), then a busy
+  loop of root's starts there. It must be CPU-bound within the usual
+  windows (once the sleepers' entries are quiet), the entries given up
+  counted in procs_evicted, and the full map's line must name nobody as
+  the uid holding most entries. The filter keeps the rest of the host
+  out: on a host where processes come and go, any exit freed an entry
+  the busy loop took, and the attack held only on a quiet host.
+"""
+
+import re
+import subprocess
+
+from hk_e2e import cgroups
+from hk_e2e.attack import NOBODY_UID, as_nobody
+from hk_e2e.checks import expect_enter
+from hk_e2e.common import ENTER_WINDOWS, FAST_INTERVAL
+from hk_e2e.procs import TestFailure, read_line, workload_alive
+from hk_e2e.tool import Tool
+
+# root puts itself into the cgroup $1, then runs the rest
+IN_CG = ['sh', '-c', 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"', 'in_cg']
+
+MAX_PROCS = 256
+SLEEPERS = 400
+# windows an entry must be quiet before it may be given up (bpf/procs_room.bpf.h)
+QUIET_WINDOWS = 4
+
+
+def t_attack_evict_quiet(suite, ctx):
+    cg = cgroups.make(ctx, "memory")
+    if cg is None:
+        raise TestFailure("no memory cgroup hierarchy on this host")
+    tool = Tool(ctx, "evict_quiet", extra=["--max-procs", str(MAX_PROCS), "--cgroup",
+                                           cgroups.path_of(cg), "-i", FAST_INTERVAL])
+    tool.wait_ready()
+    pop = ctx.workload("sleepers", IN_CG + [cg.path] + as_nobody(
+        [ctx.hkload, "sleepers", "--procs", str(SLEEPERS), "--threads", "1"]),
+        stdout=subprocess.PIPE)
+    if read_line(pop, 20) != "ready":
+        workload_alive(ctx, pop)
+        raise TestFailure("nobody's %d sleepers never said ready" % SLEEPERS)
+    w0 = tool.wait_windows(1)
+    untracked = int(tool.stats().get("procs_untracked", 0))
+    if untracked == 0:
+        raise TestFailure("%d sleepers beside a --max-procs %d tool, and hk_procs never "
+                          "full (procs_untracked 0): the attack did not happen" %
+                          (SLEEPERS, MAX_PROCS))
+    hog = ctx.workload("hog", IN_CG + [cg.path, ctx.hkload, "spin"], stdout=subprocess.PIPE)
+    if read_line(hog, 10) != "ready":
+        workload_alive(ctx, hog)
+        raise TestFailure("root's busy loop never said ready")
+    expect_enter(suite, tool, "attack_evict_quiet", hog, "cpu_bound",
+                 ENTER_WINDOWS + QUIET_WINDOWS, w0)
+    st = tool.stats()
+    evicted = int(st.get("procs_evicted", 0))
+    if evicted == 0:
+        raise TestFailure("the busy loop is tracked, but procs_evicted is 0: "
+                          "hk_stats %s" % st)
+    err = tool.stderr_text()
+    m = re.search(r"hk_procs is full \(%d processes, --max-procs\).*most entries: uid "
+                  r"(\d+) \((\d+) of (\d+)\)" % MAX_PROCS, err)
+    if not m or int(m.group(1)) != NOBODY_UID:
+        raise TestFailure("no full-map line naming uid %d as holding most entries:\n%s" %
+                          (NOBODY_UID, err))
+    workload_alive(ctx, pop)
+    ctx.record("attack_evict_quiet", True, "%d sleepers of nobody in a %d-entry hk_procs: "
+               "root's busy loop CPU-bound, %d quiet entries given up, %d process-windows "
+               "untracked, uid %s named with %s entries" %
+               (SLEEPERS, MAX_PROCS, evicted, int(st.get("procs_untracked", 0)),
+                m.group(1), m.group(2)))
+
+
+TESTS = [
+    ("attack_evict_quiet", t_attack_evict_quiet, 60),
+]
