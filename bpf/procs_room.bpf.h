@@ -16,6 +16,8 @@
  * new one (its first window a baseline, as any process's), and with room
  * to be met. Counted in hk_stats.procs_evicted.
  *
+ * The last 1/16 of the map is kept for uid 0's processes (hk_procs_admit).
+ *
  * Not an LRU map: its eviction is silent, takes a labelled entry as
  * readily as an idle one, and per-CPU free lists evict out of order.
  * Processes that run every window keep their entries (see README,
@@ -52,6 +54,24 @@ static __always_inline __u32 hk_procs_cap(void)
 {
 	/* userspace resizes the map before load */
 	return ((struct bpf_map *)&hk_procs)->max_entries;
+}
+
+/* The real uid of the process the walk closes (hk_proc_close). */
+static __u32 hk_acc_uid;
+
+/*
+ * May the process being closed have a new entry? The last 1/16 of the map
+ * is uid 0's: processes that run every window are never quiet, and a
+ * user's would otherwise take every entry from root's services.
+ */
+static __always_inline int hk_procs_admit(void)
+{
+	__u32 cap = hk_procs_cap();
+
+	if (!hk_acc_uid || hk_procs_fill < cap - cap / 16)
+		return 1;
+	hk_procs_refused = 1;
+	return 0;
 }
 
 /* An entry made (err 0) or refused (the map is full: the count says so). */

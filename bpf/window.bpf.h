@@ -17,6 +17,9 @@
 #ifndef EEXIST
 #define EEXIST 17
 #endif
+#ifndef E2BIG
+#define E2BIG 7
+#endif
 
 struct hk_pair {
 	__u32 victim;
@@ -228,9 +231,12 @@ static __always_inline struct hk_proc *hk_proc_get(__u32 tgid, __u64 start_time_
 		p->start_time_ns = start_time_ns;
 		return p;
 	}
-	err = bpf_map_update_elem(&hk_procs, &tgid, &hk_zero_proc, BPF_NOEXIST);
-	if (err != -EEXIST)
-		hk_procs_made(err);
+	err = -E2BIG;
+	if (hk_procs_admit()) {
+		err = bpf_map_update_elem(&hk_procs, &tgid, &hk_zero_proc, BPF_NOEXIST);
+		if (err != -EEXIST)
+			hk_procs_made(err);
+	}
 	if (err && err != -EEXIST) {
 		st = hk_st();
 		if (st)
