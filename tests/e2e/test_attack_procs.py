@@ -63,19 +63,27 @@ SLEEPERS = 400
 QUIET_WINDOWS = 4
 
 
-def t_attack_evict_quiet(suite, ctx):
+def crowd(ctx, name, argv):
+    """A --max-procs MAX_PROCS tool filtered to a new memory cgroup, and
+    argv there as nobody (it says ready when its processes are there):
+    (cgroup, tool, the workload)."""
     cg = cgroups.make(ctx, "memory")
     if cg is None:
         raise TestFailure("no memory cgroup hierarchy on this host")
-    tool = Tool(ctx, "evict_quiet", extra=["--max-procs", str(MAX_PROCS), "--cgroup",
-                                           cgroups.path_of(cg), "-i", FAST_INTERVAL])
+    tool = Tool(ctx, name, extra=["--max-procs", str(MAX_PROCS), "--cgroup",
+                                  cgroups.path_of(cg), "-i", FAST_INTERVAL])
     tool.wait_ready()
-    pop = ctx.workload("sleepers", IN_CG + [cg.path] + as_nobody(
-        [ctx.hkload, "sleepers", "--procs", str(SLEEPERS), "--threads", "1"]),
-        stdout=subprocess.PIPE)
+    pop = ctx.workload(name + ".crowd", IN_CG + [cg.path] + as_nobody(argv),
+                       stdout=subprocess.PIPE)
     if read_line(pop, 20) != "ready":
         workload_alive(ctx, pop)
-        raise TestFailure("nobody's %d sleepers never said ready" % SLEEPERS)
+        raise TestFailure("nobody's %s never said ready" % " ".join(argv[:2]))
+    return cg, tool, pop
+
+
+def t_attack_evict_quiet(suite, ctx):
+    cg, tool, pop = crowd(ctx, "evict_quiet", [ctx.hkload, "sleepers", "--procs",
+                                               str(SLEEPERS), "--threads", "1"])
     pids = cg.read("cgroup.procs").split()
     ctx.undo.append(lambda: wait_gone(pids))
     w0 = tool.wait_windows(1)
@@ -126,18 +134,8 @@ def t_attack_reserve_root(suite, ctx):
     """Processes that run every window are never quiet: nobody's 300
     nappers would hold every entry of a 256-entry map. The last 1/16 is
     kept for uid 0's processes: root's busy loop is diagnosed."""
-    cg = cgroups.make(ctx, "memory")
-    if cg is None:
-        raise TestFailure("no memory cgroup hierarchy on this host")
-    tool = Tool(ctx, "reserve_root", extra=["--max-procs", str(MAX_PROCS), "--cgroup",
-                                            cgroups.path_of(cg), "-i", FAST_INTERVAL])
-    tool.wait_ready()
-    pop = ctx.workload("nappers", IN_CG + [cg.path] + as_nobody(
-        ["sh", "-c", NAPPERS_SH, "nappers", str(NAPPERS), ctx.hkload]),
-        stdout=subprocess.PIPE)
-    if read_line(pop, 20) != "ready":
-        workload_alive(ctx, pop)
-        raise TestFailure("nobody's %d nappers never said ready" % NAPPERS)
+    cg, tool, pop = crowd(ctx, "reserve_root", ["sh", "-c", NAPPERS_SH, "nappers",
+                                                str(NAPPERS), ctx.hkload])
     w0 = tool.wait_windows(QUIET_WINDOWS + 1)
     pids = cg.read("cgroup.procs").split()
     ctx.undo.append(lambda: wait_gone(pids))
