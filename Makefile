@@ -152,7 +152,7 @@ $(OUTPUT)/unit-tests: $(UNIT_SRCS) $(USER_LIB_O) $(wildcard tests/unit/*.h tests
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(INCLUDES) -Itests -Itests/common $(UNIT_SRCS) $(USER_LIB_O) -lcunit $(ELF_LIBS) -o $@
 
-$(OUTPUT)/prog-test: tests/bpf-prog-test/prog_test.c $(OUTPUT)/hotspot.skel.h $(VECTORS) $(USER_LIB_O) $(LINK_STAMP)
+$(OUTPUT)/prog-test: tests/bpf-prog-test/prog_test.c tests/bpf-prog-test/room.inc $(OUTPUT)/hotspot.skel.h $(VECTORS) $(USER_LIB_O) $(LINK_STAMP)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(INCLUDES) -Itests $(LIBBPF_CFLAGS) $< $(USER_LIB_O) $(LIBBPF_LIBS) -o $@
 

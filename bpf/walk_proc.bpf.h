@@ -189,6 +189,7 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	acc->nr_threads = sig->nr_threads;
 	acc->start_time_ns = leader->start_time;
 	hk_acc_boot_ns = leader->start_boottime;	/* so named since 5.5 */
+	hk_acc_uid = BPF_CORE_READ(leader, real_cred, uid.val);	/* hk_procs_admit */
 	acc->fresh = hk_prev_walk_ns && acc->start_time_ns > hk_prev_walk_ns;
 	/* two 8-byte loads: cheaper than a string copy helper */
 	*(__u64 *)&acc->comm[0] = *(__u64 *)&leader->comm[0];
@@ -217,7 +218,7 @@ static __noinline int hk_proc_close(struct task_struct *t, __u32 tgid)
 	 * that atomic add, so that either the hook saw the entry or this
 	 * sees the process dying */
 	if (hk_proc_finish(tgid, no_mm) && !sig->live.counter)
-		bpf_map_delete_elem(&hk_procs, &tgid);
+		hk_procs_delete(tgid);
 	return 0;
 }
 

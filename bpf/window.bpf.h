@@ -12,9 +12,13 @@
 #include "shared/oom_kill.h"
 #include "maps.bpf.h"
 #include "loop.bpf.h"
+#include "procs_room.bpf.h"
 
 #ifndef EEXIST
 #define EEXIST 17
+#endif
+#ifndef E2BIG
+#define E2BIG 7
 #endif
 
 struct hk_pair {
@@ -227,7 +231,12 @@ static __always_inline struct hk_proc *hk_proc_get(__u32 tgid, __u64 start_time_
 		p->start_time_ns = start_time_ns;
 		return p;
 	}
-	err = bpf_map_update_elem(&hk_procs, &tgid, &hk_zero_proc, BPF_NOEXIST);
+	err = -E2BIG;
+	if (hk_procs_admit()) {
+		err = bpf_map_update_elem(&hk_procs, &tgid, &hk_zero_proc, BPF_NOEXIST);
+		if (err != -EEXIST)
+			hk_procs_made(err);
+	}
 	if (err && err != -EEXIST) {
 		st = hk_st();
 		if (st)
@@ -409,7 +418,7 @@ __noinline int hk_exit_one(__u32 during_walk)
 			hk_sweep_needed = 1;
 		return 1;
 	}
-	bpf_map_delete_elem(&hk_procs, &tgid);
+	hk_procs_delete(tgid);
 	return 0;
 }
 
@@ -448,7 +457,7 @@ static long hk_sweep_cb(struct bpf_map *map, __u32 *key, struct hk_proc *p,
 		hk_sweep_needed = 1;
 		return 1;
 	}
-	bpf_map_delete_elem(&hk_procs, &tgid);
+	hk_procs_delete(tgid);
 	return 0;
 }
 
@@ -472,6 +481,7 @@ static __noinline int hk_window_end(__u32 sweep, __u32 max_exits)
 	hk_loop(max_exits, HK_LOOP_TURNS_EXITS, hk_exit_cb, NULL);
 	if (sweep)
 		bpf_for_each_map_elem(&hk_procs, hk_sweep_cb, NULL, 0);
+	hk_procs_make_room(hk_walk_no, st);
 	return 0;
 }
 

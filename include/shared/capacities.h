@@ -62,6 +62,9 @@ enum hk_limits {
 	/* The hk_events ring buffer: ~7000 events; `follow` refuses a
 	 * pinned ring of another size (someone else's). */
 	HK_EVENTS_RING_BYTES = 2 << 20,
+	/* Walks a process's entry must go unclosed (none of its threads
+	 * ran) before it may be given up for room (bpf/procs_room.bpf.h). */
+	HK_QUIET_WALKS = 4,
 };
 
 #ifdef __cplusplus

@@ -679,6 +679,7 @@ struct hk_stats {
 	/* processes whose main thread has none, at the last full walk (the
 	 * first, a sweep: every thread visited); the start line says it */
 	__u64 procs_no_delays;
+	__u64 procs_evicted;		/* quiet entries given up for room */
 	struct hk_cost cost;		/* written by the tool, not here */
 };
 

@@ -635,6 +635,8 @@ out:
 	group_end(&g);
 }
 
+#include "room.inc"
+
 /* struct sched_info with the members named in fields (NULL-terminated):
  * a stand-in kernel BTF */
 static struct btf *fake_vmlinux(const char *const *fields)
@@ -795,6 +797,7 @@ setup_done:
 	}
 	group_end(&g);
 	run_crowd(&env);
+	run_room(&env);
 
 cleanup:
 	ring_buffer__free(env.rb);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "config/config.h"
 #include "lib/outfd.h"
 #include "lib/ratelimit.h"
@@ -76,8 +77,9 @@ static void test_procs_full(void)
 	st.procs_untracked = 37;
 	CU_ASSERT_EQUAL(hk_watch__procs(&w, &st, 64, 2 * S, line, sizeof(line)), 4);
 	CU_ASSERT_STRING_EQUAL(line, "hk_procs is full (64 processes, --max-procs): processes "
-			       "that start now are not tracked, so not diagnosed, until others "
-			       "exit (37 process-windows untracked)\n");
+			       "that start now are not tracked, so not diagnosed, until entries "
+			       "of processes quiet for 4 windows are given up (0 so far) or "
+			       "others exit (37 process-windows untracked)\n");
 	/* the same window seen again: nothing new */
 	CU_ASSERT_EQUAL(hk_watch__procs(&w, &st, 64, 3 * S, line, sizeof(line)), 0);
 	/* still full a minute on */
@@ -86,14 +88,46 @@ static void test_procs_full(void)
 	CU_ASSERT_EQUAL(hk_watch__procs(&w, &st, 64, 30 * S, line, sizeof(line)), 0);
 	st.windows = 4;
 	st.procs_untracked = 60;
+	st.procs_evicted = 9;
 	CU_ASSERT_EQUAL(hk_watch__procs(&w, &st, 64, 63 * S, line, sizeof(line)), 4);
 	CU_ASSERT_STRING_EQUAL(line, "hk_procs is still full (64 processes): 23 more "
-			       "process-windows untracked\n");
+			       "process-windows untracked, 9 quiet entries given up so far\n");
 	/* a window with none untracked: room again */
 	st.windows = 5;
 	CU_ASSERT_EQUAL(hk_watch__procs(&w, &st, 64, 64 * S, line, sizeof(line)), 5);
 	CU_ASSERT_STRING_EQUAL(line, "hk_procs has room again: every process is tracked (0 "
 			       "more process-windows were untracked)\n");
+}
+
+/* The uid holding most entries, by the owner of proc_root/PID: PIDs
+ * gone since are not counted. */
+static void test_procs_uid_top(void)
+{
+	static const struct { __u32 pid; uid_t uid; } own[] = {
+		{ 100, 65534 }, { 101, 1000 }, { 102, 65534 }, { 103, 0 }, { 104, 65534 },
+	};
+	const __u32 pids[] = { 100, 101, 102, 999, 103, 104 };
+	char root[] = "/tmp/hk-uidtop.XXXXXX", path[64];
+	struct hk_uid_top top;
+	size_t i;
+
+	CU_ASSERT_FATAL(mkdtemp(root) != NULL);
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%u", root, own[i].pid);
+		CU_ASSERT_FATAL(mkdir(path, 0555) == 0);
+		CU_ASSERT_FATAL(chown(path, own[i].uid, own[i].uid) == 0);
+	}
+	CU_ASSERT_EQUAL(hk_watch__uid_top(pids, 6, root, &top), 0);
+	CU_ASSERT_EQUAL(top.uid, 65534);
+	CU_ASSERT_EQUAL(top.entries, 3);
+	CU_ASSERT_EQUAL(top.known, 5);
+	/* none readable: not known */
+	CU_ASSERT_EQUAL(hk_watch__uid_top(pids + 3, 1, root, &top), -1);
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%u", root, own[i].pid);
+		rmdir(path);
+	}
+	rmdir(root);
 }
 
 static void test_diff_cgroup_id(void)
@@ -224,6 +258,7 @@ int hk_add_service_suite(void)
 	static const struct hk_unit_test tests[] = {
 		{ "rate limiter: start, once a period, end, quiet flapping", test_ratelimit },
 		{ "hk_procs full: said, still, room again", test_procs_full },
+		{ "hk_procs full: the uid holding most entries", test_procs_uid_top },
 		{ "reload diff: a cgroup made anew at the same path", test_diff_cgroup_id },
 		{ "PrivateTmp told from mountinfo", test_private_tmp },
 		{ "output to a reader that stopped: bounded, whole lines", test_outfd_stalled },

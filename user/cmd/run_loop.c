@@ -295,7 +295,8 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 		.interval_ns = c->opts.cfg.interval_ns,
 	};
 	struct prom_pace pp = { .path = c->prom_path, .interval_ns = c->opts.cfg.interval_ns };
-	struct watches watch = { .max_procs = c->opts.max_procs };
+	struct watches watch = { .max_procs = c->opts.max_procs,
+				 .procs.procs_fd = hk_loader__procs_fd(l) };
 	struct hk_act *a = pr->act;
 	struct hk_config cfg;
 	struct epoll_event evs[2];

@@ -72,6 +72,13 @@ int hk_bpf_sys__lookup(int fd, const void *key, void *value)
 	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
 }
 
+int hk_bpf_sys__next_key(int fd, const void *key, void *next)
+{
+	union bpf_attr a = { .map_fd = (__u32)fd, .key = ptr(key), .next_key = ptr(next) };
+
+	return sys_bpf(BPF_MAP_GET_NEXT_KEY, &a);
+}
+
 int hk_bpf_sys__lookup_batch(int fd, const void *in_batch, void *out_batch,
 			     void *keys, void *values, __u32 *count)
 {

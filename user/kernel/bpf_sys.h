@@ -23,6 +23,8 @@ int hk_bpf_sys__obj_get(const char *path, __u32 flags);
 /* BPF_OBJ_GET_INFO_BY_FD into info (len bytes, zeroed by the caller). */
 int hk_bpf_sys__info(int fd, void *info, __u32 len);
 int hk_bpf_sys__lookup(int fd, const void *key, void *value);
+/* The key after key (NULL: the first) into next; -ENOENT after the last. */
+int hk_bpf_sys__next_key(int fd, const void *key, void *next);
 /*
  * BPF_MAP_LOOKUP_BATCH: up to *count entries from the position in_batch
  * (NULL: the start) into keys and values; *count gets how many were copied

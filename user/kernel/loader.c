@@ -569,6 +569,11 @@ int hk_loader__ring_fd(const struct hk_loader *l)
 	return ring_buffer__epoll_fd(l->rb);
 }
 
+int hk_loader__procs_fd(const struct hk_loader *l)
+{
+	return bpf_map__fd(l->skel->maps.hk_procs);
+}
+
 int hk_loader__consume(struct hk_loader *l)
 {
 	return ring_buffer__consume(l->rb);

@@ -62,6 +62,8 @@ __u64 hk_loader__interval_ns(const struct hk_loader *l);
 
 /* An epoll fd, readable when the ring buffer holds records. */
 int hk_loader__ring_fd(const struct hk_loader *l);
+/* hk_procs, for the uid that fills it (kernel/watch.h). */
+int hk_loader__procs_fd(const struct hk_loader *l);
 /* Hand every record there is to on_event: the number, or on_event's error. */
 int hk_loader__consume(struct hk_loader *l);
 /*

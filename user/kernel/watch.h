@@ -8,8 +8,10 @@
  *    that kept the old one would match nothing, silently. The path is
  *    looked up again, the new id followed, and its going and coming said;
  *  - hk_procs full: processes that start are not tracked, so not
- *    diagnosed (a user can fill it with sleepers). Said when it starts,
- *    once a minute while it lasts, and when it ends.
+ *    diagnosed, until the walk gives up quiet entries (a user can fill
+ *    it with sleepers: bpf/procs_room.bpf.h). Said when it starts, once
+ *    a minute while it lasts, with the uid that holds most entries, and
+ *    when it ends.
  * Both decide only; the loop writes hk_config and the lines.
  */
 #ifndef HK_USER_WATCH_H
@@ -37,6 +39,8 @@ struct hk_procs_watch {
 	__u64 windows;		/* hk_stats.windows at the last look */
 	__u64 untracked;	/* hk_stats.procs_untracked then */
 	struct hk_ratelimit said;
+	int procs_fd;		/* hk_procs, for the uid holding most; <= 0: none */
+	const char *proc_root;	/* NULL: /proc (tests: a directory of PIDs) */
 };
 
 /*
@@ -46,5 +50,20 @@ struct hk_procs_watch {
  */
 int hk_watch__procs(struct hk_procs_watch *w, const struct hk_stats *st, __u32 max_procs,
 		    __u64 now_ns, char *line, size_t len);
+
+/* The uid holding most of hk_procs's entries. */
+struct hk_uid_top {
+	__u32 uid;
+	__u32 entries;		/* ... of that uid */
+	__u32 known;		/* entries whose process's owner was read */
+};
+
+/*
+ * Of the processes pids[0..n) (hk_procs's keys), the uid that owns most
+ * (proc_root/PID's owner; the first 256 uids met are told apart): 0, or
+ * -1 when no owner could be read.
+ */
+int hk_watch__uid_top(const __u32 *pids, __u32 n, const char *proc_root,
+		      struct hk_uid_top *out);
 
 #endif /* HK_USER_WATCH_H */

@@ -91,6 +91,9 @@ static const struct stat_metric stat_metrics[] = {
 	{ "hotspot_k_processes_no_delays", "gauge", ST(procs_no_delays), false,
 	  "Processes without delay accounting at the last full walk: their I/O wait "
 	  "and memory stall sampled." },
+	{ "hotspot_k_processes_evicted_total", "counter", ST(procs_evicted), false,
+	  "Quiet processes whose hk_procs entry was given up to make room (they "
+	  "are met as new when they run again)." },
 };
 
 /*
