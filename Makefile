@@ -80,7 +80,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
 
 .DELETE_ON_ERROR:
-.PHONY: all deps run test unit prog-test e2e e2e-attack e2e-iter vmtest bench clean
+.PHONY: all deps run test unit docs-check prog-test e2e e2e-attack e2e-iter vmtest bench clean
 
 # Each entry point installs what is missing first, then re-enters make so
 # that pkg-config and bpftool are looked up after the install.
@@ -198,6 +198,12 @@ $(OUTPUT)/memload: tests/e2e/memload.c include/shared/units.h $(LINK_STAMP) | $(
 # whose packages are installed first
 unit: $(CROSS_UNIT_DEPS) $(OUTPUT)/unit-tests
 	$(Q)$(CROSS_RUN) $(OUTPUT)/unit-tests
+
+# README.md and docs/: every relative link and #anchor resolves, every
+# `make X` quoted is a target, every --flag quoted is in the binary's help,
+# and README.md stays a landing page (<= 300 lines); under a second
+docs-check: hotspot-k
+	$(Q)python3 tests/docs/check_links.py --tool ./hotspot-k
 
 # a timer callback's chain and a bpf_loop callback's that the 6.9+ JIT rule
 # passes and the 32-byte rule refuses: stack_chain.py must refuse them, the
