@@ -64,12 +64,14 @@ TOOL_STAMP    := build/tool-link.$(ARCH).$(LINK_KIND)
 SHARED_H  := $(wildcard include/shared/*.h)
 USER_SRCS := $(wildcard user/*.c user/*/*.c)
 USER_H    := $(wildcard user/*.h user/*/*.h)
+# the loader: loader.c and its loader_*.c, on one struct (loader_state.h)
+LOADER_SRCS := $(wildcard user/kernel/loader*.c)
 # The libbpf boundary, by folder: the BPF skeletons' users and the
 # profiler's, linked into hotspot-k only: main, the commands (but the run's
 # flags, which the unit tests parse), the loader, the profiler, the acts.
 # Every other file is linked into the unit tests and the fuzz targets too.
 SKEL_USERS := user/hotspot-k.c $(filter-out user/cmd/cli.c,$(wildcard user/cmd/*.c)) \
-	      user/kernel/loader.c user/kernel/verifier_log.c user/kernel/driver.c \
+	      $(LOADER_SRCS) user/kernel/verifier_log.c user/kernel/driver.c \
 	      user/profile/profiler.c user/profile/profile_object.c \
 	      user/profile/profile_stacks.c user/profile/profile_write.c \
 	      user/act/act.c
@@ -122,7 +124,7 @@ $(OUTPUT)/%.o: user/%.c $(USER_H) $(SHARED_H) | $(OUTPUT)
 	$(Q)$(CC) $(CFLAGS) $(INCLUDES) $(LIBBPF_CFLAGS) -c $< -o $@
 
 # the two skeletons' includers
-$(OUTPUT)/kernel/loader.o: $(OUTPUT)/hotspot.skel.h
+$(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS)): $(OUTPUT)/hotspot.skel.h
 $(OUTPUT)/profile/profile_object.o: $(OUTPUT)/profile.skel.h
 
 $(LINK_STAMP): | $(OUTPUT)

@@ -11,7 +11,7 @@ from hk_e2e.checks import (check_history, dflt, evidence, expect_enter, expect_e
                            history)
 from hk_e2e.common import ENTER_WINDOWS, HOLD_WINDOWS, LEAK_MAX_S, LEAK_WINDOWS
 
-# include/shared/hotspot.h HK_HOOK_IDLE_WINDOWS: the hook stays this long
+# include/shared/config.h HK_HOOK_IDLE_WINDOWS: the hook stays this long
 HOOK_IDLE_WINDOWS = 3
 from hk_e2e.procs import TestFailure, fmt_events, harness_off_cpu0, pin_harness, workload_alive
 from hk_e2e.tool import Tool

@@ -8,7 +8,11 @@
  * switch the tool turns on the host, kernel.task_delayacct (delayacct.c).
  *
  *   loader.c        open -> configure -> load -> attach -> arm; reconfigure;
- *                   pin; destroy
+ *                   destroy; its parts on one struct (loader_state.h):
+ *   loader_hook.c   the sched_switch hook, attached at the walk's ask
+ *   loader_walk.c   the iter driver's walks from here; a timer's take-over
+ *   loader_cost.c   the programs' cost, hk_stats, the tool's cost written
+ *   loader_pin.c    --pin: the maps and links pinned
  *   verifier_log.c  which program failed to load, the verifier's last lines
  *   driver.c        the kernel's BTF probed; wq, timer or iter chosen
  *   preflight.c     capabilities, kernel version, BTF: checked before a load
@@ -21,7 +25,7 @@
  *   watch.c         what the loop checks beside the ring: the cgroup
  *                   filter's cgroup made anew, hk_procs filling up
  *
- * Only loader.c, verifier_log.c and driver.c link libbpf (the Makefile's
+ * Only loader*.c, verifier_log.c and driver.c link libbpf (the Makefile's
  * SKEL_USERS); the rest is linked into the unit tests too.
  */
 #ifndef HK_USER_KERNEL_FACE_H

@@ -70,7 +70,7 @@ static int prefixed(const char *name, const char *prefix)
 int hk_pindir__ours(const char *name)
 {
 	/* bpf_object__pin_maps() pins every map by its name, the object's
-	 * own (hotspot_.bss) with '.' made '_'; loader.c names the links */
+	 * own (hotspot_.bss) with '.' made '_'; loader_pin.c names the links */
 	return prefixed(name, "hk_") || prefixed(name, "hotspot__") ||
 	       prefixed(name, "link_hk_");
 }
