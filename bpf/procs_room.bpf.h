@@ -20,8 +20,8 @@
  *
  * Not an LRU map: its eviction is silent, takes a labelled entry as
  * readily as an idle one, and per-CPU free lists evict out of order.
- * Processes that run every window keep their entries (see README,
- * Security): the map is sized 4 x the processes at start.
+ * Processes that run every window keep their entries (see docs/security.md,
+ * the residual risks): the map is sized 4 x the processes at start.
  */
 #ifndef HK_BPF_PROCS_ROOM_H
 #define HK_BPF_PROCS_ROOM_H
