@@ -128,7 +128,7 @@ static const char usage_text[] =
 "  hotspot-k --check-config t.conf && sudo hotspot-k --config t.conf\n"
 "  sudo hotspot-k --cgroup /system.slice/nginx.service --exclude-comm sshd\n"
 "  sudo hotspot-k -i 1s --json >> /var/log/hotspot-k.jsonl\n"
-"  sudo hotspot-k --prometheus /var/lib/node_exporter/textfile_collector/hotspot-k.prom\n"
+"  sudo hotspot-k --prometheus /var/lib/prometheus/node-exporter/hotspot-k.prom\n"
 "  sudo hotspot-k --pin && sudo hotspot-k follow   # no process between reads\n"
 "  sudo hotspot-k --freeze-on-oom 60s         # then: sudo hotspot-k thaw /hk/leak\n"
 "  sudo systemctl reload hotspot-k            # the service re-reads its config\n"
