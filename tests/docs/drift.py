@@ -37,16 +37,16 @@ LABELS_C = os.path.join(ROOT, "user", "output", "labels.c")
 failed = 0
 
 
-def check(what, missing=(), extra=(), note=""):
+def check(what, missing=(), extra=(), said="not documented"):
     """One line: ok, or FAIL with what is undocumented and what is not real."""
     global failed
     if not missing and not extra:
         print("ok    %s" % what)
         return True
     failed += 1
-    print("FAIL  %s%s" % (what, note))
+    print("FAIL  %s" % what)
     if missing:
-        print("        not documented: %s" % ", ".join(missing))
+        print("        %s: %s" % (said, ", ".join(missing)))
     if extra:
         print("        documented, not in the binary: %s" % ", ".join(extra))
     return False
@@ -252,9 +252,11 @@ def check_keys(tool, man8):
             if unquote(got[1]) != unquote(khelp):
                 wrong_text.append("%s.%s" % (s, k))
     check("each key's head in %s says its unit, range and default as --generate-config "
-          "does" % name, wrong_head)
-    check("each key's text in %s is its help in user/config/keys.c" % name, wrong_text)
-    check("each section's text in %s is its help in user/config/keys.c" % name, wrong_sec)
+          "does" % name, wrong_head, said="differs")
+    check("each key's text in %s is its help in user/config/keys.c" % name, wrong_text,
+          said="differs")
+    check("each section's text in %s is its help in user/config/keys.c" % name, wrong_sec,
+          said="differs")
     # section.key and [section] key named anywhere in either page
     names = {"%s.%s" % x for x in have}
     said = set()
@@ -312,7 +314,7 @@ def check_json(samples, man):
     order = [k for k in keys if k in doc]
     bad = next((i for i, (a, b) in enumerate(zip(common, order)) if a != b), None)
     check("JSON: the entries in the line's order", [] if bad is None else
-          ["%s where the line has %s" % (common[bad], order[bad])])
+          ["%s where the line has %s" % (common[bad], order[bad])], said="out of order")
 
 
 def check_metrics(samples, man):
