@@ -7,6 +7,8 @@
 #                   tests (both drivers) + the attacks of an unprivileged
 #                   user + make vmtest, on one static binary
 #                   (needs root)
+#   make docs-drift  the man pages against the binary's flags, keys, labels,
+#                   JSON keys and metrics (tests/docs/drift.py; in make test)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (tests/fuzz/)
 #   make sanitize   unit tests and hotspot-k under ASan + UBSan
 #   make install    into PREFIX (/usr/local) and /etc; DESTDIR, SBINDIR, MANDIR,
@@ -82,7 +84,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
 
 .DELETE_ON_ERROR:
-.PHONY: all deps run test unit docs-check prog-test e2e e2e-attack e2e-iter vmtest bench clean
+.PHONY: all deps run test unit docs-check docs-drift prog-test e2e e2e-attack e2e-iter vmtest bench clean
 
 # Each entry point installs what is missing first, then re-enters make so
 # that pkg-config and bpftool are looked up after the install.
@@ -264,6 +266,17 @@ prog-test: $(OUTPUT)/prog-test $(OUTPUT)/standin-test $(OUTPUT)/profile.bpf.o $(
 	$(Q)$(OUTPUT)/standin-test >$(OUTPUT)/standin-test.log 2>&1 || \
 		{ cat $(OUTPUT)/standin-test.log; exit 1; }
 	@echo "stand-in BTFs (optional configs off): $$(tail -n 1 $(OUTPUT)/standin-test.log)"
+
+# the man pages against the binary (tests/docs/drift.py): every flag, command,
+# config key, label, JSON key, metric and test variable documented, and every
+# one documented real; doc-samples prints a JSON line and a Prometheus file
+# with the code the binary runs. No root, no BPF: a second or two
+$(OUTPUT)/doc-samples: tests/docs/samples.c $(USER_LIB_O) $(LINK_STAMP)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(INCLUDES) $< $(USER_LIB_O) $(ELF_LIBS) -o $@
+
+docs-drift: hotspot-k $(OUTPUT)/doc-samples
+	$(Q)python3 tests/docs/drift.py --tool ./hotspot-k --samples $(OUTPUT)/doc-samples
 
 e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload $(OUTPUT)/standin-test
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload

@@ -7,6 +7,7 @@
 #   make install-test                      tests/install/check.sh
 #
 # Installs hotspot-k (SBINDIR, 0755), hotspot-k.8.gz (MANDIR/man8),
+# hotspot-k.conf.5.gz (MANDIR/man5),
 # hotspot-k.service from dist/hotspot-k.service.in (UNITDIR: systemd looks
 # in /usr/local/lib/systemd/system and /usr/lib/systemd/system alike, see
 # systemd-analyze unit-paths) and, unless one exists, the default config
@@ -54,7 +55,7 @@ mkdirs() {
 		done
 	done
 }
-mkdirs "$${m%/*}" '$(SBINDIR)' '$(MANDIR)/man8' '$(UNITDIR)' "$${conf%/*}"
+mkdirs "$${m%/*}" '$(SBINDIR)' '$(MANDIR)/man8' '$(MANDIR)/man5' '$(UNITDIR)' "$${conf%/*}"
 # a manifest written as we go, and put in place even if a step fails, so
 # that uninstall still finds what was written; an earlier install's
 # directories and files stay in it (its config: below)
@@ -72,10 +73,12 @@ install -m 0755 hotspot-k "$$D$(SBINDIR)/hotspot-k"
 echo "file $(SBINDIR)/hotspot-k" >> "$$new"
 say INSTALL "$$D$(SBINDIR)/hotspot-k"
 
-sed '/^\.TH /s/"hotspot-k [^"]*"/"hotspot-k $(VERSION)"/' man/hotspot-k.8 | gzip -9n > "$$tmp"
-install -m 0644 "$$tmp" "$$D$(MANDIR)/man8/hotspot-k.8.gz"
-echo "file $(MANDIR)/man8/hotspot-k.8.gz" >> "$$new"
-say INSTALL "$$D$(MANDIR)/man8/hotspot-k.8.gz"
+for page in man8/hotspot-k.8 man5/hotspot-k.conf.5; do
+	sed '/^\.TH /s/"hotspot-k [^"]*"/"hotspot-k $(VERSION)"/' "man/$${page#*/}" | gzip -9n > "$$tmp"
+	install -m 0644 "$$tmp" "$$D$(MANDIR)/$$page.gz"
+	echo "file $(MANDIR)/$$page.gz" >> "$$new"
+	say INSTALL "$$D$(MANDIR)/$$page.gz"
+done
 
 sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	dist/hotspot-k.service.in > "$$tmp"

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * hotspot-k - tells, the moment it happens, which process became OOM risk,
- * Mem-thrashing, Starved, a Noisy neighbor or CPU-bound, and why. The
- * diagnosis runs in the kernel; this program configures it and prints the
- * transitions it sends. It does nothing periodically: it sleeps on the
- * ring buffer.
+ * Mem-throttled, Mem-thrashing, Throttled, Starved, a Noisy neighbor,
+ * I/O-blocked or CPU-bound, and why. The diagnosis runs in the kernel; this
+ * program configures it and prints the transitions it sends. It sleeps on
+ * the ring buffer, woken otherwise by a watchdog (wq, timer) or to read
+ * each walk (iter).
  *
  * main() only chooses the command (cmd.h); the run, the default, is
  * run.c and its event loop run_loop.c.

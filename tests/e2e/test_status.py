@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """`hotspot-k status` from another terminal: the running instance's flagged
 processes as a table, as JSON and in the top lists (-a), the newest of two
-instances, an instance --pin left in the kernel, and exit 1 once none runs;
-its usage errors."""
+instances, an instance --pin left in the kernel, and exit 1 once none runs
+(with --json, the freezes recorded still); its usage errors."""
 
 import json
 import os
@@ -100,6 +100,17 @@ def t_status_flagged(suite, ctx):
     if rc != 1 or NONE_MSG not in err.splitlines() or out:
         _fail("status with no hotspot-k running (%.1f s after it exited): want exit 1, "
               "nothing on stdout and %r" % (took, NONE_MSG), rc, out, err)
+    # --json as well: what a crashed tool left frozen matters most then
+    rc, out, err = _status(suite, "--json")
+    try:
+        o = json.loads(out, object_pairs_hook=lambda kv: kv)
+    except ValueError:
+        o = None
+    if rc != 1 or NONE_MSG not in err.splitlines() or not o or \
+            [k for k, _ in o] != ["instance", "frozen"] or o[0][1] is not None or \
+            not isinstance(o[1][1], list):
+        _fail('status --json with no hotspot-k running: want exit 1, %r and '
+              '{"instance":null,"frozen":[...]} on stdout' % NONE_MSG, rc, out, err)
     ctx.record("status_flagged", True, "row: %s" % table_row.strip())
 
 

@@ -3,7 +3,8 @@
 # make install-test: make install and make uninstall into scratch DESTDIRs
 # (every file, its mode and content; a config kept, edited or there before;
 # uninstall leaves the tree it found), the unit (systemd-analyze verify and
-# security), the man page (no groff warning, every option of --help), and
+# security), the man pages (no groff warning, every option of --help; what
+# they name against the binary: make docs-drift), and
 # the installed hotspot-k run the way the unit runs it (tests/install/
 # unit-run.sh) with its system calls traced against the unit's filter, and
 # what the unit forbids (--profile, io_blocked) said at start.
@@ -56,6 +57,7 @@ expect="etc/hotspot-k/hotspot-k.conf 0644
 usr/lib/systemd/system/hotspot-k.service 0644
 usr/sbin/hotspot-k 0755
 usr/share/hotspot-k/install.manifest 0644
+usr/share/man/man5/hotspot-k.conf.5.gz 0644
 usr/share/man/man8/hotspot-k.8.gz 0644"
 got=$(cd "$d" && find . -type f -printf '%P 0%m\n' | LC_ALL=C sort)
 check_eq "exactly these files and modes: $(echo "$expect" | tr '\n' ',' | sed 's/,/, /g; s/, $//')" "$expect" "$got"
@@ -67,6 +69,11 @@ grep -v '^\.TH ' man/hotspot-k.8 > "$tmp/man.src"
 check "the man page is man/hotspot-k.8, gzip'd" \
 	sh -c "grep -v '^\.TH ' '$tmp/man.installed' | cmp -s - '$tmp/man.src'"
 check "... its .TH says hotspot-k $version" grep -q "^\.TH .*\"hotspot-k $version\"" "$tmp/man.installed"
+gzip -dc "$d/usr/share/man/man5/hotspot-k.conf.5.gz" > "$tmp/man5.installed"
+grep -v '^\.TH ' man/hotspot-k.conf.5 > "$tmp/man5.src"
+check "hotspot-k.conf(5) is man/hotspot-k.conf.5, gzip'd, its .TH saying hotspot-k $version" \
+	sh -c "grep -v '^\.TH ' '$tmp/man5.installed' | cmp -s - '$tmp/man5.src' &&
+		grep -q '^\.TH .*\"hotspot-k $version\"' '$tmp/man5.installed'"
 $tool --generate-config > "$tmp/default.conf"
 check "the config is what --generate-config prints" cmp -s "$tmp/default.conf" "$conf"
 check "the installed binary passes the config: --check-config" \
@@ -144,8 +151,9 @@ check_eq "uninstall leaves exactly the tree that was there (config, its mode, us
 d=$tmp/default-prefix
 mkdir "$d"
 mk install DESTDIR="$d" >/dev/null 2>&1
-check "PREFIX=/usr/local: sbin, share/man/man8, lib/systemd/system under it, config in /etc" \
+check "PREFIX=/usr/local: sbin, share/man/man8 and man5, lib/systemd/system under it, config in /etc" \
 	test -x "$d/usr/local/sbin/hotspot-k" -a -f "$d/usr/local/share/man/man8/hotspot-k.8.gz" \
+	-a -f "$d/usr/local/share/man/man5/hotspot-k.conf.5.gz" \
 	-a -f "$d/usr/local/lib/systemd/system/hotspot-k.service" -a -f "$d/etc/hotspot-k/hotspot-k.conf"
 check "... and the unit runs /usr/local/sbin/hotspot-k" \
 	grep -qx 'ExecStart=/usr/local/sbin/hotspot-k --config /etc/hotspot-k/hotspot-k.conf' \
@@ -155,7 +163,8 @@ check "/usr/local/lib/systemd/system is in systemd's unit path" \
 mk uninstall DESTDIR="$d" >/dev/null 2>&1
 check "... and uninstall empties it" test -z "$(ls -A "$d")"
 
-# --- the man page ----------------------------------------------------------------
+# --- the man pages ---------------------------------------------------------------
 check_man man/hotspot-k.8
+check_man_warnings man/hotspot-k.conf.5
 
 finish

@@ -234,10 +234,10 @@ long_options() {
 	} | grep -o -- '--[a-z][a-z-]*' | LC_ALL=C sort -u
 }
 
-# check_man PAGE: groff and man say nothing, every option is documented
-check_man() {
+# check_man_warnings PAGE: groff and man say nothing of it
+check_man_warnings() {
 	w=$(groff -man -Tutf8 -ww -z "$1" 2>&1)
-	check "groff -man -Tutf8 -ww -z: no warning" test -z "$w" || echo "$w" | sed 's/^/           /'
+	check "$1: groff -man -Tutf8 -ww -z: no warning" test -z "$w" || echo "$w" | sed 's/^/           /'
 	w=
 	for loc in C.UTF-8 C; do
 		for width in 80 100; do
@@ -246,8 +246,13 @@ check_man() {
 }$loc, $width columns: $m"
 		done
 	done
-	check "man --warnings -l, 80 and 100 columns, UTF-8 and ASCII: no warning" test -z "$w" ||
+	check "$1: man --warnings -l, 80 and 100 columns, UTF-8 and ASCII: no warning" test -z "$w" ||
 		echo "$w" | sed 's/^/           /'
+}
+
+# check_man PAGE: check_man_warnings, and every option is documented
+check_man() {
+	check_man_warnings "$1"
 	groff -man -Tascii -P-cbou -rLL=200n "$1" 2>/dev/null > "$tmp/man.txt"
 	opts=$(long_options)
 	missing=

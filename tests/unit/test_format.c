@@ -162,7 +162,7 @@ static void test_human_oom_risk(void)
 		   "to read · headroom 22.2 GiB\n");
 	e.ev.limit_partial = 0;
 
-	/* the trend follows anon + shmem: file pages are only in the rss */
+	/* the trend follows anon: file pages and shmem are only in the rss */
 	e.ev.rss_anon_bytes = 0;
 	e.ev.rss_bytes = 41 * HK_MIB;
 	ASSERT_HAS(human(&e, &ctx_utc),

@@ -93,17 +93,18 @@
 	FAM("hotspot_k_process_rss_bytes", "gauge",				\
 	    "Resident memory: anonymous, file-backed and shmem.") rss		\
 	FAM("hotspot_k_process_rss_anon_bytes", "gauge",			\
-	    "Anonymous and shmem resident memory: what the kernel cannot "	\
-	    "drop.") anon							\
+	    "Resident anonymous memory (shmem not counted): what the kernel "	\
+	    "cannot drop.") anon						\
 	FAM("hotspot_k_process_rss_slope_bytes_per_second", "gauge",		\
-	    "Growth of the anonymous and shmem RSS, least squares over its "	\
-	    "trend.") slope							\
+	    "Growth of its anonymous memory, resident or swapped out, least "	\
+	    "squares over its trend.") slope					\
 	FAM("hotspot_k_process_memory_limit_bytes", "gauge",			\
-	    "The limit its memory heads for: the tightest memory cgroup, or "	\
-	    "RAM.") limit							\
+	    "The limit its memory heads for: the tightest memory cgroup's, the "	\
+	    "host's headroom when that binds first, or RAM without a memory "	\
+	    "controller.") limit						\
 	FAM("hotspot_k_process_oom_eta_seconds", "gauge",			\
-	    "Time until the RSS reaches that limit at its slope; only while "	\
-	    "it heads there.") eta
+	    "Time until its anonymous memory reaches that limit at its slope; "	\
+	    "only while it heads there.") eta
 
 #define NO_PROCESS PER_PROCESS("", "", "", "", "", "", "", "", "", "", "", "", "", "")
 
@@ -803,8 +804,8 @@ static void test_value_cap(void)
  * at most, each value at most 256 bytes, the cgroup once a process, and
  * the members' series within 512 KiB: the rest are counted, not listed.
  */
-#define AMP_BYTES	511217
-#define WIDEST_BYTES	535759
+#define AMP_BYTES	511331
+#define WIDEST_BYTES	535873
 #define WIDEST_LISTED	198
 /* A hostile path of HK_FORMAT_CGROUP_MAX bytes, mostly outside UTF-8,
  * under a delegated user's own subtree. */

@@ -40,12 +40,14 @@ static const char usage_text[] =
 "  -h, --help      this help\n"
 "\n"
 "Cgroups --freeze-on-oom froze are listed after the tables (\"frozen\" in\n"
-"JSON), from " HK_RUNDIR ", also when no hotspot-k runs.\n"
+"JSON), from " HK_RUNDIR ", also when no hotspot-k runs (then JSON's\n"
+"\"instance\" is null, and the exit status 1).\n"
 "\n"
 "FOR is how long the diagnosis has matched without a break (the windows it\n"
 "took to enter included); CPU is of one CPU (200 %: two CPUs' worth); WAIT is\n"
 "run delay, the share of the window its threads waited for a CPU; RSS/s is\n"
-"the window's anon + shmem growth. A process none of whose threads ran in\n"
+"the window's growth of its anonymous memory, resident or swapped out (shmem\n"
+"and file pages are not counted). A process none of whose threads ran in\n"
 "the latest window shows 0 there.\n"
 "\n"
 "Examples:\n"
@@ -187,6 +189,23 @@ static void frozen_text(FILE *f)
 }
 
 /*
+ * No instance, with --json: status's object with its instance null and the
+ * freezes recorded, {"instance":null,"frozen":[...]}, so that a script
+ * finds what a crashed hotspot-k left frozen as a person does.
+ */
+static void frozen_json(FILE *f)
+{
+	char why[512];
+
+	fputs("{\"instance\":null", f);
+	if (hk_freeze_status__json(f, HK_RUNDIR, why, sizeof(why))) {
+		fprintf(stderr, PROG ": what is frozen: %s\n", why);
+		fputs(",\"frozen\":null", f);
+	}
+	fputs("}\n", f);
+}
+
+/*
  * One status to f: the instance's maps found, read, written; what is
  * frozen after the tables. notes: what stderr should know about the
  * instance taken (not under --watch: the screen is redrawn). 0, or
@@ -205,7 +224,9 @@ static int status_once(FILE *f, FILE *err_f, const struct hk_status_opts *o, boo
 	if (notes_on)
 		notes(&m);
 	/* what is frozen matters most when no hotspot-k runs (a crash) */
-	if (e && !o->json)
+	if (e && o->json)
+		frozen_json(f);
+	else if (e)
 		frozen_text(f);
 	if (e == -ENOENT) {
 		fprintf(err_f, PROG ": no running hotspot-k (no BPF map hk_procs): "

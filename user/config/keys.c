@@ -12,14 +12,16 @@ const struct hk_section hk_sections[] = {
 	{ "general",
 	  "Sampling and hysteresis, common to every diagnosis." },
 	{ "oom_risk",
-	  "OOM risk: the anonymous + shmem part of RSS (memory the kernel\n"
-	  "cannot drop; file pages are not counted) grew in this window, and\n"
-	  "steadily over a trend that covers at least min_trend (growth in at\n"
-	  "least `steady` of its time, net growth of at least min_growth), and\n"
-	  "at its current slope it reaches its limit within eta_horizon, and\n"
-	  "the growth has lasted eta_share of that ETA beyond eta_floor. The\n"
-	  "limit is the tightest memory cgroup limit on the process's path\n"
-	  "(reclaimable page cache counted as free), else total RAM." },
+	  "OOM risk: its anonymous memory, resident or swapped out (memory the\n"
+	  "kernel cannot drop; file pages and shmem are not counted), grew in\n"
+	  "this window, and steadily over a trend that covers at least\n"
+	  "min_trend (growth in at least `steady` of its time, net growth of at\n"
+	  "least min_growth), and at its current slope it reaches its limit\n"
+	  "within eta_horizon, and the growth has lasted eta_share of that ETA\n"
+	  "beyond eta_floor. The limit is the tighter of the tightest memory\n"
+	  "cgroup limit on the process's path (less its usage, reclaimable page\n"
+	  "cache counted as free) and the host's headroom (MemAvailable);\n"
+	  "without a memory controller, total RAM." },
 	{ "mem_throttled",
 	  "Mem-throttled: held at memory.high (cgroup v2; systemd MemoryHigh=,\n"
 	  "Kubernetes MemoryQoS). Above it the kernel reclaims the cgroup and\n"
@@ -34,9 +36,10 @@ const struct hk_section hk_sections[] = {
 	  "sleep spans whole windows): one asleep in that cgroup is not the\n"
 	  "one held." },
 	{ "mem_thrashing",
-	  "Mem-thrashing: many major faults, or a storm of minor faults that RSS\n"
-	  "growth does not explain, while no thread is busy on a CPU (see\n"
-	  "cpu_bound.thread_cpu)." },
+	  "Mem-thrashing: one of its threads stalled on memory for at least\n"
+	  "`stall` of the window, busy or not; or many major faults, or a storm\n"
+	  "of minor faults that RSS growth does not explain, while the process\n"
+	  "is not busy on a CPU (see cpu_bound.thread_cpu and total_cpu)." },
 	{ "throttled",
 	  "Throttled: the CPU quota of its own cgroup (cgroup v1\n"
 	  "cpu.cfs_quota_us, v2 cpu.max) held it back: its cgroups were\n"
@@ -77,14 +80,16 @@ const struct hk_section hk_sections[] = {
 	  "get an `exited` transition." },
 	{ "freeze",
 	  "Freeze before the OOM killer (off by default): when a process enters\n"
-	  "OOM risk with an ETA below on_oom_eta, its cgroup is frozen (cgroup v2\n"
-	  "cgroup.freeze, else the v1 freezer) and a line says so; nothing in it\n"
-	  "runs, allocates or is killed until `hotspot-k thaw CGROUP`, or until\n"
-	  "`max` has passed and hotspot-k thaws it (also when it exits). Each\n"
-	  "freeze is recorded in /run/hotspot-k, so that a tool started after a\n"
-	  "crash thaws it on time. Never a cgroup that holds a process of\n"
-	  "another user than the leaking one's, the root cgroup, hotspot-k's own\n"
-	  "cgroup or one of its ancestors, or a cgroup of `never`.\n"
+	  "OOM risk with an ETA below on_oom_eta, or holds it while its ETA\n"
+	  "falls below, its cgroup is frozen (the v1 freezer where the host\n"
+	  "mounts one, else cgroup v2's cgroup.freeze) and a line says so;\n"
+	  "nothing in it runs, allocates or is killed until\n"
+	  "`hotspot-k thaw CGROUP`, or until `max` has passed and hotspot-k\n"
+	  "thaws it (also when it exits). Each freeze is recorded in\n"
+	  "/run/hotspot-k, so that a tool started after a crash thaws it on\n"
+	  "time. Never a cgroup that holds a process of another user than the\n"
+	  "leaking one's, the root cgroup, hotspot-k's own cgroup or one of its\n"
+	  "ancestors, or a cgroup of `never`.\n"
 	  "--freeze-on-oom replaces on_oom_eta, --freeze-max max,\n"
 	  "--never-freeze never." },
 };
@@ -224,7 +229,11 @@ const struct hk_key hk_keys[] = {
 	    "from which it is CPU-bound even with no such thread."),
 	KEY("cpu_bound", "max_faults_per_s", HK_UNIT_COUNT, cpu_max_faults_per_s,
 	    1000, 1, UINT64_MAX,
-	    "Minor plus major page faults per second must stay below this."),
+	    "Page faults per second that the process's RSS growth does not\n"
+	    "explain (minor faults beyond its growth, plus major faults) must\n"
+	    "stay below this: a compiler that keeps what it computes faults its\n"
+	    "new pages in, and that is its work. The human line shows all minor\n"
+	    "+ major faults, so it may read more than this."),
 	KEY("profile", "duration", HK_UNIT_DURATION_NS, profile_ns, 0, 0, HK_NSEC_PER_HOUR,
 	    "How long to profile a process that enters an alarm label; 0s: never."),
 	KEY("filter", "pids", HK_UNIT_PID_LIST, filter_pids, 0, 0, 0,

@@ -149,7 +149,8 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_out__printf(&o, ",\"io_source\":\"%s\"", hk_source__name(ev->sampled,
 								 HK_SRC_IO_SAMPLED));
 	hk_json__u64(&o, "nr_threads", ev->nr_threads);
-	/* minor + major, as on the human line and in cpu_bound.max_faults_per_s */
+	/* minor + major, as on the human line (cpu_bound.max_faults_per_s
+	 * counts the unexplained minor ones + major: classify.h) */
 	hk_json__u64(&o, "faults_per_s", ev->minor_faults_per_s + ev->major_faults_per_s);
 	hk_json__u64(&o, "minor_faults_per_s", ev->minor_faults_per_s);
 	hk_json__u64(&o, "major_faults_per_s", ev->major_faults_per_s);

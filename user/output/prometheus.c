@@ -221,14 +221,16 @@ static const struct proc_metric proc_metrics[] = {
 	{ "hotspot_k_process_rss_bytes", V_U64, EV(rss_bytes),
 	  "Resident memory: anonymous, file-backed and shmem." },
 	{ "hotspot_k_process_rss_anon_bytes", V_U64, EV(rss_anon_bytes),
-	  "Anonymous and shmem resident memory: what the kernel cannot drop." },
+	  "Resident anonymous memory (shmem not counted): what the kernel cannot drop." },
 	{ "hotspot_k_process_rss_slope_bytes_per_second", V_S64, EV(rss_slope_bytes_per_s),
-	  "Growth of the anonymous and shmem RSS, least squares over its trend." },
+	  "Growth of its anonymous memory, resident or swapped out, least squares "
+	  "over its trend." },
 	{ "hotspot_k_process_memory_limit_bytes", V_U64, EV(limit_bytes),
-	  "The limit its memory heads for: the tightest memory cgroup, or RAM." },
+	  "The limit its memory heads for: the tightest memory cgroup's, the host's "
+	  "headroom when that binds first, or RAM without a memory controller." },
 	{ "hotspot_k_process_oom_eta_seconds", V_ETA, EV(eta_s),
-	  "Time until the RSS reaches that limit at its slope; only while it "
-	  "heads there." },
+	  "Time until its anonymous memory reaches that limit at its slope; only "
+	  "while it heads there." },
 };
 
 #define INFO_NAME "hotspot_k_process_info"
