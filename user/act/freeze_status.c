@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * freeze_status.c - what is frozen, for `hotspot-k status`: the records
- * in /run/hotspot-k, read without a running instance (after a crash is
- * when they matter most), one line each:
+ * freeze_status.c - report, for `hotspot-k status`: what is frozen, the
+ * records in /run/hotspot-k, read without a running instance (after a
+ * crash is when they matter most), one line each:
  *
  *   frozen: /hk/leak until 2026-11-22 05:31:36 (7m50s left), since 05:21:36,
  *     pid 1234 leak, uid 1000, by hotspot-k 999 (running)
@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "freeze.h"
+#include "freeze_record.h"
+#include "freeze_status.h"
 #include "lib/escape.h"
 #include "lib/json_out.h"
 #include "lib/outbuf.h"

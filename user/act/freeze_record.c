@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * freeze_state.c - the record of a freeze, one file per frozen cgroup in
- * /run/hotspot-k, so that what one tool froze can be undone by another:
+ * freeze_record.c - remember, across a crash: the record of a freeze, one
+ * file per frozen cgroup in /run/hotspot-k, so that what one tool froze can be undone by another:
  * after a crash or a SIGKILL (the next start thaws it on time), by
  * `hotspot-k thaw --all`, and shown by `hotspot-k status`.
  *
@@ -34,8 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/stat.h>
-#include "freeze_state.h"
+#include "freeze_record.h"
 #include "lib/msg.h"
 #include "lib/outbuf.h"
 #include "lib/pidref.h"
@@ -44,6 +45,19 @@
 #define PREFIX		"freeze."
 /* A record's text: two paths, each byte escaped at worst, and the rest. */
 #define REC_TEXT_MAX	(4 * (HK_FREEZE_DIR_MAX + HK_FREEZE_PATH_MAX) + 1024)
+
+__u64 hk_freeze__boot_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (__u64)ts.tv_sec * 1000 + (__u64)ts.tv_nsec / 1000000;
+}
+
+__s64 hk_freeze__unix_s(void)
+{
+	return (__s64)time(NULL);
+}
 
 static const char *hier_name(enum hk_freeze_hier h)
 {
@@ -354,4 +368,10 @@ bool hk_freeze_state__holder_runs(const struct hk_freeze_rec *r)
 		return false;
 	t = hk_pidref__start_ticks(r->by_pid);
 	return t && t == r->by_start;
+}
+
+int hk_freeze__open_rec(const struct hk_freeze_rec *rec, struct hk_freeze_cg *cg, char *why,
+			size_t why_len)
+{
+	return hk_freeze__open_id(rec->dir, rec->hier, rec->id, cg, why, why_len);
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * freeze_state.h - the record of a freeze in /run/hotspot-k, one file per
- * frozen cgroup: what a tool needs to thaw it, or to tell whose it is,
- * after a crash (freeze_state.c).
+ * freeze_record.h - remember, across a crash: the record of a freeze in
+ * /run/hotspot-k, one file per frozen cgroup: what a tool needs to thaw
+ * it, or to tell whose it is, after a crash (freeze_record.c); the two
+ * clocks its times are kept on.
  */
-#ifndef HK_USER_FREEZE_STATE_H
-#define HK_USER_FREEZE_STATE_H
+#ifndef HK_USER_FREEZE_RECORD_H
+#define HK_USER_FREEZE_RECORD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -68,4 +69,14 @@ int hk_freeze_state__list(const char *path, struct hk_safedir *d, struct hk_free
 /* Whether the tool that holds r still runs (its pid and start match). */
 bool hk_freeze_state__holder_runs(const struct hk_freeze_rec *r);
 
-#endif /* HK_USER_FREEZE_STATE_H */
+/* Open rec's cgroup, checked to be the one recorded (hk_freeze__open_id):
+ * 0; -ENOENT it is gone (or another has its name); -1 why. */
+int hk_freeze__open_rec(const struct hk_freeze_rec *rec, struct hk_freeze_cg *cg, char *why,
+			size_t why_len);
+
+/* Now on CLOCK_BOOTTIME (a record's times: a suspend counts) and on the
+ * wall clock (for people). */
+__u64 hk_freeze__boot_ms(void);
+__s64 hk_freeze__unix_s(void);
+
+#endif /* HK_USER_FREEZE_RECORD_H */
