@@ -339,12 +339,12 @@ static void test_release_recorded(void)
 	snprintf(r.dir, sizeof(r.dir), "/sys/fs/cgroup/hk-unit-gone-%d", getpid());
 	r.by_pid = f.self_pid;
 	r.by_start = f.self_start;
-	CHECK_U64((__u64)hk_freeze_state__put(&d, &r), 0);
+	CHECK_U64((__u64)hk_freeze_record__put(&d, &r), 0);
 	rec_of(&r, 8, 43);
 	snprintf(r.dir, sizeof(r.dir), "/sys/fs/cgroup/hk-unit-gone-%d", getpid());
 	r.by_pid = f.self_pid + 1;
 	r.by_start = f.self_start;
-	CHECK_U64((__u64)hk_freeze_state__put(&d, &r), 0);
+	CHECK_U64((__u64)hk_freeze_record__put(&d, &r), 0);
 	hk_freeze__release_recorded(&f);
 	snprintf(file, sizeof(file), "%s/freeze.v1.7", path);
 	CU_ASSERT(access(file, F_OK) != 0);

@@ -174,13 +174,13 @@ static int frozen_already(struct hk_freezer *f, const struct hk_event *e,
 		rec = *held;
 		hk_freeze_held__forget(f, held);
 		if (f->dir.fd >= 0)
-			hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
+			hk_freeze_record__drop(&f->dir, rec.hier, rec.id);
 		hk_freeze_hand__saw(f, &rec, e);
 		return hk_freeze_hand__refuses(f, cg, r);
 	}
 	/* held, its record dropped (`thaw --all` failed half-way): not ours */
 	if (held && (f->dir.fd < 0 ||
-		     hk_freeze_state__get(&f->dir, cg->hier, cg->id, &rec, why, sizeof(why)))) {
+		     hk_freeze_record__get(&f->dir, cg->hier, cg->id, &rec, why, sizeof(why)))) {
 		hk_freeze_held__forget(f, held);
 		held = NULL;
 	}

@@ -82,7 +82,7 @@ void hk_freeze_do__freeze(struct hk_freezer *f, const struct hk_event *e,
 		return;
 	}
 	record(f, e, cg, uid, &rec);
-	put = hk_freeze_state__put(&f->dir, &rec);
+	put = hk_freeze_record__put(&f->dir, &rec);
 	if (put) {
 		snprintf(r->why, sizeof(r->why), "cannot record it, to thaw it after a crash "
 			 "(%s): %s", f->rundir, strerror(-put));
@@ -91,7 +91,7 @@ void hk_freeze_do__freeze(struct hk_freezer *f, const struct hk_event *e,
 	done = hk_freeze__set(cg, true, HK_FREEZE_LOOP_WAIT_MS, &r->settle_ms, r->why,
 			      sizeof(r->why));
 	if (done < 0) {
-		hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
+		hk_freeze_record__drop(&f->dir, rec.hier, rec.id);
 		return;
 	}
 	/* someone of another user moved in while we looked: not ours */
@@ -101,7 +101,7 @@ void hk_freeze_do__freeze(struct hk_freezer *f, const struct hk_event *e,
 		if (hk_freeze__set(cg, false, HK_FREEZE_LOOP_WAIT_MS, &ms, err, sizeof(err)) > 0) {
 			snprintf(r->why, sizeof(r->why), "%.*s (thawed again at once)",
 				 (int)sizeof(r->why) - 32, why);
-			hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
+			hk_freeze_record__drop(&f->dir, rec.hier, rec.id);
 		} else {
 			/* still frozen, and recorded: held, to be thawed on time */
 			r->outcome = HK_FREEZE_FAILED;
@@ -178,7 +178,7 @@ static int thaw_rec(struct hk_freezer *f, const struct hk_freeze_rec *rec, int w
 	done = e;
 drop:
 	if (f->dir.fd >= 0)
-		hk_freeze_state__drop(&f->dir, rec->hier, rec->id);
+		hk_freeze_record__drop(&f->dir, rec->hier, rec->id);
 	return done;
 }
 
@@ -209,8 +209,8 @@ static void look_at_records(struct hk_freezer *f, int json, const struct hk_form
 	__u64 now = hk_freeze__boot_ms();
 	int e;
 
-	if (hk_freeze_state__list(f->rundir, &d, &recs, &n, &bad, bad_name, sizeof(bad_name),
-				  why, sizeof(why))) {
+	if (hk_freeze_record__list(f->rundir, &d, &recs, &n, &bad, bad_name, sizeof(bad_name),
+				   why, sizeof(why))) {
 		hk_log__print(HK_LOG_ERR, "cannot read the freezes recorded in %s: %s\n",
 			      f->rundir, why);
 		return;
@@ -225,7 +225,7 @@ static void look_at_records(struct hk_freezer *f, int json, const struct hk_form
 		hk_safefile__dir_close(&d);
 	for (i = 0; i < n; i++) {
 		rec = &recs[i];
-		if (hk_freeze_state__holder_runs(rec) || hk_freeze_held__find(f, rec->hier, rec->id))
+		if (hk_freeze_record__holder_runs(rec) || hk_freeze_held__find(f, rec->hier, rec->id))
 			continue;
 		why[0] = '\0';
 		if (rec->until_boot_ms <= now) {
@@ -241,7 +241,7 @@ static void look_at_records(struct hk_freezer *f, int json, const struct hk_form
 		e = still_frozen(rec, why, sizeof(why));
 		if (!e || e == -ENOENT) {
 			/* gone, or thawed by hand: nothing left to end */
-			hk_freeze_state__drop(&f->dir, rec->hier, rec->id);
+			hk_freeze_record__drop(&f->dir, rec->hier, rec->id);
 			continue;
 		}
 		if (e > 0 && f->nr_held == HK_FREEZE_HELD_MAX)
@@ -252,7 +252,7 @@ static void look_at_records(struct hk_freezer *f, int json, const struct hk_form
 		}
 		rec->by_pid = f->self_pid;
 		rec->by_start = f->self_start;
-		e = hk_freeze_state__put(&f->dir, rec);
+		e = hk_freeze_record__put(&f->dir, rec);
 		if (e) {
 			snprintf(why, sizeof(why), "cannot take its record over (%s/freeze.*): %s",
 				 f->rundir, strerror(-e));
@@ -278,8 +278,8 @@ static void end_held(struct hk_freezer *f, const struct hk_freeze_rec *rec,
 	struct hk_freeze_rec now;
 	int e;
 
-	if (f->dir.fd < 0 || hk_freeze_state__get(&f->dir, rec->hier, rec->id, &now, why,
-						  sizeof(why)) ||
+	if (f->dir.fd < 0 || hk_freeze_record__get(&f->dir, rec->hier, rec->id, &now, why,
+						   sizeof(why)) ||
 	    now.by_pid != f->self_pid || now.by_start != f->self_start)
 		return;
 	why[0] = '\0';
@@ -317,7 +317,7 @@ static void check_held(struct hk_freezer *f, int json, const struct hk_format_ct
 		rec = f->held[i];
 		hk_freeze_held__forget(f, &f->held[i]);
 		if (f->dir.fd >= 0)
-			hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
+			hk_freeze_record__drop(&f->dir, rec.hier, rec.id);
 		if (e == -ENOENT)
 			continue;
 		hk_freeze_hand__saw(f, &rec, NULL);
@@ -380,8 +380,8 @@ void hk_freeze__release_recorded(const struct hk_freezer *f)
 	__u64 ms;
 	int e;
 
-	if (hk_freeze_state__list(f->rundir, &d, &recs, &n, &bad, bad_name, sizeof(bad_name),
-				  why, sizeof(why)))
+	if (hk_freeze_record__list(f->rundir, &d, &recs, &n, &bad, bad_name, sizeof(bad_name),
+				   why, sizeof(why)))
 		return;
 	for (i = 0; i < n; i++) {
 		if (recs[i].by_pid != f->self_pid || recs[i].by_start != f->self_start)
@@ -398,7 +398,7 @@ void hk_freeze__release_recorded(const struct hk_freezer *f)
 				      hk_msg__quote(q, sizeof(q), recs[i].cgroup), why);
 			continue;
 		}
-		hk_freeze_state__drop(&d, recs[i].hier, recs[i].id);
+		hk_freeze_record__drop(&d, recs[i].hier, recs[i].id);
 		if (!e)
 			hk_log__print(HK_LOG_WARNING, "thawed cgroup %s: hotspot-k exits\n",
 				      hk_msg__quote(q, sizeof(q), recs[i].cgroup));

@@ -64,7 +64,7 @@ static const char *hier_name(enum hk_freeze_hier h)
 	return h == HK_FREEZE_HIER_V1 ? "v1" : h == HK_FREEZE_HIER_V2 ? "v2" : "none";
 }
 
-void hk_freeze_state__name(char *buf, size_t len, enum hk_freeze_hier hier, __u64 id)
+void hk_freeze_record__name(char *buf, size_t len, enum hk_freeze_hier hier, __u64 id)
 {
 	snprintf(buf, len, PREFIX "%s.%llu", hier_name(hier), (unsigned long long)id);
 }
@@ -83,7 +83,7 @@ static void out_escaped(struct hk_out *o, const char *s)
 	}
 }
 
-int hk_freeze_state__format(char *buf, size_t len, const struct hk_freeze_rec *r)
+int hk_freeze_record__format(char *buf, size_t len, const struct hk_freeze_rec *r)
 {
 	struct hk_out o;
 
@@ -224,8 +224,8 @@ static int value(struct hk_freeze_rec *r, int k, const char *v, size_t n)
 	}
 }
 
-int hk_freeze_state__parse(struct hk_freeze_rec *r, const char *text, char *why,
-			   size_t why_len)
+int hk_freeze_record__parse(struct hk_freeze_rec *r, const char *text, char *why,
+			    size_t why_len)
 {
 	const char *p = text, *nl, *sp;
 	unsigned int seen = 0, line = 1;
@@ -261,47 +261,47 @@ int hk_freeze_state__parse(struct hk_freeze_rec *r, const char *text, char *why,
 	return 0;
 }
 
-int hk_freeze_state__put(const struct hk_safedir *d, const struct hk_freeze_rec *r)
+int hk_freeze_record__put(const struct hk_safedir *d, const struct hk_freeze_rec *r)
 {
 	char name[64], *text = malloc(REC_TEXT_MAX);
 	int n, e;
 
 	if (!text)
 		return -ENOMEM;
-	n = hk_freeze_state__format(text, REC_TEXT_MAX, r);
-	hk_freeze_state__name(name, sizeof(name), r->hier, r->id);
+	n = hk_freeze_record__format(text, REC_TEXT_MAX, r);
+	hk_freeze_record__name(name, sizeof(name), r->hier, r->id);
 	e = n < 0 ? -EOVERFLOW : hk_rundir__put(d, name, text, (size_t)n);
 	free(text);
 	return e;
 }
 
-int hk_freeze_state__get(const struct hk_safedir *d, enum hk_freeze_hier hier, __u64 id,
-			 struct hk_freeze_rec *r, char *why, size_t why_len)
+int hk_freeze_record__get(const struct hk_safedir *d, enum hk_freeze_hier hier, __u64 id,
+			  struct hk_freeze_rec *r, char *why, size_t why_len)
 {
 	char name[64], *text = malloc(REC_TEXT_MAX);
 	int n;
 
 	if (!text)
 		return -ENOMEM;
-	hk_freeze_state__name(name, sizeof(name), hier, id);
+	hk_freeze_record__name(name, sizeof(name), hier, id);
 	n = hk_rundir__get(d, name, text, REC_TEXT_MAX);
 	if (n >= 0)
-		n = hk_freeze_state__parse(r, text, why, why_len);
+		n = hk_freeze_record__parse(r, text, why, why_len);
 	free(text);
 	return n;
 }
 
-int hk_freeze_state__drop(const struct hk_safedir *d, enum hk_freeze_hier hier, __u64 id)
+int hk_freeze_record__drop(const struct hk_safedir *d, enum hk_freeze_hier hier, __u64 id)
 {
 	char name[64];
 
-	hk_freeze_state__name(name, sizeof(name), hier, id);
+	hk_freeze_record__name(name, sizeof(name), hier, id);
 	return hk_rundir__drop(d, name);
 }
 
-int hk_freeze_state__list(const char *path, struct hk_safedir *d, struct hk_freeze_rec **recs,
-			  unsigned int *n, unsigned int *bad, char *bad_name, size_t bad_len,
-			  char *why, size_t why_len)
+int hk_freeze_record__list(const char *path, struct hk_safedir *d, struct hk_freeze_rec **recs,
+			   unsigned int *n, unsigned int *bad, char *bad_name, size_t bad_len,
+			   char *why, size_t why_len)
 {
 	struct hk_freeze_rec *all = NULL, *more;
 	char *text = NULL, pwhy[256];
@@ -347,7 +347,7 @@ int hk_freeze_state__list(const char *path, struct hk_safedir *d, struct hk_free
 			all = more;
 		}
 		len = hk_rundir__get(d, de->d_name, text, REC_TEXT_MAX);
-		if (len < 0 || hk_freeze_state__parse(&all[*n], text, pwhy, sizeof(pwhy))) {
+		if (len < 0 || hk_freeze_record__parse(&all[*n], text, pwhy, sizeof(pwhy))) {
 			if (!(*bad)++ && bad_len)
 				snprintf(bad_name, bad_len, "%s", de->d_name);
 			continue;
@@ -360,7 +360,7 @@ int hk_freeze_state__list(const char *path, struct hk_safedir *d, struct hk_free
 	return 0;
 }
 
-bool hk_freeze_state__holder_runs(const struct hk_freeze_rec *r)
+bool hk_freeze_record__holder_runs(const struct hk_freeze_rec *r)
 {
 	unsigned long long t;
 
