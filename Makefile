@@ -84,7 +84,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
 
 .DELETE_ON_ERROR:
-.PHONY: all deps run test unit docs-check docs-drift prog-test e2e e2e-attack e2e-iter vmtest bench clean
+.PHONY: all deps run test unit docs-check docs-drift include-check prog-test e2e e2e-attack e2e-iter vmtest bench clean
 
 # Each entry point installs what is missing first, then re-enters make so
 # that pkg-config and bpftool are looked up after the install.
@@ -197,6 +197,13 @@ $(OUTPUT)/hkload: tests/e2e/hkload.c include/shared/units.h $(LINK_STAMP) | $(OU
 $(OUTPUT)/memload: tests/e2e/memload.c include/shared/units.h $(LINK_STAMP) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude $< -o $@
+
+# the includes of user/, bpf/ and include/: no circle, none up the flow
+# (config -> kernel -> output, flame -> profile -> act -> status -> cmd; lib
+# and include/shared/ below all), each said with the file and the name that
+# makes it; the rules are tools/check_includes.py's docstring (< 1 s)
+include-check:
+	$(Q)python3 tools/check_includes.py
 
 # a cross build's unit tests run under qemu-user (CROSS_RUN, cross.mk),
 # whose packages are installed first

@@ -213,7 +213,7 @@ def t_expiry(suite, ctx):
 
 
 def write_record(fz, path, pid, since_ms, until_ms):
-    """A record as a tool that is gone would have left it (freeze_state.c)."""
+    """A record as a tool that is gone would have left it (freeze_record.c)."""
     now_s = int(time.time())
     text = ("hotspot-k freeze 1\nfreezer v%d\nid %d\ndir %s\ncgroup %s\npid %d\nuid %d\n"
             "comm hkload\nsince %d %d\nuntil %d %d\nby 4194305 1\n" %

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * test_freeze_hand.c - a thaw by hand wins (freeze_hand.c): the cgroup is
+ * test_freeze_hand.c - a thaw by hand wins (freeze_memory.c): the cgroup is
  * refused while its process's OOM-risk episode lasts, the episode ends
  * where it should (an exit, a leave after a re-entry, a leave once the
  * freeze's flat stretch is out of the trend) and not where the freeze
  * itself put the process out of OOM risk; the table is bounded; and the
  * line a tick prints when it sees such a thaw, byte for byte. And a
  * refusal of the uid rule, remembered per (cgroup, uid) for a while
- * (freeze_recent.c) so that the subtree is not walked for every event,
+ * (freeze_memory.c) so that the subtree is not walked for every event,
  * and the rule's walk cut at HK_FREEZE_CGROUPS_MAX cgroups (on a plain
  * directory tree: the walk reads cgroup.procs files, as a cgroup has).
  * And a stuck loop's exit, from the stop guard's thread, lets go of this
@@ -339,12 +339,12 @@ static void test_release_recorded(void)
 	snprintf(r.dir, sizeof(r.dir), "/sys/fs/cgroup/hk-unit-gone-%d", getpid());
 	r.by_pid = f.self_pid;
 	r.by_start = f.self_start;
-	CHECK_U64((__u64)hk_freeze_state__put(&d, &r), 0);
+	CHECK_U64((__u64)hk_freeze_record__put(&d, &r), 0);
 	rec_of(&r, 8, 43);
 	snprintf(r.dir, sizeof(r.dir), "/sys/fs/cgroup/hk-unit-gone-%d", getpid());
 	r.by_pid = f.self_pid + 1;
 	r.by_start = f.self_start;
-	CHECK_U64((__u64)hk_freeze_state__put(&d, &r), 0);
+	CHECK_U64((__u64)hk_freeze_record__put(&d, &r), 0);
 	hk_freeze__release_recorded(&f);
 	snprintf(file, sizeof(file), "%s/freeze.v1.7", path);
 	CU_ASSERT(access(file, F_OK) != 0);

@@ -70,8 +70,8 @@ static const char *with(const char *key, const char *line)
 #define BAD(text, want_why)							\
 	do {									\
 		why[0] = '\0';							\
-		CHECK_U64((__u64)hk_freeze_state__parse(&back, text, why,	\
-							sizeof(why)), (__u64)-1);	\
+		CHECK_U64((__u64)hk_freeze_record__parse(&back, text, why,	\
+							 sizeof(why)), (__u64)-1);	\
 		CHECK_STR(why, want_why);					\
 	} while (0)
 
@@ -82,13 +82,13 @@ static void test_record_text(void)
 	char why[256], name[64];
 
 	rec_example(&r);
-	CHECK_U64((__u64)hk_freeze_state__format(buf, sizeof(buf), &r), strlen(rec_text));
+	CHECK_U64((__u64)hk_freeze_record__format(buf, sizeof(buf), &r), strlen(rec_text));
 	ASSERT_STR(buf, rec_text);
-	CHECK_U64((__u64)hk_freeze_state__parse(&back, buf, why, sizeof(why)), 0);
+	CHECK_U64((__u64)hk_freeze_record__parse(&back, buf, why, sizeof(why)), 0);
 	CU_ASSERT(!memcmp(&back, &r, sizeof(r)));
-	hk_freeze_state__name(name, sizeof(name), r.hier, r.id);
+	hk_freeze_record__name(name, sizeof(name), r.hier, r.id);
 	CHECK_STR(name, "freeze.v1.4242");
-	hk_freeze_state__name(name, sizeof(name), HK_FREEZE_HIER_V2, 18446744073709551615ULL);
+	hk_freeze_record__name(name, sizeof(name), HK_FREEZE_HIER_V2, 18446744073709551615ULL);
 	CHECK_STR(name, "freeze.v2.18446744073709551615");
 
 	/* any byte but NUL: each value stays one line, and reads back */
@@ -98,16 +98,16 @@ static void test_record_text(void)
 	snprintf(r.comm, sizeof(r.comm), "x\ty");
 	r.hier = HK_FREEZE_HIER_V2;
 	r.since_unix_s = -5;
-	hk_freeze_state__format(buf, sizeof(buf), &r);
+	hk_freeze_record__format(buf, sizeof(buf), &r);
 	ASSERT_HAS(buf, "\nfreezer v2\n");
 	ASSERT_HAS(buf, "\ncgroup /a\\\\b\\x0a\\x01 c\\x7f\xc3\xbc\n");
 	ASSERT_HAS(buf, "\ndir /sys/fs/cgroup/freezer/a\\\\b\\x0a\\x01 c\\x7f\xc3\xbc\n");
 	ASSERT_HAS(buf, "\ncomm x\\x09y\n");
 	ASSERT_HAS(buf, "\nsince 5000 -5\n");
-	CHECK_U64((__u64)hk_freeze_state__parse(&back, buf, why, sizeof(why)), 0);
+	CHECK_U64((__u64)hk_freeze_record__parse(&back, buf, why, sizeof(why)), 0);
 	CU_ASSERT(!memcmp(&back, &r, sizeof(r)));
 	/* too small a buffer */
-	CHECK_U64((__u64)hk_freeze_state__format(buf, 20, &r), (__u64)-1);
+	CHECK_U64((__u64)hk_freeze_record__format(buf, 20, &r), (__u64)-1);
 
 	/* a damaged record is refused, and says where */
 	BAD("", "line 1: not \"hotspot-k freeze 1\"");
@@ -425,17 +425,17 @@ static void test_records(void)
 	rundir_make(path, sizeof(path));
 	CU_ASSERT_FATAL(hk_rundir__open(&d, path, why, sizeof(why)) == 0);
 	rec_example(&r);
-	CHECK_U64((__u64)hk_freeze_state__put(&d, &r), 0);
-	CHECK_U64((__u64)hk_freeze_state__get(&d, r.hier, r.id, &back, why, sizeof(why)), 0);
+	CHECK_U64((__u64)hk_freeze_record__put(&d, &r), 0);
+	CHECK_U64((__u64)hk_freeze_record__get(&d, r.hier, r.id, &back, why, sizeof(why)), 0);
 	CU_ASSERT(!memcmp(&back, &r, sizeof(r)));
-	CHECK_U64((__u64)hk_freeze_state__get(&d, HK_FREEZE_HIER_V2, r.id, &back, why,
-					      sizeof(why)), (__u64)-ENOENT);
+	CHECK_U64((__u64)hk_freeze_record__get(&d, HK_FREEZE_HIER_V2, r.id, &back, why,
+					       sizeof(why)), (__u64)-ENOENT);
 	/* a file that is not a record: counted, named, skipped */
 	snprintf(file, sizeof(file), "%s/freeze.v1.9", path);
 	put_file(path, "freeze.v1.9", "garbage\n");
 	put_file(path, "delayacct", "not ours\n");
-	CHECK_U64((__u64)hk_freeze_state__list(path, &d, &recs, &n, &bad, bad_name,
-					       sizeof(bad_name), why, sizeof(why)), 0);
+	CHECK_U64((__u64)hk_freeze_record__list(path, &d, &recs, &n, &bad, bad_name,
+						sizeof(bad_name), why, sizeof(why)), 0);
 	CHECK_U64(n, 1);
 	CHECK_U64(bad, 1);
 	CHECK_STR(bad_name, "freeze.v1.9");
@@ -465,18 +465,18 @@ static void test_records(void)
 	free(text);
 
 	/* no directory: nothing recorded, nothing made */
-	CHECK_U64((__u64)hk_freeze_state__drop(&(struct hk_safedir){ .fd = -1 }, r.hier, r.id) !=
+	CHECK_U64((__u64)hk_freeze_record__drop(&(struct hk_safedir){ .fd = -1 }, r.hier, r.id) !=
 		  0, 1);
 	rundir_free(path);
-	CHECK_U64((__u64)hk_freeze_state__list(path, &d, &recs, &n, &bad, bad_name,
-					       sizeof(bad_name), why, sizeof(why)), 0);
+	CHECK_U64((__u64)hk_freeze_record__list(path, &d, &recs, &n, &bad, bad_name,
+						sizeof(bad_name), why, sizeof(why)), 0);
 	CHECK_U64(n + bad, 0);
 	CU_ASSERT(access(path, F_OK) != 0);
 	/* another's directory, or one open to others: refused */
 	rundir_make(path, sizeof(path));
 	chmod(path, 0755);
-	CHECK_U64((__u64)hk_freeze_state__list(path, &d, &recs, &n, &bad, bad_name,
-					       sizeof(bad_name), why, sizeof(why)), (__u64)-1);
+	CHECK_U64((__u64)hk_freeze_record__list(path, &d, &recs, &n, &bad, bad_name,
+						sizeof(bad_name), why, sizeof(why)), (__u64)-1);
 	ASSERT_HAS(why, "mode 0755: it should be");
 	rundir_free(path);
 }
@@ -512,13 +512,13 @@ static void test_records_at_start(void)
 	rec_example(&r);
 	r.by_pid = 1;
 	r.by_start = hk_pidref__start_ticks(1);
-	CHECK_U64((__u64)hk_freeze_state__put(&d, &r), 0);
+	CHECK_U64((__u64)hk_freeze_record__put(&d, &r), 0);
 	/* a tool gone, its cgroup gone */
 	rec_example(&r);
 	r.id = 7;
 	r.by_pid = 4194305;
 	snprintf(r.dir, sizeof(r.dir), "/sys/fs/cgroup/hk-unit-no-such-cgroup-%d", getpid());
-	CHECK_U64((__u64)hk_freeze_state__put(&d, &r), 0);
+	CHECK_U64((__u64)hk_freeze_record__put(&d, &r), 0);
 	put_file(path, "freeze.v2.9", "garbage\n");
 	hk_safefile__dir_close(&d);
 

@@ -165,7 +165,7 @@ void hk_act__profile_done(void *act, const struct hk_profile_result *r)
 	act_write(a, &o, r->written ? 6 : 3);
 }
 
-/* A line about a freeze held (freeze_held.c), to the printer. */
+/* A line about a freeze held (freeze_do.c), to the printer. */
 static void freeze_say(void *pr, int prio, const char *line, size_t n)
 {
 	hk_printer__write(pr, prio, line, n);

@@ -1,86 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * freeze.c - freeze before the OOM killer: what may be frozen by its path,
- * the freezer's settings, and the entry point when a process enters OOM
- * risk with a short ETA (the act itself is freeze_act.c's).
- *
- * A frozen cgroup stops every process in it, not only the leaking one, for
- * up to --freeze-max: so the rules err on the side of not freezing. The
- * root cgroup would stop the machine; hotspot-k's own cgroup (or an
- * ancestor) would stop hotspot-k, and nobody would be told; the
- * --never-freeze list names the cgroups a host cannot live without, each
- * with the cgroups below it (a service's processes may sit there). Whose
- * processes a cgroup holds is the act's check (freeze_owners.c): it reads
- * files, this does not.
+ * freeze.c - freeze before the OOM killer: the freezer's settings and its
+ * life, and the entry point when a process enters OOM risk with a short
+ * ETA: the host's headroom judged (freeze_blame.c), then the rules
+ * (freeze_decide.c), then the line (freeze_report.c). freeze.h lists the
+ * parts.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "freeze.h"
-#include "freeze_blame.h"
-#include "lib/msg.h"
 #include "lib/pidref.h"
 #include "lib/units.h"
-
-/* Whether a is b or one of b's ancestors: "/a" holds "/a/b", not "/ab". */
-static bool holds(const char *a, const char *b)
-{
-	size_t n = strlen(a);
-
-	return !strncmp(a, b, n) && (b[n] == '/' || b[n] == '\0');
-}
-
-/* Whether path climbs above its root: "/../x" (another cgroup namespace). */
-static bool climbs(const char *path)
-{
-	const char *p = path;
-
-	while ((p = strstr(p, "..")) != NULL) {
-		if ((p == path || p[-1] == '/') && (p[2] == '/' || p[2] == '\0'))
-			return true;
-		p += 2;
-	}
-	return false;
-}
-
-int hk_freeze__decide(const char *target, const char *self, const struct hk_path_list *never,
-		      char *why, size_t why_len)
-{
-	const char *n;
-	__u32 i;
-
-	if (!target[0] || !strcmp(target, "/"))
-		return hk_msg__fail(why, why_len, "/ is the root cgroup");
-	/* a path from another cgroup namespace: not under our mount */
-	if (target[0] != '/' || climbs(target))
-		return hk_msg__fail(why, why_len, "%s is outside hotspot-k's cgroup namespace",
-				    target);
-	if (!self)
-		return hk_msg__fail(why, why_len, "hotspot-k's own cgroup is unknown: %s might "
-				    "hold it", target);
-	if (!strcmp(target, self))
-		return hk_msg__fail(why, why_len, "%s is hotspot-k's own cgroup", target);
-	if (holds(target, self))
-		return hk_msg__fail(why, why_len, "%s holds hotspot-k's own cgroup %s", target,
-				    self);
-	/* a listed cgroup is never stopped: not itself, not a part of it (a
-	 * service's processes may sit in cgroups below it), not through an
-	 * ancestor (freezing one freezes everything below) */
-	for (i = 0; i < never->n && i < HK_FREEZE_NEVER; i++) {
-		n = never->path[i];
-		if (!strncmp(n, target, HK_FILTER_PATH_LEN))
-			return hk_msg__fail(why, why_len, "%s is in --never-freeze", target);
-		if (!strcmp(n, "/") || holds(n, target))
-			return hk_msg__fail(why, why_len, "%s is part of %.*s, in --never-freeze",
-					    target, HK_FILTER_PATH_LEN, n);
-		if (holds(target, n))
-			return hk_msg__fail(why, why_len, "%s holds %.*s, in --never-freeze",
-					    target, HK_FILTER_PATH_LEN, n);
-	}
-	return 0;
-}
 
 void hk_freeze__configure(struct hk_freezer *f, const struct hk_config *c)
 {
@@ -202,7 +134,7 @@ int hk_freeze__event(struct hk_freezer *f, const struct hk_event *e, int json,
 	if (blame == 2)
 		return 0;
 	if (!blame)
-		hk_freeze_act__run(f, e, r);
+		hk_freeze_decide__act(f, e, r);
 	/* a cgroup frozen already is not frozen again: counted once */
 	if (r->outcome == HK_FREEZE_FROZEN || r->outcome == HK_FREEZE_PENDING)
 		f->frozen++;

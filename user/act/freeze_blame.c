@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * freeze_blame.c - a freeze against the host's headroom only for the
- * process whose own growth explains its fall (freeze_blame.h):
+ * freeze_blame.c - decide, against the host's headroom: a freeze only
+ * for the process whose own growth explains its fall (freeze_blame.h):
  *
  *   hotspot-k: pid 1234 python3 (oom_risk in 5m50s) not frozen: the host's
  *     headroom (MemAvailable) fell 6144 MiB in 30 s, and pid 1234's own
@@ -17,8 +17,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "freeze.h"
 #include "freeze_blame.h"
+#include "freezer.h"
 #include "lib/clock.h"
 
 static __u64 stride_ms(__u64 trend_span_ns)

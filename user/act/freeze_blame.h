@@ -107,8 +107,15 @@ int hk_blame__read_avail(const char *meminfo, __u64 *bytes);
 struct hk_freezer;
 struct hk_freeze_result;
 
+/* The event loop's tick: a sample of the host's MemAvailable when its
+ * stride is up (the history a freeze against the host is judged on). */
+void hk_freeze__sample(struct hk_freezer *f);
+/* ms until that sample is due, -1 none (the event loop wakes for it: a
+ * timer driver's loop may sleep several windows) */
+int hk_freeze__sample_timeout_ms(const struct hk_freezer *f);
+
 /*
- * Before e's cgroup is acted on: 0, it may be (freeze_act.c decides the
+ * Before e's cgroup is acted on: 0, it may be (freeze_decide.c decides the
  * rest); 1, refused, r says why, and the line is to be said; 2, refused
  * again in an episode whose refusal was said: nothing to say.
  */

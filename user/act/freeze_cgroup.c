@@ -26,7 +26,6 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include "freeze_cgroup.h"
-#include "freeze_state.h"
 #include "lib/clock.h"
 #include "lib/msg.h"
 #include "lib/safefile.h"
@@ -208,20 +207,19 @@ int hk_freeze__open(const struct hk_freeze_fs *fs, const char *arg, bool whole_o
 	return open_dir(path, root, cg, why, why_len);
 }
 
-int hk_freeze__open_rec(const struct hk_freeze_rec *rec, struct hk_freeze_cg *cg, char *why,
-			size_t why_len)
+int hk_freeze__open_id(const char *dir, enum hk_freeze_hier hier, __u64 id,
+		       struct hk_freeze_cg *cg, char *why, size_t why_len)
 {
 	cg->fd = -1;
 	/* a record is root's own file; checked as a path given by hand all
 	 * the same, and the cgroup must be the very one it froze */
-	if (rec->dir[0] != '/' || !plain_path(rec->dir) || !under(rec->dir, CG_MOUNT))
-		return hk_msg__fail(why, why_len, "%s: not a directory under %s", rec->dir,
-				    CG_MOUNT);
-	if (access(rec->dir, F_OK) && errno == ENOENT)
+	if (dir[0] != '/' || !plain_path(dir) || !under(dir, CG_MOUNT))
+		return hk_msg__fail(why, why_len, "%s: not a directory under %s", dir, CG_MOUNT);
+	if (access(dir, F_OK) && errno == ENOENT)
 		return -ENOENT;
-	if (open_dir(rec->dir, mount_of(rec->dir), cg, why, why_len))
+	if (open_dir(dir, mount_of(dir), cg, why, why_len))
 		return -1;
-	if (cg->id != rec->id || cg->hier != rec->hier) {
+	if (cg->id != id || cg->hier != hier) {
 		hk_freeze__close(cg);
 		return -ENOENT;
 	}

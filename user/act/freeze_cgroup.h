@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * freeze_cgroup.h - the kernel's side of a freeze: which freezer a host
- * has, a cgroup opened and checked, its state written and read. Below
- * freeze.h (the act and its settings), so that the cgroup code and its
- * tests need neither the config nor the printer.
+ * freeze_cgroup.h - carry out, in the kernel: which freezer a host has, a
+ * cgroup opened and checked, its state written and read (freeze_cgroup.c).
+ * The bottom of the freeze: it knows no record, no setting, no printer, so
+ * that `thaw` and the tests use it alone.
  */
 #ifndef HK_USER_FREEZE_CGROUP_H
 #define HK_USER_FREEZE_CGROUP_H
@@ -39,8 +39,6 @@ struct hk_freeze_cg {
 	char rel[HK_FREEZE_PATH_MAX];	/* its path within its hierarchy */
 };
 
-struct hk_freeze_rec;
-
 /*
  * The host's freezer: the unified hierarchy when /sys/fs/cgroup is
  * cgroup2, else the v1 freezer at /sys/fs/cgroup/freezer, else a hybrid
@@ -66,10 +64,11 @@ char *hk_freeze__cgroup_of(const struct hk_freeze_fs *fs, __u32 pid);
 int hk_freeze__open(const struct hk_freeze_fs *fs, const char *arg, bool whole_ok,
 		    struct hk_freeze_cg *cg, char *why, size_t why_len);
 
-/* Open a record's cgroup, checked as above and to be the one recorded
- * (its id): 0; -ENOENT it is gone (or another has its name); -1 why. */
-int hk_freeze__open_rec(const struct hk_freeze_rec *rec, struct hk_freeze_cg *cg, char *why,
-			size_t why_len);
+/* Open the cgroup whose whole directory is dir, checked as above and to be
+ * the one (hier, id) that was frozen: 0; -ENOENT it is gone (or another
+ * has its name); -1 why. A record's cgroup: hk_freeze__open_rec. */
+int hk_freeze__open_id(const char *dir, enum hk_freeze_hier hier, __u64 id,
+		       struct hk_freeze_cg *cg, char *why, size_t why_len);
 
 void hk_freeze__close(struct hk_freeze_cg *cg);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * freeze_owners.c - whose processes a cgroup holds: the uid rule.
+ * freeze_owners.c - decide, the uid rule: whose processes a cgroup holds.
  *
  * A freeze stops every process of the cgroup and of the cgroups below it,
  * not only the one that leaks. Many services run code for several users
@@ -30,7 +30,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "freeze.h"
+#include "freeze_cgroup.h"
+#include "freeze_owners.h"
 #include "lib/msg.h"
 
 #define RULE "never frozen with another user's process in it"

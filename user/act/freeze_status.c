@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * freeze_status.c - what is frozen, for `hotspot-k status`: the records
- * in /run/hotspot-k, read without a running instance (after a crash is
- * when they matter most), one line each:
+ * freeze_status.c - report, for `hotspot-k status`: what is frozen, the
+ * records in /run/hotspot-k, read without a running instance (after a
+ * crash is when they matter most), one line each:
  *
  *   frozen: /hk/leak until 2026-11-22 05:31:36 (7m50s left), since 05:21:36,
  *     pid 1234 leak, uid 1000, by hotspot-k 999 (running)
@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "freeze.h"
+#include "freeze_record.h"
+#include "freeze_status.h"
 #include "lib/escape.h"
 #include "lib/json_out.h"
 #include "lib/outbuf.h"
@@ -66,7 +67,7 @@ static void text_line(struct hk_out *o, const struct hk_freeze_rec *r, __s64 now
 		hk_out__term_text(o, r->comm, strlen(r->comm));
 	}
 	hk_out__printf(o, ", uid %u, by hotspot-k %u ", r->uid, r->by_pid);
-	hk_out__str(o, hk_freeze_state__holder_runs(r) ? "(running)\n" :
+	hk_out__str(o, hk_freeze_record__holder_runs(r) ? "(running)\n" :
 		    "(gone: the next hotspot-k thaws it when due; now: hotspot-k thaw --all)\n");
 }
 
@@ -95,7 +96,7 @@ static void json_obj(struct hk_out *o, const struct hk_freeze_rec *r)
 	json_time(o, "since", r->since_unix_s);
 	json_time(o, "until", r->until_unix_s);
 	hk_json__u64(o, "by_pid", r->by_pid);
-	hk_json__bool(o, "by_running", hk_freeze_state__holder_runs(r));
+	hk_json__bool(o, "by_running", hk_freeze_record__holder_runs(r));
 	hk_out__str(o, "}");
 }
 
@@ -110,8 +111,8 @@ static int each(FILE *f, const char *path, bool json, __s64 now, bool utc, char 
 	struct hk_out o;
 	int e = 0;
 
-	if (hk_freeze_state__list(path, &d, &recs, &n, &bad, bad_name, sizeof(bad_name), why,
-				  why_len))
+	if (hk_freeze_record__list(path, &d, &recs, &n, &bad, bad_name, sizeof(bad_name), why,
+				   why_len))
 		return -1;
 	hk_safefile__dir_close(&d);
 	buf = malloc(STATUS_LINE_MAX);

@@ -17,7 +17,7 @@
 #include "kernel/bpffs.h"
 #include "kernel/pindir.h"
 #include "lib/log.h"
-#include "run.h"
+#include "pin.h"
 
 int hk_run__pin_before(void)
 {

@@ -27,7 +27,8 @@
 #include "lib/sysinfo.h"
 #include "output/printer.h"
 #include "output/prometheus.h"
-#include "run.h"
+#include "pin.h"
+#include "run_loop.h"
 
 static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 {

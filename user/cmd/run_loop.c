@@ -28,7 +28,7 @@
 #include "output/printer.h"
 #include "output/prometheus.h"
 #include "profile/profile_write.h"
-#include "run.h"
+#include "run_loop.h"
 
 /*
  * A timer driver's windows come from the kernel: if none ends for

@@ -65,7 +65,7 @@ static void drop_record(const struct hk_freeze_cg *cg)
 
 	if (lstat(HK_RUNDIR, &st) || hk_rundir__open(&d, HK_RUNDIR, why, sizeof(why)))
 		return;
-	hk_freeze_state__drop(&d, cg->hier, cg->id);
+	hk_freeze_record__drop(&d, cg->hier, cg->id);
 	hk_safefile__dir_close(&d);
 }
 
@@ -129,8 +129,8 @@ static int thaw_all(void)
 	struct hk_freeze_cg cg;
 	int ret = EXIT_OK, e;
 
-	if (hk_freeze_state__list(HK_RUNDIR, &d, &recs, &n, &bad, bad_name, sizeof(bad_name),
-				  why, sizeof(why))) {
+	if (hk_freeze_record__list(HK_RUNDIR, &d, &recs, &n, &bad, bad_name, sizeof(bad_name),
+				   why, sizeof(why))) {
 		fprintf(stderr, PROG ": %s\n", why);
 		return EXIT_RUNTIME;
 	}
@@ -146,7 +146,7 @@ static int thaw_all(void)
 		if (e == -ENOENT) {
 			printf(PROG ": %s is gone: its record dropped\n",
 			       hk_msg__quote(q, sizeof(q), recs[i].cgroup));
-			hk_freeze_state__drop(&d, recs[i].hier, recs[i].id);
+			hk_freeze_record__drop(&d, recs[i].hier, recs[i].id);
 			continue;
 		}
 		if (e) {

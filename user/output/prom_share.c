@@ -5,8 +5,8 @@
  * taken out unless the newcomer then fits.
  */
 #include <string.h>
-#include "prometheus.h"
 #include "prom_share.h"
+#include "shared/hotspot.h"
 
 void hk_prom_share__member(struct hk_prom_member *m, const struct hk_workload *wl,
 			   __u32 label, size_t bytes, __u64 seq)

@@ -13,7 +13,7 @@
  *     reserved) gives up its oldest one: to a reserved newcomer, or to
  *     another owner's that then still has less. Otherwise the newcomer is
  *     counted, not listed (reserved ones too, once all are reserved).
- * The caps are prometheus.h's HK_PROM_PROCS_MAX and HK_PROM_SERIES_BYTES_MAX.
+ * The caps are HK_PROM_PROCS_MAX and HK_PROM_SERIES_BYTES_MAX (below).
  */
 #ifndef HK_USER_PROM_SHARE_H
 #define HK_USER_PROM_SHARE_H
@@ -22,6 +22,21 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "lib/workload.h"
+
+/*
+ * Flagged processes that get their own series (14 each). Past this the
+ * set is full: a process still counts in hotspot_k_processes and in
+ * hotspot_k_processes_unlisted, but has no series of its own, so that a
+ * storm of flagged processes cannot explode the scrape's cardinality.
+ */
+#define HK_PROM_PROCS_MAX	256
+
+/*
+ * The most bytes the members' series take together (the rest of the file
+ * is about 7 KiB): a process whose series would pass it is not listed,
+ * like one past HK_PROM_PROCS_MAX.
+ */
+#define HK_PROM_SERIES_BYTES_MAX	(512 * 1024)
 
 #define HK_PROM_OWNER_PROCS_MAX		(HK_PROM_PROCS_MAX / 4)
 #define HK_PROM_OWNER_BYTES_MAX		(HK_PROM_SERIES_BYTES_MAX / 4)

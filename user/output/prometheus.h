@@ -10,23 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "lib/workload.h"
+#include "prom_share.h"
 #include "prom_value.h"
 #include "shared/hotspot.h"
-
-/*
- * Flagged processes that get their own series (14 each). Past this the
- * set is full: a process still counts in hotspot_k_processes and in
- * hotspot_k_processes_unlisted, but has no series of its own, so that a
- * storm of flagged processes cannot explode the scrape's cardinality.
- */
-#define HK_PROM_PROCS_MAX	256
-
-/*
- * The most bytes the members' series take together (the rest of the file
- * is about 7 KiB): a process whose series would pass it is not listed,
- * like one past HK_PROM_PROCS_MAX.
- */
-#define HK_PROM_SERIES_BYTES_MAX	(512 * 1024)
 
 struct hk_prom;
 

@@ -2,7 +2,6 @@
 /*
  * profile_share.c - the profile slots' fair shares (profile_share.h).
  */
-#include "profiler.h"
 #include "profile_share.h"
 
 enum hk_prof_share hk_prof_share__admit(const struct hk_prof_holder *h, int n, __u32 owner,

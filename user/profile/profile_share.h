@@ -12,6 +12,17 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
+#include "shared/profile.h"
+
+/*
+ * Profiles of one owner at once, sampled or being written: its real uid
+ * (which a process cannot shed the way it can make /proc/PID root's), or
+ * its user namespace's owner (owner.h: a user's subordinate uids are
+ * that user's). Half the slots, so that one user's processes always leave
+ * the other half; the last free one is root's, a system service's or an
+ * OOM risk's (below).
+ */
+#define HK_PROF_PER_UID (HK_PROF_TARGETS / 2)
 
 #define HK_PROF_RESERVED 1
 

@@ -17,18 +17,9 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+#include "profile_share.h"
 #include "profile_write.h"
 #include "shared/profile.h"
-
-/*
- * Profiles of one owner at once, sampled or being written: its real uid
- * (which a process cannot shed the way it can make /proc/PID root's), or
- * its user namespace's owner (owner.h: a user's subordinate uids are
- * that user's). Half the slots, so that one user's processes always leave
- * the other half; the last free one is root's, a system service's or an
- * OOM risk's (profile_share.h).
- */
-#define HK_PROF_PER_UID (HK_PROF_TARGETS / 2)
 
 /* The child that names and writes a profile: its address space may grow
  * this much past the parent's, and it is killed past this time. What it

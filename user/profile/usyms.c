@@ -21,7 +21,6 @@
 #include <sys/sysmacros.h>
 #include "flame/frame_name.h"
 #include "lib/grow.h"
-#include "lib/pidref.h"
 #include "symbolize.h"
 #include "usyms.h"
 
@@ -38,11 +37,6 @@ const struct hk_usyms_limits hk_usyms_limits_default = {
 	.section_bytes = 64 * MIB,
 	.sym_bytes = 256 * MIB,
 };
-
-int hk_usyms__held(const struct hk_usyms *s)
-{
-	return !s->ref || hk_pidref__held(s->ref);
-}
 
 static __u64 mod_hash(const char *path, __u64 dev, __u64 inode)
 {
@@ -231,23 +225,6 @@ struct hk_usyms *hk_usyms__open(int pid, const struct hk_usyms_opts *o)
 		return NULL;
 	}
 	return s;
-}
-
-const struct hk_umap *hk_usyms__find_map(const struct hk_usyms *s, __u64 addr)
-{
-	size_t lo = 0, hi = s->nmaps;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || addr >= s->maps[lo - 1].end)
-		return NULL;
-	return &s->maps[lo - 1];
 }
 
 long hk_usyms__module(const struct hk_usyms *s, __u64 addr)

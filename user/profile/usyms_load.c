@@ -28,10 +28,16 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <linux/openat2.h>
-#include "usyms.h"
+#include "lib/pidref.h"
+#include "usyms_load.h"
 
 /* the vdso is two pages; anything far bigger is not one */
 #define VDSO_MAX_BYTES	(1 << 20)
+
+int hk_usyms__held(const struct hk_usyms *s)
+{
+	return !s->ref || hk_pidref__held(s->ref);
+}
 
 /*
  * The device maps shows for the file open on fd, when its st_dev is
@@ -233,6 +239,23 @@ void hk_umod__load(struct hk_usyms *s, struct hk_umod *mod, const struct hk_umap
 		return;
 	mod->state = HK_LOAD_DONE;
 	s->sym_bytes += held_bytes(&mod->elf);
+}
+
+const struct hk_umap *hk_usyms__find_map(const struct hk_usyms *s, __u64 addr)
+{
+	size_t lo = 0, hi = s->nmaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= s->maps[lo - 1].end)
+		return NULL;
+	return &s->maps[lo - 1];
 }
 
 int hk_usyms__code(struct hk_usyms *s, __u64 addr, unsigned char *buf, size_t len)

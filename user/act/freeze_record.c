@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * freeze_state.c - the record of a freeze, one file per frozen cgroup in
- * /run/hotspot-k, so that what one tool froze can be undone by another:
+ * freeze_record.c - remember, across a crash: the record of a freeze, one
+ * file per frozen cgroup in /run/hotspot-k, so that what one tool froze can be undone by another:
  * after a crash or a SIGKILL (the next start thaws it on time), by
  * `hotspot-k thaw --all`, and shown by `hotspot-k status`.
  *
@@ -34,8 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/stat.h>
-#include "freeze_state.h"
+#include "freeze_record.h"
 #include "lib/msg.h"
 #include "lib/outbuf.h"
 #include "lib/pidref.h"
@@ -45,12 +46,25 @@
 /* A record's text: two paths, each byte escaped at worst, and the rest. */
 #define REC_TEXT_MAX	(4 * (HK_FREEZE_DIR_MAX + HK_FREEZE_PATH_MAX) + 1024)
 
+__u64 hk_freeze__boot_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (__u64)ts.tv_sec * 1000 + (__u64)ts.tv_nsec / 1000000;
+}
+
+__s64 hk_freeze__unix_s(void)
+{
+	return (__s64)time(NULL);
+}
+
 static const char *hier_name(enum hk_freeze_hier h)
 {
 	return h == HK_FREEZE_HIER_V1 ? "v1" : h == HK_FREEZE_HIER_V2 ? "v2" : "none";
 }
 
-void hk_freeze_state__name(char *buf, size_t len, enum hk_freeze_hier hier, __u64 id)
+void hk_freeze_record__name(char *buf, size_t len, enum hk_freeze_hier hier, __u64 id)
 {
 	snprintf(buf, len, PREFIX "%s.%llu", hier_name(hier), (unsigned long long)id);
 }
@@ -69,7 +83,7 @@ static void out_escaped(struct hk_out *o, const char *s)
 	}
 }
 
-int hk_freeze_state__format(char *buf, size_t len, const struct hk_freeze_rec *r)
+int hk_freeze_record__format(char *buf, size_t len, const struct hk_freeze_rec *r)
 {
 	struct hk_out o;
 
@@ -210,8 +224,8 @@ static int value(struct hk_freeze_rec *r, int k, const char *v, size_t n)
 	}
 }
 
-int hk_freeze_state__parse(struct hk_freeze_rec *r, const char *text, char *why,
-			   size_t why_len)
+int hk_freeze_record__parse(struct hk_freeze_rec *r, const char *text, char *why,
+			    size_t why_len)
 {
 	const char *p = text, *nl, *sp;
 	unsigned int seen = 0, line = 1;
@@ -247,47 +261,47 @@ int hk_freeze_state__parse(struct hk_freeze_rec *r, const char *text, char *why,
 	return 0;
 }
 
-int hk_freeze_state__put(const struct hk_safedir *d, const struct hk_freeze_rec *r)
+int hk_freeze_record__put(const struct hk_safedir *d, const struct hk_freeze_rec *r)
 {
 	char name[64], *text = malloc(REC_TEXT_MAX);
 	int n, e;
 
 	if (!text)
 		return -ENOMEM;
-	n = hk_freeze_state__format(text, REC_TEXT_MAX, r);
-	hk_freeze_state__name(name, sizeof(name), r->hier, r->id);
+	n = hk_freeze_record__format(text, REC_TEXT_MAX, r);
+	hk_freeze_record__name(name, sizeof(name), r->hier, r->id);
 	e = n < 0 ? -EOVERFLOW : hk_rundir__put(d, name, text, (size_t)n);
 	free(text);
 	return e;
 }
 
-int hk_freeze_state__get(const struct hk_safedir *d, enum hk_freeze_hier hier, __u64 id,
-			 struct hk_freeze_rec *r, char *why, size_t why_len)
+int hk_freeze_record__get(const struct hk_safedir *d, enum hk_freeze_hier hier, __u64 id,
+			  struct hk_freeze_rec *r, char *why, size_t why_len)
 {
 	char name[64], *text = malloc(REC_TEXT_MAX);
 	int n;
 
 	if (!text)
 		return -ENOMEM;
-	hk_freeze_state__name(name, sizeof(name), hier, id);
+	hk_freeze_record__name(name, sizeof(name), hier, id);
 	n = hk_rundir__get(d, name, text, REC_TEXT_MAX);
 	if (n >= 0)
-		n = hk_freeze_state__parse(r, text, why, why_len);
+		n = hk_freeze_record__parse(r, text, why, why_len);
 	free(text);
 	return n;
 }
 
-int hk_freeze_state__drop(const struct hk_safedir *d, enum hk_freeze_hier hier, __u64 id)
+int hk_freeze_record__drop(const struct hk_safedir *d, enum hk_freeze_hier hier, __u64 id)
 {
 	char name[64];
 
-	hk_freeze_state__name(name, sizeof(name), hier, id);
+	hk_freeze_record__name(name, sizeof(name), hier, id);
 	return hk_rundir__drop(d, name);
 }
 
-int hk_freeze_state__list(const char *path, struct hk_safedir *d, struct hk_freeze_rec **recs,
-			  unsigned int *n, unsigned int *bad, char *bad_name, size_t bad_len,
-			  char *why, size_t why_len)
+int hk_freeze_record__list(const char *path, struct hk_safedir *d, struct hk_freeze_rec **recs,
+			   unsigned int *n, unsigned int *bad, char *bad_name, size_t bad_len,
+			   char *why, size_t why_len)
 {
 	struct hk_freeze_rec *all = NULL, *more;
 	char *text = NULL, pwhy[256];
@@ -333,7 +347,7 @@ int hk_freeze_state__list(const char *path, struct hk_safedir *d, struct hk_free
 			all = more;
 		}
 		len = hk_rundir__get(d, de->d_name, text, REC_TEXT_MAX);
-		if (len < 0 || hk_freeze_state__parse(&all[*n], text, pwhy, sizeof(pwhy))) {
+		if (len < 0 || hk_freeze_record__parse(&all[*n], text, pwhy, sizeof(pwhy))) {
 			if (!(*bad)++ && bad_len)
 				snprintf(bad_name, bad_len, "%s", de->d_name);
 			continue;
@@ -346,7 +360,7 @@ int hk_freeze_state__list(const char *path, struct hk_safedir *d, struct hk_free
 	return 0;
 }
 
-bool hk_freeze_state__holder_runs(const struct hk_freeze_rec *r)
+bool hk_freeze_record__holder_runs(const struct hk_freeze_rec *r)
 {
 	unsigned long long t;
 
@@ -354,4 +368,10 @@ bool hk_freeze_state__holder_runs(const struct hk_freeze_rec *r)
 		return false;
 	t = hk_pidref__start_ticks(r->by_pid);
 	return t && t == r->by_start;
+}
+
+int hk_freeze__open_rec(const struct hk_freeze_rec *rec, struct hk_freeze_cg *cg, char *why,
+			size_t why_len)
+{
+	return hk_freeze__open_id(rec->dir, rec->hier, rec->id, cg, why, why_len);
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * run.h - the run's two halves: run.c (flags and config -> load -> loop
- * -> summary) and its event loop, run_loop.c.
+ * run_loop.h - the run's event loop (run_loop.c), which run.c (flags and
+ * config -> load -> loop -> summary) enters once all is loaded.
  */
-#ifndef HK_USER_RUN_H
-#define HK_USER_RUN_H
+#ifndef HK_USER_RUN_LOOP_H
+#define HK_USER_RUN_LOOP_H
 
 #include "cli.h"
 #include "kernel/loader.h"
@@ -21,16 +21,9 @@
  */
 int hk_run__profile_dir_open(const struct hk_cli *c, int reloading);
 
-/* --pin before the load (pin.c): bpffs mounted if none, the pin directory
- * free; 0, or -1 after one line saying why not. */
-int hk_run__pin_before(void);
-/* ... and after it: the directory made, checked and filled; 0, or -1 with
- * why in err and nothing left pinned. */
-int hk_run__pin(struct hk_loader *l, char *err, size_t err_len);
-
 /* Events until a signal or a failure; the exit status. SIGHUP reloads
  * the config (c->config_path) in place. */
 int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer *pr,
 		 int sig_fd);
 
-#endif /* HK_USER_RUN_H */
+#endif /* HK_USER_RUN_LOOP_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * freeze_format.c - the lines that say what a freeze did:
+ * freeze_report.c - report: the lines that say what a freeze did:
  *
  *   hotspot-k: froze cgroup /hk/leak (pid 1234 leak, oom_risk in 7s) for 10m
  *     at most; thaw with: hotspot-k thaw /hk/leak      (one line)
@@ -15,7 +15,8 @@
  */
 #include <string.h>
 #include <time.h>
-#include "freeze.h"
+#include "freeze_record.h"
+#include "freeze_report.h"
 #include "lib/clock.h"
 #include "lib/escape.h"
 #include "lib/json_out.h"

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * freeze_held.c - the freezes a running tool must end.
+ * freeze_do.c - carry out: a freeze made, and the freezes a running tool
+ * must end.
+ *
+ * A freeze is recorded first (freeze_record.c): one a crash could leave
+ * with nobody to end it is not made. Then frozen (freeze_cgroup.c), then
+ * the uid rule read again: a process of another user that joined in
+ * between gets the cgroup thawed at once.
  *
  * A freeze lasts --freeze-max at most ([freeze] max, 10 minutes by
  * default), then the tool thaws it and says so: a cgroup stopped by
@@ -10,7 +16,7 @@
  * a profile's end.
  *
  * What a tool killed by SIGKILL, a crash or the OOM killer froze is in
- * its records (freeze_state.c). At its first tick, a new tool reads them:
+ * its records (freeze_record.c). At its first tick, a new tool reads them:
  * a freeze whose time is up is thawed, one whose time is not is taken
  * over (its record now names this tool) and said in a line, so that it
  * is thawed on time too. A record of a tool that still runs is that
@@ -23,63 +29,91 @@
  * found thawed (`hotspot-k thaw`, an echo by root or by the cgroup's
  * owner) is let go at once, said in a line, its record dropped, so that a
  * cgroup its owner thaws holds no slot; its cgroup is not frozen again in
- * that OOM-risk episode (freeze_hand.c). One found gone is let go too.
+ * that OOM-risk episode (freeze_memory.c). One found gone is let go too.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "freeze.h"
+#include "freeze_cgroup.h"
+#include "freeze_do.h"
+#include "freeze_memory.h"
+#include "freeze_owners.h"
+#include "freeze_record.h"
+#include "freeze_report.h"
+#include "lib/escape.h"
 #include "lib/log.h"
 #include "lib/msg.h"
 
-__u64 hk_freeze__boot_ms(void)
+/* The record of the freeze about to be made. */
+static void record(const struct hk_freezer *f, const struct hk_event *e,
+		   const struct hk_freeze_cg *cg, __u32 uid, struct hk_freeze_rec *rec)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (__u64)ts.tv_sec * 1000 + (__u64)ts.tv_nsec / 1000000;
+	memset(rec, 0, sizeof(*rec));
+	rec->hier = cg->hier;
+	rec->id = cg->id;
+	snprintf(rec->dir, sizeof(rec->dir), "%s", cg->dir);
+	snprintf(rec->cgroup, sizeof(rec->cgroup), "%s", cg->rel);
+	rec->pid = e->tgid;
+	rec->start_ns = e->start_boottime_ns;
+	rec->uid = uid;
+	memcpy(rec->comm, e->comm, hk_comm__len(e->comm));
+	rec->since_boot_ms = hk_freeze__boot_ms();
+	rec->until_boot_ms = rec->since_boot_ms + f->max_s * 1000;
+	rec->since_unix_s = hk_freeze__unix_s();
+	rec->until_unix_s = rec->since_unix_s + (__s64)f->max_s;
+	rec->by_pid = f->self_pid;
+	rec->by_start = f->self_start;
 }
 
-__s64 hk_freeze__unix_s(void)
+void hk_freeze_do__freeze(struct hk_freezer *f, const struct hk_event *e,
+			  struct hk_freeze_cg *cg, __u32 uid, struct hk_freeze_result *r)
 {
-	return (__s64)time(NULL);
-}
+	char why[HK_FREEZE_WHY_MAX], err[512];
+	struct hk_freeze_rec rec;
+	__u64 ms;
+	int done, put;
 
-struct hk_freeze_rec *hk_freeze_held__find(struct hk_freezer *f, enum hk_freeze_hier hier,
-					   __u64 id)
-{
-	unsigned int i;
-
-	for (i = 0; i < f->nr_held; i++)
-		if (f->held[i].hier == hier && f->held[i].id == id)
-			return &f->held[i];
-	return NULL;
-}
-
-void hk_freeze_held__add(struct hk_freezer *f, const struct hk_freeze_rec *r)
-{
-	if (f->nr_held < HK_FREEZE_HELD_MAX)
-		f->held[f->nr_held++] = *r;
-}
-
-void hk_freeze_held__forget(struct hk_freezer *f, struct hk_freeze_rec *r)
-{
-	unsigned int i = (unsigned int)(r - f->held);
-
-	if (i >= f->nr_held)
+	r->outcome = HK_FREEZE_FAILED;
+	if (hk_freeze_held__dir(f, why, sizeof(why))) {
+		snprintf(r->why, sizeof(r->why), "cannot record it, to thaw it after a crash: "
+			 "%.*s", (int)sizeof(r->why) - 64, why);
 		return;
-	/* the last in its place: the order does not matter */
-	if (i != f->nr_held - 1)
-		f->held[i] = f->held[f->nr_held - 1];
-	f->nr_held--;
-}
-
-int hk_freeze_held__dir(struct hk_freezer *f, char *why, size_t why_len)
-{
-	if (f->dir.fd >= 0)
-		return 0;
-	return hk_rundir__open(&f->dir, f->rundir, why, why_len);
+	}
+	record(f, e, cg, uid, &rec);
+	put = hk_freeze_record__put(&f->dir, &rec);
+	if (put) {
+		snprintf(r->why, sizeof(r->why), "cannot record it, to thaw it after a crash "
+			 "(%s): %s", f->rundir, strerror(-put));
+		return;
+	}
+	done = hk_freeze__set(cg, true, HK_FREEZE_LOOP_WAIT_MS, &r->settle_ms, r->why,
+			      sizeof(r->why));
+	if (done < 0) {
+		hk_freeze_record__drop(&f->dir, rec.hier, rec.id);
+		return;
+	}
+	/* someone of another user moved in while we looked: not ours */
+	if (hk_freeze_owners__check(cg->fd, cg->rel, f->proc, uid, why, sizeof(why))) {
+		r->outcome = HK_FREEZE_REFUSED;
+		hk_freeze_recent__put(f, cg, uid, why);
+		if (hk_freeze__set(cg, false, HK_FREEZE_LOOP_WAIT_MS, &ms, err, sizeof(err)) > 0) {
+			snprintf(r->why, sizeof(r->why), "%.*s (thawed again at once)",
+				 (int)sizeof(r->why) - 32, why);
+			hk_freeze_record__drop(&f->dir, rec.hier, rec.id);
+		} else {
+			/* still frozen, and recorded: held, to be thawed on time */
+			r->outcome = HK_FREEZE_FAILED;
+			snprintf(r->why, sizeof(r->why), "%.*s; thawing it again failed (%s): "
+				 "thawed when its time is up", (int)sizeof(r->why) - 640, why, err);
+			hk_freeze_held__add(f, &rec);
+		}
+		return;
+	}
+	hk_freeze_held__add(f, &rec);
+	r->max_s = f->max_s;
+	r->outcome = done > 0 ? HK_FREEZE_FROZEN : HK_FREEZE_PENDING;
 }
 
 int hk_freeze__timeout_ms(const struct hk_freezer *f)
@@ -144,7 +178,7 @@ static int thaw_rec(struct hk_freezer *f, const struct hk_freeze_rec *rec, int w
 	done = e;
 drop:
 	if (f->dir.fd >= 0)
-		hk_freeze_state__drop(&f->dir, rec->hier, rec->id);
+		hk_freeze_record__drop(&f->dir, rec->hier, rec->id);
 	return done;
 }
 
@@ -175,8 +209,8 @@ static void look_at_records(struct hk_freezer *f, int json, const struct hk_form
 	__u64 now = hk_freeze__boot_ms();
 	int e;
 
-	if (hk_freeze_state__list(f->rundir, &d, &recs, &n, &bad, bad_name, sizeof(bad_name),
-				  why, sizeof(why))) {
+	if (hk_freeze_record__list(f->rundir, &d, &recs, &n, &bad, bad_name, sizeof(bad_name),
+				   why, sizeof(why))) {
 		hk_log__print(HK_LOG_ERR, "cannot read the freezes recorded in %s: %s\n",
 			      f->rundir, why);
 		return;
@@ -191,7 +225,7 @@ static void look_at_records(struct hk_freezer *f, int json, const struct hk_form
 		hk_safefile__dir_close(&d);
 	for (i = 0; i < n; i++) {
 		rec = &recs[i];
-		if (hk_freeze_state__holder_runs(rec) || hk_freeze_held__find(f, rec->hier, rec->id))
+		if (hk_freeze_record__holder_runs(rec) || hk_freeze_held__find(f, rec->hier, rec->id))
 			continue;
 		why[0] = '\0';
 		if (rec->until_boot_ms <= now) {
@@ -207,7 +241,7 @@ static void look_at_records(struct hk_freezer *f, int json, const struct hk_form
 		e = still_frozen(rec, why, sizeof(why));
 		if (!e || e == -ENOENT) {
 			/* gone, or thawed by hand: nothing left to end */
-			hk_freeze_state__drop(&f->dir, rec->hier, rec->id);
+			hk_freeze_record__drop(&f->dir, rec->hier, rec->id);
 			continue;
 		}
 		if (e > 0 && f->nr_held == HK_FREEZE_HELD_MAX)
@@ -218,7 +252,7 @@ static void look_at_records(struct hk_freezer *f, int json, const struct hk_form
 		}
 		rec->by_pid = f->self_pid;
 		rec->by_start = f->self_start;
-		e = hk_freeze_state__put(&f->dir, rec);
+		e = hk_freeze_record__put(&f->dir, rec);
 		if (e) {
 			snprintf(why, sizeof(why), "cannot take its record over (%s/freeze.*): %s",
 				 f->rundir, strerror(-e));
@@ -244,8 +278,8 @@ static void end_held(struct hk_freezer *f, const struct hk_freeze_rec *rec,
 	struct hk_freeze_rec now;
 	int e;
 
-	if (f->dir.fd < 0 || hk_freeze_state__get(&f->dir, rec->hier, rec->id, &now, why,
-						  sizeof(why)) ||
+	if (f->dir.fd < 0 || hk_freeze_record__get(&f->dir, rec->hier, rec->id, &now, why,
+						   sizeof(why)) ||
 	    now.by_pid != f->self_pid || now.by_start != f->self_start)
 		return;
 	why[0] = '\0';
@@ -283,7 +317,7 @@ static void check_held(struct hk_freezer *f, int json, const struct hk_format_ct
 		rec = f->held[i];
 		hk_freeze_held__forget(f, &f->held[i]);
 		if (f->dir.fd >= 0)
-			hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
+			hk_freeze_record__drop(&f->dir, rec.hier, rec.id);
 		if (e == -ENOENT)
 			continue;
 		hk_freeze_hand__saw(f, &rec, NULL);
@@ -346,8 +380,8 @@ void hk_freeze__release_recorded(const struct hk_freezer *f)
 	__u64 ms;
 	int e;
 
-	if (hk_freeze_state__list(f->rundir, &d, &recs, &n, &bad, bad_name, sizeof(bad_name),
-				  why, sizeof(why)))
+	if (hk_freeze_record__list(f->rundir, &d, &recs, &n, &bad, bad_name, sizeof(bad_name),
+				   why, sizeof(why)))
 		return;
 	for (i = 0; i < n; i++) {
 		if (recs[i].by_pid != f->self_pid || recs[i].by_start != f->self_start)
@@ -364,7 +398,7 @@ void hk_freeze__release_recorded(const struct hk_freezer *f)
 				      hk_msg__quote(q, sizeof(q), recs[i].cgroup), why);
 			continue;
 		}
-		hk_freeze_state__drop(&d, recs[i].hier, recs[i].id);
+		hk_freeze_record__drop(&d, recs[i].hier, recs[i].id);
 		if (!e)
 			hk_log__print(HK_LOG_WARNING, "thawed cgroup %s: hotspot-k exits\n",
 				      hk_msg__quote(q, sizeof(q), recs[i].cgroup));

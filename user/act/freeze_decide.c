@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * freeze_act.c - the act on a process that entered OOM risk: its cgroup
- * frozen, or a sentence that says why not.
+ * freeze_decide.c - decide: whether the cgroup of a process that entered
+ * OOM risk may be frozen, rule by rule, each refusal a sentence; when
+ * every rule allows it, freeze_do.c carries it out.
+ *
+ * A frozen cgroup stops every process in it, not only the leaking one, for
+ * up to --freeze-max: so the rules err on the side of not freezing. The
+ * root cgroup would stop the machine; hotspot-k's own cgroup (or an
+ * ancestor) would stop hotspot-k, and nobody would be told; the
+ * --never-freeze list names the cgroups a host cannot live without, each
+ * with the cgroups below it (a service's processes may sit there). These
+ * path rules (hk_freeze__decide) read no file; whose processes a cgroup
+ * holds is the uid rule's (freeze_owners.c), which does.
  *
  * The event is read some time after the kernel decided it: the process
  * may be gone, and its PID another's. So the process is opened as a
@@ -10,30 +20,92 @@
  * what was read is then that process's, not a recycled PID's.
  *
  * Then, in order, each step refusing or failing on its own:
- *   the path rules (freeze.c: the root, our own cgroup, --never-freeze);
+ *   the path rules (the root, our own cgroup, --never-freeze);
  *   the cgroup opened (freeze_cgroup.c: confined to the cgroup mount);
  *   thawed by hand while this tool held it, in its process's OOM-risk
- *     episode (freeze_hand.c): a thaw by hand wins;
+ *     episode (freeze_memory.c): a thaw by hand wins;
  *   frozen already? (another process of it entered OOM risk, or someone
  *     else froze it): said, not frozen again, not counted again;
  *   room: HK_FREEZE_HELD_MAX freezes at once, HK_FREEZE_HELD_UID_MAX
  *     for one uid's processes;
  *   every process below it of the leaking uid (freeze_owners.c), a
- *     refusal remembered a short while (freeze_recent.c);
- *   the record written (freeze_state.c): a freeze that a crash could
- *     leave with nobody to end it is not made;
- *   frozen, then the uid rule read again: a process of another user that
- *     joined in between gets the cgroup thawed at once.
+ *     refusal remembered a short while (freeze_memory.c);
+ * and then freeze_do.c: the record written (freeze_record.c), frozen, the
+ * uid rule read again.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "freeze.h"
+#include "freeze_cgroup.h"
+#include "freeze_decide.h"
+#include "freeze_do.h"
+#include "freeze_memory.h"
+#include "freeze_owners.h"
+#include "freeze_record.h"
 #include "lib/escape.h"
 #include "lib/msg.h"
 #include "lib/pidref.h"
+#include "output/format.h"
+
+/* Whether a is b or one of b's ancestors: "/a" holds "/a/b", not "/ab". */
+static bool holds(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return !strncmp(a, b, n) && (b[n] == '/' || b[n] == '\0');
+}
+
+/* Whether path climbs above its root: "/../x" (another cgroup namespace). */
+static bool climbs(const char *path)
+{
+	const char *p = path;
+
+	while ((p = strstr(p, "..")) != NULL) {
+		if ((p == path || p[-1] == '/') && (p[2] == '/' || p[2] == '\0'))
+			return true;
+		p += 2;
+	}
+	return false;
+}
+
+int hk_freeze__decide(const char *target, const char *self, const struct hk_path_list *never,
+		      char *why, size_t why_len)
+{
+	const char *n;
+	__u32 i;
+
+	if (!target[0] || !strcmp(target, "/"))
+		return hk_msg__fail(why, why_len, "/ is the root cgroup");
+	/* a path from another cgroup namespace: not under our mount */
+	if (target[0] != '/' || climbs(target))
+		return hk_msg__fail(why, why_len, "%s is outside hotspot-k's cgroup namespace",
+				    target);
+	if (!self)
+		return hk_msg__fail(why, why_len, "hotspot-k's own cgroup is unknown: %s might "
+				    "hold it", target);
+	if (!strcmp(target, self))
+		return hk_msg__fail(why, why_len, "%s is hotspot-k's own cgroup", target);
+	if (holds(target, self))
+		return hk_msg__fail(why, why_len, "%s holds hotspot-k's own cgroup %s", target,
+				    self);
+	/* a listed cgroup is never stopped: not itself, not a part of it (a
+	 * service's processes may sit in cgroups below it), not through an
+	 * ancestor (freezing one freezes everything below) */
+	for (i = 0; i < never->n && i < HK_FREEZE_NEVER; i++) {
+		n = never->path[i];
+		if (!strncmp(n, target, HK_FILTER_PATH_LEN))
+			return hk_msg__fail(why, why_len, "%s is in --never-freeze", target);
+		if (!strcmp(n, "/") || holds(n, target))
+			return hk_msg__fail(why, why_len, "%s is part of %.*s, in --never-freeze",
+					    target, HK_FILTER_PATH_LEN, n);
+		if (holds(target, n))
+			return hk_msg__fail(why, why_len, "%s holds %.*s, in --never-freeze",
+					    target, HK_FILTER_PATH_LEN, n);
+	}
+	return 0;
+}
 
 /* The leak's cgroup and uid, read while its pidfd holds the PID. */
 static int leaker(const struct hk_freeze_fs *fs, const struct hk_freezer *f,
@@ -102,13 +174,13 @@ static int frozen_already(struct hk_freezer *f, const struct hk_event *e,
 		rec = *held;
 		hk_freeze_held__forget(f, held);
 		if (f->dir.fd >= 0)
-			hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
+			hk_freeze_record__drop(&f->dir, rec.hier, rec.id);
 		hk_freeze_hand__saw(f, &rec, e);
 		return hk_freeze_hand__refuses(f, cg, r);
 	}
 	/* held, its record dropped (`thaw --all` failed half-way): not ours */
 	if (held && (f->dir.fd < 0 ||
-		     hk_freeze_state__get(&f->dir, cg->hier, cg->id, &rec, why, sizeof(why)))) {
+		     hk_freeze_record__get(&f->dir, cg->hier, cg->id, &rec, why, sizeof(why)))) {
 		hk_freeze_held__forget(f, held);
 		held = NULL;
 	}
@@ -126,27 +198,6 @@ static int frozen_already(struct hk_freezer *f, const struct hk_event *e,
 	snprintf(r->why, sizeof(r->why), "%s is frozen already, for pid %u; thawed in %s",
 		 cg->rel, held->pid, left);
 	return 1;
-}
-
-/* The record of the freeze about to be made. */
-static void record(const struct hk_freezer *f, const struct hk_event *e,
-		   const struct hk_freeze_cg *cg, __u32 uid, struct hk_freeze_rec *rec)
-{
-	memset(rec, 0, sizeof(*rec));
-	rec->hier = cg->hier;
-	rec->id = cg->id;
-	snprintf(rec->dir, sizeof(rec->dir), "%s", cg->dir);
-	snprintf(rec->cgroup, sizeof(rec->cgroup), "%s", cg->rel);
-	rec->pid = e->tgid;
-	rec->start_ns = e->start_boottime_ns;
-	rec->uid = uid;
-	memcpy(rec->comm, e->comm, hk_comm__len(e->comm));
-	rec->since_boot_ms = hk_freeze__boot_ms();
-	rec->until_boot_ms = rec->since_boot_ms + f->max_s * 1000;
-	rec->since_unix_s = hk_freeze__unix_s();
-	rec->until_unix_s = rec->since_unix_s + (__s64)f->max_s;
-	rec->by_pid = f->self_pid;
-	rec->by_start = f->self_start;
 }
 
 /* Freezes held for uid's processes. */
@@ -179,59 +230,8 @@ static int room(const struct hk_freezer *f, __u32 uid, struct hk_freeze_result *
 	return 0;
 }
 
-/* Freeze cg for e's process of uid (room() said yes): r says what came
- * of it. */
-static void freeze(struct hk_freezer *f, const struct hk_event *e, struct hk_freeze_cg *cg,
-		   __u32 uid, struct hk_freeze_result *r)
-{
-	char why[HK_FREEZE_WHY_MAX], err[512];
-	struct hk_freeze_rec rec;
-	__u64 ms;
-	int done, put;
-
-	r->outcome = HK_FREEZE_FAILED;
-	if (hk_freeze_held__dir(f, why, sizeof(why))) {
-		snprintf(r->why, sizeof(r->why), "cannot record it, to thaw it after a crash: "
-			 "%.*s", (int)sizeof(r->why) - 64, why);
-		return;
-	}
-	record(f, e, cg, uid, &rec);
-	put = hk_freeze_state__put(&f->dir, &rec);
-	if (put) {
-		snprintf(r->why, sizeof(r->why), "cannot record it, to thaw it after a crash "
-			 "(%s): %s", f->rundir, strerror(-put));
-		return;
-	}
-	done = hk_freeze__set(cg, true, HK_FREEZE_LOOP_WAIT_MS, &r->settle_ms, r->why,
-			      sizeof(r->why));
-	if (done < 0) {
-		hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
-		return;
-	}
-	/* someone of another user moved in while we looked: not ours */
-	if (hk_freeze_owners__check(cg->fd, cg->rel, f->proc, uid, why, sizeof(why))) {
-		r->outcome = HK_FREEZE_REFUSED;
-		hk_freeze_recent__put(f, cg, uid, why);
-		if (hk_freeze__set(cg, false, HK_FREEZE_LOOP_WAIT_MS, &ms, err, sizeof(err)) > 0) {
-			snprintf(r->why, sizeof(r->why), "%.*s (thawed again at once)",
-				 (int)sizeof(r->why) - 32, why);
-			hk_freeze_state__drop(&f->dir, rec.hier, rec.id);
-		} else {
-			/* still frozen, and recorded: held, to be thawed on time */
-			r->outcome = HK_FREEZE_FAILED;
-			snprintf(r->why, sizeof(r->why), "%.*s; thawing it again failed (%s): "
-				 "thawed when its time is up", (int)sizeof(r->why) - 640, why, err);
-			hk_freeze_held__add(f, &rec);
-		}
-		return;
-	}
-	hk_freeze_held__add(f, &rec);
-	r->max_s = f->max_s;
-	r->outcome = done > 0 ? HK_FREEZE_FROZEN : HK_FREEZE_PENDING;
-}
-
-void hk_freeze_act__run(struct hk_freezer *f, const struct hk_event *e,
-			struct hk_freeze_result *r)
+void hk_freeze_decide__act(struct hk_freezer *f, const struct hk_event *e,
+			   struct hk_freeze_result *r)
 {
 	struct hk_freeze_fs fs;
 	struct hk_freeze_cg cg = { .fd = -1 };
@@ -276,7 +276,7 @@ void hk_freeze_act__run(struct hk_freezer *f, const struct hk_event *e,
 		hk_freeze_recent__put(f, &cg, uid, r->why);
 		goto out;
 	}
-	freeze(f, e, &cg, uid, r);
+	hk_freeze_do__freeze(f, e, &cg, uid, r);
 out:
 	hk_freeze__close(&cg);
 	free(self);
