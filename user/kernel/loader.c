@@ -18,6 +18,7 @@
 #include "driver.h"
 #include "kfields.h"
 #include "lib/clock.h"
+#include "loader.h"
 #include "loader_state.h"
 #include "preflight.h"
 #include "self_cost.h"

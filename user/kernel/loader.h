@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <bpf/libbpf.h>
 #include "shared/hotspot.h"
+#include "loader_types.h"
 #include "self_cost.h"
 
 /* The iter driver returns to userspace (a preemption point) this often. */
@@ -30,12 +31,6 @@ struct hk_loader_opts {
 
 struct hk_loader;
 
-/* What a walk driven from userspace (the iter driver) cost here. */
-struct hk_walk_cost {
-	unsigned int syscalls;
-	__u64 wall_ns;
-};
-
 /* 0, or -1 with one line in err; exit code 1 material. */
 int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		     char *err, size_t err_len);
@@ -47,15 +42,6 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 int hk_loader__reconfigure(struct hk_loader *l, const struct hk_config *want,
 			   char *err, size_t err_len);
 
-/*
- * Pin every map and the hook links under dir, so that the diagnosis goes
- * on after this process exits (the timer lives as long as its map; no
- * hand-over then: nobody would take it). Needs a timer driver. dir is
- * made and checked by the caller, and named through its fd (pindir.h).
- * 0, or -1 with why in err (the caller removes what was pinned).
- */
-int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_len);
-
 /* The config hk_config holds now, and its interval. */
 void hk_loader__config(const struct hk_loader *l, struct hk_config *out);
 __u64 hk_loader__interval_ns(const struct hk_loader *l);
@@ -66,49 +52,22 @@ int hk_loader__ring_fd(const struct hk_loader *l);
 int hk_loader__procs_fd(const struct hk_loader *l);
 /* Hand every record there is to on_event: the number, or on_event's error. */
 int hk_loader__consume(struct hk_loader *l);
-/*
- * The timer driver's timer died (no window for a while): stop it for good
- * and walk from here (the iter driver). 1 if that changed the driver.
- */
-int hk_loader__take_over(struct hk_loader *l);
-/* ms until the next walk is due from userspace; -1: never (a timer walks). */
-int hk_loader__timeout_ms(const struct hk_loader *l);
-/* Walk if one is due (iter driver); 0 or -errno. */
-int hk_loader__walk_if_due(struct hk_loader *l);
-int hk_loader__stats(struct hk_loader *l, struct hk_stats *out);
-/*
- * The tool's own cost since it started (self_cost.h), also written into
- * the hk_cost map for `status`. 0, or -errno when that write failed (*out
- * is filled in all the same).
- */
-int hk_loader__cost(struct hk_loader *l, struct hk_cost *out);
-/* The sched_switch hook's attaches and detaches so far; 1 when attached now. */
-int hk_loader__hook_use(const struct hk_loader *l, struct hk_hook_use *out);
-/* 1 when a sched_switch hook was loaded (not --no-hook). */
-int hk_loader__hook_prog(const struct hk_loader *l);
 enum hk_driver hk_loader__driver(const struct hk_loader *l, const char **why);
 /* Why OOM kills go unseen on this kernel (no oom_killed lines), or NULL. */
 const char *hk_loader__oom_note(const struct hk_loader *l);
 /* What the kernel was built without hides from the walk, in one line
  * ("not seen on this kernel: ..."), or NULL (kfields.h). */
 const char *hk_loader__blind(const struct hk_loader *l);
-void hk_loader__walk_cost(const struct hk_loader *l, struct hk_walk_cost *first,
-			  struct hk_walk_cost *last);
 void hk_loader__destroy(struct hk_loader *l);
 
 /* 1: bounded loops stand in for bpf_loop() (before 5.17, or forced by
  * HOTSPOT_K_AS_5_15=1 for tests). */
 int hk_loader__bounded_loops(const struct hk_loader *l);
 
-/* A timer driver that stopped because its walk held a CPU too long. */
-struct hk_handover {
-	enum hk_driver from;
-	__u64 walk_ns;			/* that walk */
-	int pending;
-};
-
-/* 1 once after a hand-over to the iter driver (then *out says from what
- * and why); 0 otherwise. */
-int hk_loader__handover(struct hk_loader *l, struct hk_handover *out);
+/* the parts' calls, each in its own header */
+#include "loader_cost.h"
+#include "loader_hook.h"
+#include "loader_pin.h"
+#include "loader_walk.h"
 
 #endif /* HK_USER_LOADER_H */

@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 #include "lib/clock.h"
 #include "lib/sysinfo.h"
+#include "loader_cost.h"
 #include "loader_state.h"
 #include "self_cost.h"
 

@@ -9,6 +9,7 @@
 #include <bpf/libbpf.h>
 #include "lib/clock.h"
 #include "lib/sysinfo.h"
+#include "loader_hook.h"
 #include "loader_state.h"
 
 /* The hook attached now (at the walk's ask, or for good under --pin). */

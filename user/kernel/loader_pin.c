@@ -9,6 +9,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "loader_pin.h"
 #include "loader_state.h"
 
 int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_len)

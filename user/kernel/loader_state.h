@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 #include <bpf/libbpf.h>
-#include "loader.h"
+#include "loader_types.h"
 #include "self_cost.h"
 #include "hotspot.skel.h"
 

@@ -10,6 +10,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "lib/clock.h"
+#include "loader_walk.h"
 #include "loader_state.h"
 
 /*
