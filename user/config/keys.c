@@ -85,8 +85,8 @@ const struct hk_section hk_sections[] = {
 	  "crash thaws it on time. Never a cgroup that holds a process of\n"
 	  "another user than the leaking one's, the root cgroup, hotspot-k's own\n"
 	  "cgroup or one of its ancestors, or a cgroup of `never`.\n"
-	  "--freeze-on-oom replaces on_oom_eta, --freeze-max max,\n"
-	  "--never-freeze never." },
+	  "--freeze-on-oom replaces on_oom_eta, --freeze-max max;\n"
+	  "--never-freeze adds to never (--never-freeze none: empties it)." },
 };
 
 const size_t hk_nr_sections = ARRAY_SIZE(hk_sections);
