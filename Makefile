@@ -72,7 +72,8 @@ LOADER_SRCS := $(wildcard user/kernel/loader*.c)
 # profiler's, linked into hotspot-k only: main, the commands (but the run's
 # flags, which the unit tests parse), the loader, the profiler, the acts.
 # Every other file is linked into the unit tests and the fuzz targets too.
-SKEL_USERS := user/hotspot-k.c $(filter-out user/cmd/cli.c,$(wildcard user/cmd/*.c)) \
+SKEL_USERS := user/hotspot-k.c \
+	      $(filter-out user/cmd/cli.c user/cmd/usage.c,$(wildcard user/cmd/*.c)) \
 	      $(LOADER_SRCS) user/kernel/verifier_log.c user/kernel/driver.c \
 	      user/profile/profiler.c user/profile/profile_object.c \
 	      user/profile/profile_stacks.c user/profile/profile_write.c \
@@ -124,6 +125,17 @@ $(OUTPUT)/%.o: user/%.c $(USER_H) $(SHARED_H) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(INCLUDES) $(LIBBPF_CFLAGS) -c $< -o $@
+
+# --version says the build: the commit (git describe; "unknown" outside
+# git), the link and the BPF objects' clang, to version.c alone; a stamp
+# that changes with the commit rebuilds it
+HK_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+HK_COMMIT_STAMP := $(OUTPUT)/commit.stamp
+$(shell mkdir -p $(OUTPUT) && { echo '$(HK_COMMIT)' | cmp -s - $(HK_COMMIT_STAMP) || \
+	echo '$(HK_COMMIT)' > $(HK_COMMIT_STAMP); })
+$(OUTPUT)/cmd/version.o: CFLAGS += -DHK_COMMIT='"$(HK_COMMIT)"' -DHK_LINK='"$(LINK_KIND)"' \
+	-DHK_BPF_CLANG='"$(shell $(CLANG) -dumpversion 2>/dev/null || echo unknown)"'
+$(OUTPUT)/cmd/version.o: $(HK_COMMIT_STAMP) $(LINK_STAMP)
 
 # the two skeletons' includers
 $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS)): $(OUTPUT)/hotspot.skel.h

@@ -58,7 +58,7 @@ enum hk_limits {
 	 * on the kernels hotspot-k loads on, but for a BTF that lacks it). */
 	HK_FILTER_DEPTH = 32,
 	/* Cgroups --never-freeze and [freeze] never can list. */
-	HK_FREEZE_NEVER = 8,
+	HK_FREEZE_NEVER = 16,
 	/* The hk_events ring buffer: ~7000 events; `follow` refuses a
 	 * pinned ring of another size (someone else's). */
 	HK_EVENTS_RING_BYTES = 2 << 20,

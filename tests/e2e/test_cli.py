@@ -5,9 +5,11 @@ errors, running as nobody, and a clean teardown on SIGINT, SIGTERM and
 
 import json
 import os
+import platform
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import time
 
@@ -27,12 +29,157 @@ def t_cli_help(suite, ctx):
     ctx.record("cli_help", True)
 
 
+def _is_static(path):
+    """No PT_INTERP program header: linked static."""
+    with open(path, "rb") as f:
+        elf = f.read(1 << 16)
+    phoff, = struct.unpack_from("<Q", elf, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", elf, 0x36)
+    return all(struct.unpack_from("<I", elf, phoff + i * phentsize)[0] != 3
+               for i in range(phnum))
+
+
 def t_cli_version(suite, ctx):
+    """--version and `version` say the build: the version first (scripts
+    read it), then the commit, libbpf, the architecture, the link, the BPF
+    objects' clang (it said `hotspot-k 0.1.0` alone)."""
     rc, out, err, _ = run_cli(suite, [suite.tool, "--version"])
-    if rc != 0 or not re.match(r"^hotspot-k \d+\.\d+\.\d+\s*$", out):
-        raise TestFailure("--version: exit %d, stdout %r (want `hotspot-k X.Y.Z`, 0)" %
-                          (rc, out))
-    ctx.record("cli_version", True)
+    rc2, out2, err2, _ = run_cli(suite, [suite.tool, "version"])
+    lines = out.splitlines()
+    keys = [l.split(":")[0] for l in lines[1:]]
+    fields = dict((l.split(":", 1)[0], l.split(":", 1)[1].strip()) for l in lines[1:]
+                  if ":" in l)
+    want_link = "static" if _is_static(suite.tool) else "dynamic"
+    if rc != 0 or not lines or not re.match(r"^hotspot-k \d+\.\d+\.\d+$", lines[0]) or \
+            keys != ["commit", "libbpf", "arch", "linked", "bpf"] or \
+            fields["arch"] != platform.machine() or fields["linked"] != want_link or \
+            not re.match(r"^v?\d+\.\d+(\.\d+)? \(built against \d+\.\d+\)$", fields["libbpf"]) or \
+            not re.match(r"^clang \d+", fields["bpf"]) or \
+            not re.match(r"^([0-9a-f]{7,}|v?\d.*|unknown)(-dirty)?$", fields["commit"]):
+        raise TestFailure("--version: exit %d, stdout:\n%s\nwant `hotspot-k X.Y.Z`, then "
+                          "commit, libbpf (built against), arch %s, linked %s, bpf clang" %
+                          (rc, indent(out), platform.machine(), want_link))
+    if rc2 != 0 or out2 != out:
+        raise TestFailure("`hotspot-k version`: exit %d, stdout:\n%s\nwant --version's" %
+                          (rc2, indent(out2)))
+    ctx.record("cli_version", True, "; ".join(lines))
+
+
+COMMANDS = ["status", "follow", "unpin", "thaw", "profile", "version"]
+COMMAND_LIST = "status, follow, unpin, thaw, profile, help, version"
+
+
+def t_cli_help_words(suite, ctx):
+    """`hotspot-k help [COMMAND]` is that --help (it was "unexpected
+    argument 'help'")."""
+    rc, run_help, _, _ = run_cli(suite, [suite.tool, "--help"])
+    rc2, out, err, _ = run_cli(suite, [suite.tool, "help"])
+    if rc2 != 0 or out != run_help:
+        raise TestFailure("`hotspot-k help`: exit %d, want --help's stdout; stderr %r" %
+                          (rc2, err))
+    for cmd in COMMANDS:
+        rc, want, _, _ = run_cli(suite, [suite.tool, cmd, "--help"])
+        rc2, out, err, _ = run_cli(suite, [suite.tool, "help", cmd])
+        if rc != 0 or rc2 != 0 or out != want or not want.startswith("Usage: hotspot-k " + cmd):
+            raise TestFailure("`hotspot-k help %s`: exit %d, want `%s --help`'s stdout "
+                              "(exit %d); got:\n%s" % (cmd, rc2, cmd, rc, indent(out + err)))
+    ctx.record("cli_help_words", True, "help and help CMD for %d commands" % len(COMMANDS))
+
+
+def _hint(cmd):
+    return "Try 'hotspot-k%s --help' for more information." % (" " + cmd if cmd else "")
+
+
+# argv, the hint's command, the first line of stderr (exactly)
+USAGE_LINES = [
+    (["--bogus"], None, "hotspot-k: unknown option '--bogus'"),
+    (["-x"], None, "hotspot-k: unknown option '-x'"),
+    (["--config"], None, "hotspot-k: option '--config' needs a value"),
+    (["--json=yes"], None, "hotspot-k: option '--json' takes no value"),
+    (["--ver"], None, "hotspot-k: ambiguous option '--ver'"),
+    (["-j", "stray"], None, "hotspot-k: unexpected argument 'stray'"),
+    (["stauts"], None, "hotspot-k: unknown command 'stauts' (commands: %s); did you mean "
+     "'status'?" % COMMAND_LIST),
+    (["xyzzy"], None, "hotspot-k: unknown command 'xyzzy' (commands: %s)" % COMMAND_LIST),
+    (["help", "nope"], None, "hotspot-k: unknown command 'nope' (commands: %s)" %
+     COMMAND_LIST),
+    (["status", "--bogus"], "status", "hotspot-k status: unknown option '--bogus'"),
+    (["status", "-n"], "status", "hotspot-k status: option '-n' needs a value"),
+    (["status", "-n", "0"], "status", "hotspot-k status: bad -n '0' (a number from 1 to 1000)"),
+    (["status", "--watch", "2x"], "status", "hotspot-k status: bad --watch '2x' (1s..1h in "
+     "whole seconds, e.g. 2s; a bare number is seconds)"),
+    (["status", "stray"], "status", "hotspot-k status: unexpected argument 'stray'"),
+    (["follow", "--bogus"], "follow", "hotspot-k follow: unknown option '--bogus'"),
+    (["follow", "-x"], "follow", "hotspot-k follow: unknown option '-x'"),
+    (["follow", "extra"], "follow", "hotspot-k follow: unexpected argument 'extra'"),
+    (["unpin", "--bogus"], "unpin", "hotspot-k unpin: unknown option '--bogus'"),
+    (["unpin", "extra"], "unpin", "hotspot-k unpin: unexpected argument 'extra'"),
+    (["thaw", "--bogus"], "thaw", "hotspot-k thaw: unknown option '--bogus'"),
+    (["profile", "--bogus"], "profile", "hotspot-k profile: unknown option '--bogus'"),
+    (["profile", "1", "--duration"], "profile",
+     "hotspot-k profile: option '--duration' needs a value"),
+    (["profile", "1", "--duration", "5"], "profile",
+     "hotspot-k profile: bad --duration '5' (1s..1h, e.g. 10s)"),
+    (["profile"], "profile", "hotspot-k profile: which PID? (e.g. hotspot-k profile 4242)"),
+    (["profile", "1", "2"], "profile",
+     "hotspot-k profile: one PID only; unexpected argument '2'"),
+    (["version", "extra"], "version", "hotspot-k version: unexpected argument 'extra'"),
+]
+
+
+def t_cli_error_style(suite, ctx):
+    """One style for every command's usage errors: `hotspot-k[ CMD]: what`
+    (never argv[0] nor `follow:`), then the one hint, exit 2 (getopt's
+    own messages, three hint forms, none for follow and unpin, stray
+    arguments ignored by follow, "unexpected argument 'stauts'")."""
+    for argv, cmd, first in USAGE_LINES:
+        rc, out, err, _ = run_cli(suite, [suite.tool, *argv])
+        want = [first, _hint(cmd)]
+        if rc != 2 or err.splitlines() != want or out:
+            raise TestFailure("hotspot-k %s: exit %d, stderr:\n%s\nwant exit 2, nothing on "
+                              "stdout and exactly:\n%s" % (" ".join(argv), rc, indent(err),
+                                                            indent("\n".join(want))))
+    ctx.record("cli_error_style", True, "%d usage errors, one line + the hint each" %
+               len(USAGE_LINES))
+
+
+def t_cli_profile_dir_flag(suite, ctx):
+    """A refused profile directory is named by the flag the user typed (it
+    said --dir for --profile-dir)."""
+    for flag in ("--profile-dir", "--dir"):
+        rc, out, err, _ = run_cli(suite, [suite.tool, "profile", "1", flag, "/nonexistent/d"])
+        if rc != 2 or not err.startswith("hotspot-k profile: %s /nonexistent/d" % flag):
+            raise TestFailure("profile 1 %s /nonexistent/d: exit %d, stderr %r; want 2 and "
+                              "`hotspot-k profile: %s ...`" % (flag, rc, err, flag))
+    ctx.record("cli_profile_dir_flag", True)
+
+
+def t_cli_not_running(suite, ctx):
+    """Nothing pinned: follow and unpin exit 3, told apart from a failure
+    (1), in a mount namespace whose bpffs is fresh and empty."""
+    got = []
+    for cmd in ("follow", "unpin"):
+        rc, out, err, _ = run_cli(suite, ["unshare", "--mount", "--propagation", "private",
+                                          "--", "sh", "-c",
+                                          "mount -t bpf bpf /sys/fs/bpf && exec \"$@\"", "sh",
+                                          suite.tool, cmd], timeout=10)
+        if rc != 3 or "nothing pinned" not in err or len(err.splitlines()) != 1:
+            raise TestFailure("%s with nothing pinned: exit %d, stderr:\n%s\nwant exit 3 and "
+                              "one line saying nothing is pinned" % (cmd, rc, indent(err)))
+        got.append("%s: %s" % (cmd, err.strip()))
+    ctx.record("cli_not_running", True, "exit 3; " + "; ".join(got))
+
+
+def t_cli_watch_units(suite, ctx):
+    """status --watch takes a duration like every other flag (2s), and the
+    bare number it took (2); the check that stdout is a terminal comes
+    after the value (it refused "2s" as "expected seconds")."""
+    for v in ("2s", "2", "1m"):
+        rc, out, err, _ = run_cli(suite, [suite.tool, "status", "--watch", v])
+        if rc != 2 or "stdout is not one" not in err:
+            raise TestFailure("status --watch %s with stdout a pipe: exit %d, stderr %r; "
+                              "want the value taken and `not a terminal`" % (v, rc, err))
+    ctx.record("cli_watch_units", True)
 
 
 def t_cli_config_roundtrip(suite, ctx):
@@ -302,6 +449,11 @@ TESTS = [
     # name, function, hard timeout (s)
     ("cli_help", t_cli_help, 15),
     ("cli_version", t_cli_version, 15),
+    ("cli_help_words", t_cli_help_words, 20),
+    ("cli_error_style", t_cli_error_style, 30),
+    ("cli_profile_dir_flag", t_cli_profile_dir_flag, 15),
+    ("cli_not_running", t_cli_not_running, 15),
+    ("cli_watch_units", t_cli_watch_units, 15),
     ("cli_config_roundtrip", t_cli_config_roundtrip, 15),
     ("cli_bad_config", t_cli_bad_config, 60),
     ("cli_usage_errors", t_cli_usage_errors, 30),

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """`hotspot-k status` from another terminal: the running instance's flagged
 processes as a table, as JSON and in the top lists (-a), the newest of two
-instances, an instance --pin left in the kernel, and exit 1 once none runs
+instances, an instance --pin left in the kernel, and exit 3 once none runs
 (with --json, the freezes recorded still); its usage errors."""
 
 import json
@@ -97,8 +97,8 @@ def t_status_flagged(suite, ctx):
     if stop_rc != 0:
         raise TestFailure("the tool exited %s on SIGINT" % stop_rc)
     rc, out, err, took = _status_until_gone(suite)
-    if rc != 1 or NONE_MSG not in err.splitlines() or out:
-        _fail("status with no hotspot-k running (%.1f s after it exited): want exit 1, "
+    if rc != 3 or NONE_MSG not in err.splitlines() or out:
+        _fail("status with no hotspot-k running (%.1f s after it exited): want exit 3, "
               "nothing on stdout and %r" % (took, NONE_MSG), rc, out, err)
     # --json as well: what a crashed tool left frozen matters most then
     rc, out, err = _status(suite, "--json")
@@ -106,10 +106,10 @@ def t_status_flagged(suite, ctx):
         o = json.loads(out, object_pairs_hook=lambda kv: kv)
     except ValueError:
         o = None
-    if rc != 1 or NONE_MSG not in err.splitlines() or not o or \
+    if rc != 3 or NONE_MSG not in err.splitlines() or not o or \
             [k for k, _ in o] != ["instance", "frozen"] or o[0][1] is not None or \
             not isinstance(o[1][1], list):
-        _fail('status --json with no hotspot-k running: want exit 1, %r and '
+        _fail('status --json with no hotspot-k running: want exit 3, %r and '
               '{"instance":null,"frozen":[...]} on stdout' % NONE_MSG, rc, out, err)
     ctx.record("status_flagged", True, "row: %s" % table_row.strip())
 
@@ -170,7 +170,7 @@ def _unpin(suite):
 def t_status_pinned(suite, ctx):
     """An instance --pin left in the kernel (no process of its own): status
     reads it from its pins, says it is pinned and lists a `yes` hog as
-    CPU-bound; after unpin, exit 1."""
+    CPU-bound; after unpin, exit 3."""
     if "iter" in suite.tool_args or os.environ.get("HOTSPOT_K_AS_5_15"):
         ctx.record("status_pinned", True, "not run: --pin needs driver wq or timer")
         return
@@ -212,8 +212,8 @@ def t_status_pinned(suite, ctx):
     if urc != 0:
         _fail("hotspot-k unpin", urc, uout, uerr)
     rc, out, err, took = _status_until_gone(suite)
-    if rc != 1 or NONE_MSG not in err.splitlines():
-        _fail("status after unpin (%.1f s): want exit 1 and %r" % (took, NONE_MSG),
+    if rc != 3 or NONE_MSG not in err.splitlines():
+        _fail("status after unpin (%.1f s): want exit 3 and %r" % (took, NONE_MSG),
               rc, out, err)
     ctx.record("status_pinned", True, shown)
 

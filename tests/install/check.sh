@@ -41,7 +41,7 @@ trap 'exit 1' INT TERM HUP
 echo "install-test: building if needed (STATIC=${STATIC:-0})"
 mk hotspot-k >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; echo "install-test: build failed" >&2; exit 1; }
 tool=./hotspot-k
-version=$($tool --version | awk '{ print $2 }')
+version=$($tool --version | awk 'NR == 1 { print $2 }')
 
 # --- make install, PREFIX=/usr ----------------------------------------------
 d=$tmp/usr-prefix
@@ -56,9 +56,11 @@ bin=$d/usr/sbin/hotspot-k
 expect="etc/hotspot-k/hotspot-k.conf 0644
 usr/lib/systemd/system/hotspot-k.service 0644
 usr/sbin/hotspot-k 0755
+usr/share/bash-completion/completions/hotspot-k 0644
 usr/share/hotspot-k/install.manifest 0644
 usr/share/man/man5/hotspot-k.conf.5.gz 0644
-usr/share/man/man8/hotspot-k.8.gz 0644"
+usr/share/man/man8/hotspot-k.8.gz 0644
+usr/share/zsh/site-functions/_hotspot-k 0644"
 got=$(cd "$d" && find . -type f -printf '%P 0%m\n' | LC_ALL=C sort)
 check_eq "exactly these files and modes: $(echo "$expect" | tr '\n' ',' | sed 's/,/, /g; s/, $//')" "$expect" "$got"
 check "every directory created is 0755" \
@@ -78,6 +80,15 @@ $tool --generate-config > "$tmp/default.conf"
 check "the config is what --generate-config prints" cmp -s "$tmp/default.conf" "$conf"
 check "the installed binary passes the config: --check-config" \
 	sh -c "timeout 10 '$bin' --check-config '$conf' | grep -qx '$conf: ok'"
+check "the completions are dist/completion's" sh -c "cmp -s dist/completion/hotspot-k.bash \
+	'$d/usr/share/bash-completion/completions/hotspot-k' && cmp -s dist/completion/_hotspot-k \
+	'$d/usr/share/zsh/site-functions/_hotspot-k'"
+# bash -n, and the installed bash completion against every command's --help
+bash "$here/completion.sh" "$tool" "$d/usr/share/bash-completion/completions/hotspot-k" \
+	"$d/usr/share/zsh/site-functions/_hotspot-k" > "$tmp/completion.out" 2>&1
+rc=$?
+sed 's/^  PASS     /           /; s/^  FAIL     /           FAIL /' "$tmp/completion.out"
+check "the completions: bash -n, each command's options as its --help, values" test $rc = 0
 check "the unit has every @PLACEHOLDER@ filled" sh -c "! grep -q '@[A-Z_]*@' '$unit'"
 check_eq "the unit's ExecStart runs the installed binary on the installed config" \
 	"ExecStart=/usr/sbin/hotspot-k --config /etc/hotspot-k/hotspot-k.conf" \
@@ -151,9 +162,11 @@ check_eq "uninstall leaves exactly the tree that was there (config, its mode, us
 d=$tmp/default-prefix
 mkdir "$d"
 mk install DESTDIR="$d" >/dev/null 2>&1
-check "PREFIX=/usr/local: sbin, share/man/man8 and man5, lib/systemd/system under it, config in /etc" \
+check "PREFIX=/usr/local: sbin, share/man/man8 and man5, lib/systemd/system, the completions under it, config in /etc" \
 	test -x "$d/usr/local/sbin/hotspot-k" -a -f "$d/usr/local/share/man/man8/hotspot-k.8.gz" \
 	-a -f "$d/usr/local/share/man/man5/hotspot-k.conf.5.gz" \
+	-a -f "$d/usr/local/share/bash-completion/completions/hotspot-k" \
+	-a -f "$d/usr/local/share/zsh/site-functions/_hotspot-k" \
 	-a -f "$d/usr/local/lib/systemd/system/hotspot-k.service" -a -f "$d/etc/hotspot-k/hotspot-k.conf"
 check "... and the unit runs /usr/local/sbin/hotspot-k" \
 	grep -qx 'ExecStart=/usr/local/sbin/hotspot-k --config /etc/hotspot-k/hotspot-k.conf' \

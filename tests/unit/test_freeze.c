@@ -136,14 +136,14 @@ static void test_never_paths(void)
 	long_path[HK_FILTER_PATH_LEN - 1] = '\0';
 	CHECK_U64(hk_filter__add_path(&l, long_path, why, sizeof(why)), 0);
 	CHECK_U64(l.n, 5);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < HK_FREEZE_NEVER - 5; i++) {
 		char p[8] = "/p0";
 
-		p[2] = (char)('0' + i);
+		p[2] = (char)('a' + i);
 		CHECK_U64(hk_filter__add_path(&l, p, why, sizeof(why)), 0);
 	}
 	CHECK_U64(hk_filter__add_path(&l, "/one-too-many", why, sizeof(why)), (__u64)-1);
-	CHECK_STR(why, "more than 8 cgroups");
+	CHECK_STR(why, "more than 16 cgroups");
 	CHECK_U64(l.n, HK_FREEZE_NEVER);
 }
 
@@ -162,7 +162,7 @@ static void round_trip(const struct hk_config *c, const char *want, unsigned int
 
 	check_true(text && strstr(text, want), want, line);
 	check_true(text && strstr(text, "\n[freeze]\n") &&
-		   strstr(text, "\n# Cgroup paths, comma-separated, at most 8. Default: "
+		   strstr(text, "\n# Cgroup paths, comma-separated, at most 16. Default: "
 			  HK_FREEZE_NEVER_DEFAULT ".\n") &&
 		   strstr(text, "\n# Duration, in whole seconds, 1s..1d. Default: 10m.\n"),
 		   "never's and max's help and default", line);
@@ -225,9 +225,9 @@ static void test_freeze_keys(void)
 		  "'.' or '..' component");
 	CHECK_U64(parse(&c, "[freeze]\nnever = /a,,/b\n", err, sizeof(err)), (__u64)-1);
 	CHECK_STR(err, "t.conf:2: bad value for never: an empty item in the list");
-	CHECK_U64(parse(&c, "[freeze]\nnever = 1,2,3,4,5,6,7,8,9\n", err, sizeof(err)),
-		  (__u64)-1);
-	CHECK_STR(err, "t.conf:2: bad value for never: more than 8 cgroups");
+	CHECK_U64(parse(&c, "[freeze]\nnever = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17\n", err,
+			sizeof(err)), (__u64)-1);
+	CHECK_STR(err, "t.conf:2: bad value for never: more than 16 cgroups");
 	CHECK_U64(parse(&c, "[freeze]\nthaw = 1s\n", err, sizeof(err)), (__u64)-1);
 	CHECK_STR(err, "t.conf:2: unknown key 'thaw' in [freeze]");
 
@@ -264,6 +264,14 @@ static void test_freeze_flags(void)
 	char *set[] = { "hotspot-k", "--freeze-on-oom", "60s", "--never-freeze", "/hk",
 			"--never-freeze", "b/c/", NULL };
 	char *none[] = { "hotspot-k", "--never-freeze", "", NULL };
+	char *none_then[] = { "hotspot-k", "--never-freeze", "/a", "--never-freeze", "none",
+			      "--never-freeze", "/b", NULL };
+	char *one[] = { "hotspot-k", "--never-freeze", "/hk", "--never-freeze", "/init.scope",
+			NULL };
+	char *many[] = { "hotspot-k", "--never-freeze", "/1", "--never-freeze", "/2",
+			 "--never-freeze", "/3", "--never-freeze", "/4", "--never-freeze", "/5",
+			 "--never-freeze", "/6", "--never-freeze", "/7", "--never-freeze", "/8",
+			 "--never-freeze", "/9", "--never-freeze", "/10", NULL };
 	char *zero[] = { "hotspot-k", "--freeze-on-oom", "0s", NULL };
 	char *frac[] = { "hotspot-k", "--freeze-on-oom", "1.5s", NULL };
 	char *dots[] = { "hotspot-k", "--never-freeze", "/a/..", NULL };
@@ -274,32 +282,53 @@ static void test_freeze_flags(void)
 	char err[HK_ERR_LEN], diff[512];
 	struct hk_cli c;
 
-	/* the flags replace the keys: the file's list goes, not added to */
+	/* the ETA replaces the key; --never-freeze adds to the file's list
+	 * (it replaced it, and dropped the seven defaults with it) */
 	CHECK_U64((__u64)cli(&c, set), (__u64)-1);
 	CHECK_U64(parse(&cfg, "[freeze]\non_oom_eta = 10s\nnever = /x\n", err, sizeof(err)), 0);
-	hk_cli__apply_flags(&c, &cfg);
+	CHECK_U64(hk_cli__apply_flags(&c, &cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg.freeze_eta_s, 60);
-	CHECK_U64(cfg.freeze_never.n, 2);
-	CHECK_STR(cfg.freeze_never.path[0], "/hk");
-	CHECK_STR(cfg.freeze_never.path[1], "/b/c");
+	CHECK_U64(cfg.freeze_never.n, 3);
+	CHECK_STR(cfg.freeze_never.path[0], "/x");
+	CHECK_STR(cfg.freeze_never.path[1], "/hk");
+	CHECK_STR(cfg.freeze_never.path[2], "/b/c");
+	/* ... and to the defaults: seven and /hk (/init.scope is one) */
+	CHECK_U64((__u64)cli(&c, one), (__u64)-1);
+	hk_config__defaults(&cfg);
+	CHECK_U64(hk_cli__apply_flags(&c, &cfg, err, sizeof(err)), 0);
+	CHECK_U64(cfg.freeze_never.n, 8);
+	CHECK_STR(cfg.freeze_never.path[0], "/init.scope");
+	CHECK_STR(cfg.freeze_never.path[7], "/hk");
 	/* '' lists none; the ETA is the file's */
 	CHECK_U64((__u64)cli(&c, none), (__u64)-1);
 	CHECK_U64(parse(&cfg, "[freeze]\non_oom_eta = 10s\n", err, sizeof(err)), 0);
-	hk_cli__apply_flags(&c, &cfg);
+	CHECK_U64(hk_cli__apply_flags(&c, &cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg.freeze_eta_s, 10);
 	CHECK_U64(cfg.freeze_never.n, 0);
+	/* none drops the defaults and what came before it, not what follows */
+	CHECK_U64((__u64)cli(&c, none_then), (__u64)-1);
+	hk_config__defaults(&cfg);
+	CHECK_U64(hk_cli__apply_flags(&c, &cfg, err, sizeof(err)), 0);
+	CHECK_U64(cfg.freeze_never.n, 1);
+	CHECK_STR(cfg.freeze_never.path[0], "/b");
+	/* the defaults and ten more: past the 16, said in one line */
+	CHECK_U64((__u64)cli(&c, many), (__u64)-1);
+	hk_config__defaults(&cfg);
+	CHECK_U64((__u64)hk_cli__apply_flags(&c, &cfg, err, sizeof(err)), (__u64)-1);
+	CHECK_STR(err, "--never-freeze /10: more than 16 cgroups (with the list in force; "
+		  "--never-freeze none drops it)");
 	/* 0s turns a file's freeze off */
 	CHECK_U64((__u64)cli(&c, zero), (__u64)-1);
 	hk_config__defaults(&cfg);
 	cfg.freeze_eta_s = 30;
-	hk_cli__apply_flags(&c, &cfg);
+	CHECK_U64(hk_cli__apply_flags(&c, &cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg.freeze_eta_s, 0);
 	CHECK_U64(cfg.freeze_never.n, 7);
 	CHECK_U64(cfg.freeze_max_s, 600);
 	/* --freeze-max replaces max, and nothing else */
 	CHECK_U64((__u64)cli(&c, max), (__u64)-1);
 	CHECK_U64(parse(&cfg, "[freeze]\non_oom_eta = 10s\nmax = 1h\n", err, sizeof(err)), 0);
-	hk_cli__apply_flags(&c, &cfg);
+	CHECK_U64(hk_cli__apply_flags(&c, &cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg.freeze_max_s, 5);
 	CHECK_U64(cfg.freeze_eta_s, 10);
 	/* usage errors (said on stderr) */

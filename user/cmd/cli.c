@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * cli.c - the command line: options, --help, and what they ask for. The
- * filters' flags replace the config keys of the same name.
+ * filters' flags replace the config keys of the same name; --never-freeze
+ * adds to [freeze] never (none: drops it).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 #include "config/config.h"
+#include "lib/msg.h"
 #include "lib/units.h"
+#include "usage.h"
 
 enum {
 	OPT_GENERATE = 256,
@@ -35,7 +38,7 @@ enum {
 
 static const char usage_text[] =
 "Usage: hotspot-k [--config FILE] [--interval DUR] [--json] [OPTION...]\n"
-"       hotspot-k status [-a] [-n N] [--json | --watch [SECONDS]]\n"
+"       hotspot-k status [-a] [-n N] [--json | --watch [DUR]]\n"
 "       hotspot-k follow [--json] [--utc] | hotspot-k unpin\n"
 "       hotspot-k profile PID [--memory] [--duration DUR] [--profile-dir DIR]\n"
 "                             [--json]\n"
@@ -81,8 +84,9 @@ static const char usage_text[] =
 "      --freeze-max DUR     thaw a frozen cgroup after DUR (default 10m, at\n"
 "                           most 1d), and when hotspot-k exits\n"
 "      --never-freeze PATH  never freeze this cgroup, its children or its\n"
-"                           ancestors (repeatable, at most 8; '' for none);\n"
-"                           default /init.scope, journald, dbus, logind, ssh\n"
+"                           ancestors (repeatable); added to [freeze] never,\n"
+"                           default /init.scope, journald, dbus, logind, ssh;\n"
+"                           none: not those, only the paths after it\n"
 "      --pin                load, pin under /sys/fs/bpf/hotspot-k and exit: the\n"
 "                           diagnosis runs on in the kernel (driver wq or timer);\n"
 "                           bpffs is mounted on /sys/fs/bpf if nothing is\n"
@@ -110,7 +114,7 @@ static const char usage_text[] =
 "      --check-config FILE  validate FILE, load nothing; exit 0 or 2\n"
 "  -v, --verbose            libbpf debug output (full verifier log on failure)\n"
 "  -h, --help               this help\n"
-"  -V, --version            version\n"
+"  -V, --version            version, commit, libbpf, arch, static or dynamic\n"
 "\n"
 "Commands:\n"
 "  status                   the running instance's processes that are not OK\n"
@@ -121,6 +125,8 @@ static const char usage_text[] =
 "                           flame graph; see profile --help\n"
 "  thaw CGROUP | --all      thaw a cgroup --freeze-on-oom froze, or every one\n"
 "                           recorded in /run/hotspot-k\n"
+"  help [COMMAND]           this help, or the command's\n"
+"  version                  what was built, as --version\n"
 "\n"
 "Examples:\n"
 "  sudo hotspot-k                             # defaults, 5 s windows\n"
@@ -137,7 +143,8 @@ static const char usage_text[] =
 "  sudo hotspot-k profile 4242 --duration 30s # where does 4242's time go?\n"
 "  sudo bpftool map dump name hk_procs        # current state per process\n"
 "\n"
-"Exit status: 0 normal, 1 runtime failure, 2 usage or config error.\n";
+"Exit status: 0 normal, 1 runtime failure, 2 usage or config error; 3 no\n"
+"instance running (status) or pinned (follow, unpin).\n";
 
 static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -170,15 +177,14 @@ static const struct option long_opts[] = {
 	{},
 };
 
-static void usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "hotspot-k: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'hotspot-k --help' for more information.\n");
-}
+#define usage_error(fmt, arg) hk_usage__error(NULL, fmt, arg)
 
-void hk_cli__apply_flags(const struct hk_cli *c, struct hk_config *cfg)
+int hk_cli__apply_flags(const struct hk_cli *c, struct hk_config *cfg, char *err,
+			size_t err_len)
 {
+	char why[HK_ERR_LEN];
+	__u32 i;
+
 	if (c->profile_set)
 		cfg->profile_ns = c->profile_ns;
 	if (c->filters_set & FILTER_PIDS)
@@ -191,10 +197,20 @@ void hk_cli__apply_flags(const struct hk_cli *c, struct hk_config *cfg)
 		memcpy(cfg->filter_cgroup, c->filters.filter_cgroup, sizeof(cfg->filter_cgroup));
 	if (c->filters_set & FREEZE_ETA)
 		cfg->freeze_eta_s = c->filters.freeze_eta_s;
-	if (c->filters_set & FREEZE_NEVER)
-		cfg->freeze_never = c->filters.freeze_never;
 	if (c->filters_set & FREEZE_MAX)
 		cfg->freeze_max_s = c->filters.freeze_max_s;
+	/* --never-freeze adds to the list in force (the defaults, or the
+	 * file's): a flag that replaced it dropped the ssh and journald
+	 * protections without a word; "none" drops them, said so at start */
+	if (c->filters_set & FREEZE_NEVER_NONE)
+		memset(&cfg->freeze_never, 0, sizeof(cfg->freeze_never));
+	for (i = 0; i < c->filters.freeze_never.n; i++)
+		if (hk_filter__add_path(&cfg->freeze_never, c->filters.freeze_never.path[i], why,
+					sizeof(why)))
+			return hk_msg__fail(err, err_len, "--never-freeze %s: %s (with the list "
+					    "in force; --never-freeze none drops it)",
+					    c->filters.freeze_never.path[i], why);
+	return 0;
 }
 
 int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
@@ -205,7 +221,8 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 	const char *flag = NULL;
 	char why[HK_ERR_LEN];
 
-	while ((opt = getopt_long(argc, argv, "c:i:jp:vhV", long_opts, NULL)) != -1) {
+	opterr = 0;	/* its messages say argv[0]: usage.h says them */
+	while ((opt = getopt_long(argc, argv, ":c:i:jp:vhV", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			flag = "--pid";
@@ -234,9 +251,14 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 		case OPT_NEVER_FREEZE:
 			flag = "--never-freeze";
 			c->filters_set |= FREEZE_NEVER;
-			/* '' says: none, not even the defaults */
-			if (*optarg && hk_filter__add_path(&c->filters.freeze_never, optarg, why,
-							   sizeof(why)))
+			/* none (or '', as before): not even the defaults, nor what
+			 * came before it */
+			if (!*optarg || !strcmp(optarg, "none")) {
+				c->filters_set |= FREEZE_NEVER_NONE;
+				c->filters.freeze_never.n = 0;
+				break;
+			}
+			if (hk_filter__add_path(&c->filters.freeze_never, optarg, why, sizeof(why)))
 				goto bad_filter;
 			break;
 		case OPT_FREEZE_ON_OOM:
@@ -345,22 +367,18 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 			fputs(usage_text, stdout);
 			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
 		case 'V':
-			printf("hotspot-k %s\n", HK_VERSION);
-			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
+			c->version = 1;
+			break;
 		default:
-			fprintf(stderr, "Try 'hotspot-k --help' for more information.\n");
-			return EXIT_USAGE;
+			return hk_usage__getopt(NULL, opt, argv, long_opts);
 		}
 	}
-	if (optind < argc) {
-		usage_error("unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", hk_msg__quote(why, sizeof(why),
+									     argv[optind]));
 	return -1;
 bad_filter:
-	fprintf(stderr, "hotspot-k: bad %s: %s\nTry 'hotspot-k --help' for more information.\n",
-		flag, why);
-	return EXIT_USAGE;
+	return hk_usage__error(NULL, "bad %s: %s", flag, why);
 }
 
 /* Where profiles go: "." unless --profile-dir says. */

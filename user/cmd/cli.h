@@ -20,11 +20,12 @@ struct hk_cli {
 	int utc;
 	const char *prom_path;		/* --prometheus */
 	int pin;			/* --pin */
+	int version;			/* --version */
 	__u64 profile_ns;		/* --profile */
 	int profile_set;
 	const char *profile_dir;	/* --profile-dir; NULL: "." */
 	/* --pid, --comm, --exclude-comm, --cgroup, --freeze-on-oom,
-	 * --freeze-max, --never-freeze: each replaces its key */
+	 * --freeze-max: each replaces its key; --never-freeze adds to its */
 	struct hk_config filters;
 	unsigned int filters_set;	/* FILTER_*, FREEZE_* given */
 };
@@ -37,18 +38,21 @@ enum {
 	FREEZE_ETA = 16,
 	FREEZE_NEVER = 32,
 	FREEZE_MAX = 64,
+	FREEZE_NEVER_NONE = 128,	/* --never-freeze none: the list emptied first */
 };
 
 /*
- * Parse argv into *c (zeroed by the caller): -1 to go on; else the exit
- * status to leave with (--help, --version: 0; a usage error, said on
- * stderr: 2).
+ * Parse argv into *c (zeroed by the caller): -1 to go on (c->version: say
+ * it, run.c); else the exit status to leave with (--help: 0; a usage
+ * error, said on stderr: 2).
  */
 int hk_cli__parse(struct hk_cli *c, int argc, char **argv);
 
 /* Put the command line's filters, freeze settings and --profile over the
- * config's (they replace its keys). */
-void hk_cli__apply_flags(const struct hk_cli *c, struct hk_config *cfg);
+ * config's (they replace its keys; --never-freeze adds to its list): 0, or
+ * -1 with one line in err (the list full). */
+int hk_cli__apply_flags(const struct hk_cli *c, struct hk_config *cfg, char *err,
+			size_t err_len);
 
 /* Where profiles go: "." unless --profile-dir says. */
 const char *hk_cli__profile_dir(const struct hk_cli *c);

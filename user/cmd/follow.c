@@ -27,13 +27,21 @@
 #include "kernel/pindir.h"
 #include "output/format.h"
 #include "output/printer.h"
+#include "usage.h"
 
 static const char follow_usage[] =
 "Usage: hotspot-k follow [--json] [--utc]\n"
 "\n"
 "Print the transitions of the instance started with --pin, as it would\n"
 "have printed them, until SIGINT/SIGTERM. The instance keeps running.\n"
-"One follow at a time: its ring buffer has one reader position.\n";
+"One follow at a time: its ring buffer has one reader position.\n"
+"\n"
+"  -j, --json      one JSON object per line instead of text\n"
+"  -u, --utc       times in UTC instead of local time\n"
+"  -h, --help      this help\n"
+"\n"
+"Exit status: 0 stopped by a signal, 1 a failure, 2 usage error, 3 no\n"
+"pinned instance.\n";
 
 int hk_cmd_follow(int argc, char **argv)
 {
@@ -54,28 +62,33 @@ int hk_cmd_follow(int argc, char **argv)
 	char err[768];
 	sigset_t mask;
 
-	while ((opt = getopt_long(argc, argv, "juh", opts, NULL)) != -1) {
+	optind = 0;
+	opterr = 0;	/* its messages say argv[0]: usage.h says them */
+	while ((opt = getopt_long(argc, argv, "+:juh", opts, NULL)) != -1) {
 		if (opt == 'j')
 			json = 1;
 		else if (opt == 'u')
 			utc = 1;
 		else if (opt == 'h')
-			return fputs(follow_usage, stdout) == EOF ? 1 : 0;
+			return fputs(follow_usage, stdout) == EOF ? EXIT_RUNTIME : EXIT_OK;
 		else
-			return 2;
+			return hk_usage__getopt("follow", opt, argv, opts);
 	}
+	/* they were ignored, and the follow ran */
+	if (optind < argc)
+		return hk_usage__error("follow", "unexpected argument '%s'", argv[optind]);
 	n = hk_pindir__open(&pd, 0, err, sizeof(err));
 	if (n) {
 		fprintf(stderr, "hotspot-k follow: %s%s\n", err, n == -ENOENT ?
 			": start one with sudo hotspot-k --pin" : "");
-		return 1;
+		return n == -ENOENT ? EXIT_NOT_RUNNING : EXIT_RUNTIME;
 	}
 	fd = hk_pindir__map(&pd, "hk_events", &ring, 0, err, sizeof(err));
 	if (fd < 0) {
 		fprintf(stderr, "hotspot-k follow: %s%s\n", err, fd == -ENOENT ?
 			" (no pinned instance: start one with sudo hotspot-k --pin)" : "");
 		hk_pindir__close(&pd);
-		return 1;
+		return fd == -ENOENT ? EXIT_NOT_RUNNING : EXIT_RUNTIME;
 	}
 	/*
 	 * The ring buffer has one consumer position, in the map: two readers
@@ -124,7 +137,7 @@ int hk_cmd_follow(int argc, char **argv)
 		n = ring_buffer__consume(rb);
 		if (pr.write_errno) {
 			if (pr.write_errno != EPIPE)
-				fprintf(stderr, "hotspot-k: writing output: %s\n",
+				fprintf(stderr, "hotspot-k follow: writing output: %s\n",
 					strerror(pr.write_errno));
 			goto out;
 		}

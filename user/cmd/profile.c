@@ -22,6 +22,7 @@
 #include "lib/units.h"
 #include "profile/profile_write.h"
 #include "shared/units.h"
+#include "usage.h"
 
 static const char usage_text[] =
 "Usage: hotspot-k profile PID [--memory] [--duration DUR] [--profile-dir DIR]\n"
@@ -52,14 +53,10 @@ static const char usage_text[] =
 "                       created anew (a name planted there is replaced, never\n"
 "                       followed)\n"
 "  -j, --json           the lines as JSON objects\n"
-"  -h, --help           this help\n";
-
-static int usage_error(const char *what, const char *arg)
-{
-	fprintf(stderr, "hotspot-k profile: %s '%s'\nTry 'hotspot-k profile --help'.\n",
-		what, arg);
-	return EXIT_USAGE;
-}
+"  -h, --help           this help\n"
+"\n"
+"Exit status: 0 written, 1 no such process, a failure or nothing written,\n"
+"2 usage error or directory refused.\n";
 
 /* SIGINT and SIGTERM, blocked: sigtimedwait takes them between polls. */
 static void block_stop_signals(sigset_t *set)
@@ -91,17 +88,22 @@ int hk_cmd_profile(int argc, char **argv)
 	sigset_t stop;
 	long hz;
 	__u32 kind = HK_PROF_ON_CPU;
-	const char *label = "manual";
-	int opt, json = 0, t;
+	const char *label = "manual", *dir_flag = "--profile-dir";
+	int opt, json = 0, t, li = 0;
 
-	while ((opt = getopt_long(argc, argv, "jmh", opts, NULL)) != -1) {
+	optind = 0;
+	opterr = 0;	/* its messages say argv[0]: usage.h says them */
+	while ((opt = getopt_long(argc, argv, ":jmh", opts, &li)) != -1) {
 		switch (opt) {
 		case 'd':
 			if (hk_units__parse_duration_ns(optarg, &act.profile_ns) ||
 			    act.profile_ns < HK_NSEC_PER_SEC || act.profile_ns > HK_NSEC_PER_HOUR)
-				return usage_error("bad --duration (1s..1h, e.g. 10s)", optarg);
+				return hk_usage__error("profile", "bad --duration '%s' (1s..1h, "
+						       "e.g. 10s)", optarg);
 			break;
 		case 'D':
+			/* the messages name the flag the user typed */
+			dir_flag = !strcmp(opts[li].name, "dir") ? "--dir" : "--profile-dir";
 			act.profile_dir = optarg;
 			break;
 		case 'j':
@@ -115,19 +117,18 @@ int hk_cmd_profile(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'hotspot-k profile --help'.\n");
-			return EXIT_USAGE;
+			return hk_usage__getopt("profile", opt, argv, opts);
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "hotspot-k profile: %s\nTry 'hotspot-k profile --help'.\n",
-			optind < argc ? "one PID only" : "which PID?");
-		return EXIT_USAGE;
-	}
+	if (optind == argc)
+		return hk_usage__error("profile", "which PID? (e.g. hotspot-k profile 4242)");
+	if (optind < argc - 1)
+		return hk_usage__error("profile", "one PID only; unexpected argument '%s'",
+				       argv[optind + 1]);
 	errno = 0;
 	pid = strtoul(argv[optind], &end, 10);
 	if (errno || *end || !pid || pid > 4194304)
-		return usage_error("bad PID", argv[optind]);
+		return hk_usage__error("profile", "bad PID '%s' (1..4194304)", argv[optind]);
 	/* the process of that PID now: its start, checked again as it is opened */
 	errno = 0;
 	ticks = hk_pidref__start_ticks((__u32)pid);
@@ -138,11 +139,11 @@ int hk_cmd_profile(int argc, char **argv)
 	}
 	/* opened and checked once: the files go in relative to it */
 	if (hk_profile__dir_open(act.profile_dir, warn, sizeof(warn), err, sizeof(err))) {
-		fprintf(stderr, "hotspot-k profile: --dir %s\n", err);
+		fprintf(stderr, "hotspot-k profile: %s %s\n", dir_flag, err);
 		return EXIT_USAGE;
 	}
 	if (warn[0])
-		hk_log__print(HK_LOG_WARNING, "profile --dir %s\n", warn);
+		hk_log__print(HK_LOG_WARNING, "profile %s %s\n", dir_flag, warn);
 	signal(SIGPIPE, SIG_IGN);
 	if (hk_printer__init(&pr, stdout, json, 0, 0)) {
 		fprintf(stderr, "hotspot-k profile: out of memory\n");

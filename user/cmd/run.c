@@ -228,6 +228,8 @@ int hk_cmd_run(int argc, char **argv)
 	ret = hk_cli__parse(&c, argc, argv);
 	if (ret >= 0)
 		return ret;
+	if (c.version)
+		return hk_cmd_version(0, NULL);
 	if (c.generate) {
 		hk_config__defaults(&c.opts.cfg);
 		if (!hk_config__generate(&c.opts.cfg, stdout))
@@ -242,7 +244,10 @@ int hk_cmd_run(int argc, char **argv)
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		return EXIT_USAGE;
 	}
-	hk_cli__apply_flags(&c, &c.opts.cfg);
+	if (hk_cli__apply_flags(&c, &c.opts.cfg, err, sizeof(err))) {
+		hk_log__print(HK_LOG_ERR, "%s\n", err);
+		return EXIT_USAGE;
+	}
 	if (hk_sysinfo__resolve_cgroup(&c.opts.cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
 		return EXIT_USAGE;

@@ -132,8 +132,8 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}
-	hk_cli__apply_flags(c, &cfg);
-	if (hk_sysinfo__resolve_cgroup(&cfg, err, sizeof(err))) {
+	if (hk_cli__apply_flags(c, &cfg, err, sizeof(err)) ||
+	    hk_sysinfo__resolve_cgroup(&cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
 		return;
 	}

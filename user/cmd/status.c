@@ -18,13 +18,15 @@
 #include "kernel/bpffs.h"
 #include "kernel/instance.h"
 #include "lib/msg.h"
+#include "lib/units.h"
 #include "output/format.h"
 #include "status/status.h"
+#include "usage.h"
 
 #define PROG "hotspot-k status"
 
 static const char usage_text[] =
-"Usage: hotspot-k status [-a] [-n N] [--json | --watch [SECONDS]]\n"
+"Usage: hotspot-k status [-a] [-n N] [--json | --watch [DUR]]\n"
 "\n"
 "From another terminal, while a hotspot-k runs: every process it has flagged\n"
 "(its label is not OK), read from the running instance's maps.\n"
@@ -33,10 +35,10 @@ static const char usage_text[] =
 "                  by RSS growth, in the latest window\n"
 "  -n, --top N     N for -a (default 10, 1..1000); implies -a\n"
 "  -j, --json      one JSON object on one line instead of tables\n"
-"  -w, --watch [SECONDS]\n"
-"                  the tables redrawn in place every SECONDS (default 2,\n"
-"                  1..3600), as top does, until q, Ctrl-C or SIGTERM; on a\n"
-"                  terminal only\n"
+"  -w, --watch [DUR]\n"
+"                  the tables redrawn in place every DUR (default 2s,\n"
+"                  1s..1h; a bare number is seconds), as top does, until\n"
+"                  q, Ctrl-C or SIGTERM; on a terminal only\n"
 "  -h, --help      this help\n"
 "\n"
 "Cgroups --freeze-on-oom froze are listed after the tables (\"frozen\" in\n"
@@ -56,8 +58,8 @@ static const char usage_text[] =
 "  sudo hotspot-k status --json | jq .flagged\n"
 "  sudo hotspot-k status --watch            # live, every 2 s\n"
 "\n"
-"Exit status: 0 shown (nothing flagged included), 1 no running hotspot-k or\n"
-"a failure, 2 usage error.\n";
+"Exit status: 0 shown (nothing flagged included), 1 a failure, 2 usage\n"
+"error, 3 no running hotspot-k.\n";
 
 static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
@@ -68,13 +70,27 @@ static const struct option long_opts[] = {
 	{},
 };
 
-static int usage_error(const char *what, const char *arg)
+static int usage_error(const char *fmt, const char *arg)
 {
 	char q[HK_QUOTE_BUF];
 
-	fprintf(stderr, PROG ": %s%s\nTry 'hotspot-k status --help' for more information.\n",
-		what, hk_msg__quote(q, sizeof(q), arg));
-	return EXIT_USAGE;
+	return hk_usage__error("status", fmt, hk_msg__quote(q, sizeof(q), arg));
+}
+
+/* --watch's SECONDS: a duration (2s, 1m) in whole seconds, or a bare
+ * number of seconds as before; 0 when neither, or out of 1..3600. */
+static unsigned int watch_seconds(const char *s)
+{
+	__u64 v;
+
+	if (s[0] >= '0' && s[0] <= '9' && s[strspn(s, "0123456789")] == '\0') {
+		if (strlen(s) > 4)
+			return 0;
+		v = strtoull(s, NULL, 10);
+	} else if (hk_units__parse(s, HK_UNIT_DURATION_S, &v, NULL, 0)) {
+		return 0;
+	}
+	return v >= 1 && v <= HK_STATUS_WATCH_MAX_S ? (unsigned int)v : 0;
 }
 
 /* -1: go on; else the exit status (--help, a usage error). */
@@ -96,7 +112,7 @@ static int parse_args(struct hk_status_opts *o, int argc, char **argv)
 			errno = 0;
 			n = strtol(optarg, &end, 10);
 			if (errno || end == optarg || *end || n < 1 || n > HK_STATUS_TOP_MAX)
-				return usage_error("-n: expected a number from 1 to 1000, got ",
+				return usage_error("bad -n '%s' (a number from 1 to 1000)",
 						   optarg);
 			o->top_n = (unsigned int)n;
 			o->all = true;
@@ -112,31 +128,22 @@ static int parse_args(struct hk_status_opts *o, int argc, char **argv)
 			o->watch_s = HK_STATUS_WATCH_DEFAULT_S;
 			if (!optarg)
 				break;
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || n < 1 || n > HK_STATUS_WATCH_MAX_S)
-				return usage_error("--watch: expected seconds from 1 to 3600, got ",
-						   optarg);
-			o->watch_s = (unsigned int)n;
+			o->watch_s = watch_seconds(optarg);
+			if (!o->watch_s)
+				return usage_error("bad --watch '%s' (1s..1h in whole seconds, "
+						   "e.g. 2s; a bare number is seconds)", optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
-		case ':':
-			return usage_error("a value is needed after ", argv[optind - 1]);
 		default:
-			if (optopt) {
-				char opt_s[] = { '-', (char)optopt, '\0' };
-
-				return usage_error("unknown option ", opt_s);
-			}
-			return usage_error("unknown option ", argv[optind - 1]);
+			return hk_usage__getopt("status", opt, argv, long_opts);
 		}
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument ", argv[optind]);
+		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->watch_s && o->json)
-		return usage_error("--watch redraws tables: not with ", "--json");
+		return usage_error("--watch redraws tables: not with %s", "--json");
 	return -1;
 }
 
@@ -231,7 +238,7 @@ static int status_once(FILE *f, FILE *err_f, const struct hk_status_opts *o, boo
 	if (e == -ENOENT) {
 		fprintf(err_f, PROG ": no running hotspot-k (no BPF map hk_procs): "
 			"start one with sudo hotspot-k\n");
-		return EXIT_RUNTIME;
+		return EXIT_NOT_RUNNING;
 	}
 	if (e) {
 		fprintf(err_f, PROG ": %s\n", err);

@@ -21,6 +21,7 @@
 #include "lib/escape.h"
 #include "lib/msg.h"
 #include "lib/outbuf.h"
+#include "usage.h"
 
 #define PROG "hotspot-k thaw"
 
@@ -51,9 +52,8 @@ static int usage_error(const char *what, const char *arg)
 {
 	char q[HK_QUOTE_BUF];
 
-	fprintf(stderr, PROG ": %s%s\nTry 'hotspot-k thaw --help' for more information.\n",
-		what, arg ? hk_msg__quote(q, sizeof(q), arg) : "");
-	return EXIT_USAGE;
+	return hk_usage__error("thaw", "%s%s%s%s", what, arg ? "'" : "",
+			       arg ? hk_msg__quote(q, sizeof(q), arg) : "", arg ? "'" : "");
 }
 
 /* Drop the record of cg's freeze, if there is a run directory. */
@@ -174,7 +174,7 @@ int hk_cmd_thaw(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+ah", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:ah", opts, NULL)) != -1) {
 		if (opt == 'h') {
 			fputs(usage_text, stdout);
 			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
@@ -183,7 +183,7 @@ int hk_cmd_thaw(int argc, char **argv)
 			all = 1;
 			continue;
 		}
-		return usage_error("unknown option ", argv[optind - 1]);
+		return hk_usage__getopt("thaw", opt, argv, opts);
 	}
 	if (all && optind < argc)
 		return usage_error("--all or one cgroup, not both; unexpected ", argv[optind]);

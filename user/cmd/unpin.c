@@ -14,6 +14,7 @@
 #include "kernel/bpffs.h"
 #include "kernel/delayacct.h"
 #include "kernel/pindir.h"
+#include "usage.h"
 
 int hk_cmd_unpin(int argc, char **argv)
 {
@@ -24,17 +25,18 @@ int hk_cmd_unpin(int argc, char **argv)
 	if (argc > 1) {
 		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 			puts("Usage: hotspot-k unpin\n\nStop the instance started with --pin: "
-			     "remove " HK_PIN_DIR "; its programs and maps go with the last "
-			     "reference.");
-			return 0;
+			     "remove " HK_PIN_DIR ";\nits programs and maps go with the last "
+			     "reference.\n\nExit status: 0 unpinned, 1 a failure, 2 usage "
+			     "error, 3 nothing pinned.");
+			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
 		}
-		fprintf(stderr, "hotspot-k unpin: unexpected argument '%s'\n", argv[1]);
-		return 2;
+		return hk_usage__error("unpin", "%s '%s'", argv[1][0] == '-' ?
+				       "unknown option" : "unexpected argument", argv[1]);
 	}
 	n = hk_pindir__open(&pd, 0, err, sizeof(err));
 	if (n) {
 		fprintf(stderr, "hotspot-k unpin: %s\n", err);
-		return 1;
+		return n == -ENOENT ? EXIT_NOT_RUNNING : EXIT_RUNTIME;
 	}
 	duty = hk_delayacct__pinned_duty(&pd, note, sizeof(note));
 	if (note[0])

@@ -28,7 +28,8 @@
 #define HK_FREEZE_MAX_DEFAULT_S	600
 #define HK_FREEZE_MAX_MAX_S	86400
 /* [freeze] never by default: what a host and whoever must look at it need
- * (the log, the bus, logins, ssh on Debian and on Red Hat), 7 of 8 */
+ * (the log, the bus, logins, ssh on Debian and on Red Hat), 7 of 16:
+ * --never-freeze adds to them (cli.c) */
 #define HK_FREEZE_NEVER_DEFAULT							\
 	"/init.scope, /system.slice/systemd-journald.service, "			\
 	"/system.slice/dbus.service, /system.slice/dbus-broker.service, "	\

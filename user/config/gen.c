@@ -48,7 +48,7 @@ static const char *kind_name(enum hk_unit_kind kind)
 	case HK_UNIT_PATH:
 		return "A cgroup path";
 	case HK_UNIT_PATH_LIST:
-		return "Cgroup paths, comma-separated, at most 8";
+		return "Cgroup paths, comma-separated, at most 16";
 	}
 	return "";
 }

@@ -90,8 +90,8 @@ const struct hk_section hk_sections[] = {
 	  "time. Never a cgroup that holds a process of another user than the\n"
 	  "leaking one's, the root cgroup, hotspot-k's own cgroup or one of its\n"
 	  "ancestors, or a cgroup of `never`.\n"
-	  "--freeze-on-oom replaces on_oom_eta, --freeze-max max,\n"
-	  "--never-freeze never." },
+	  "--freeze-on-oom replaces on_oom_eta, --freeze-max max;\n"
+	  "--never-freeze adds to never (--never-freeze none: empties it)." },
 };
 
 const size_t hk_nr_sections = ARRAY_SIZE(hk_sections);
