@@ -28,8 +28,9 @@ cross_pkgs()
 bench="rt-tests stress-ng linux-perf sysstat strace libbpf-tools"
 # make install-test: systemd-analyze (verify, security, syscall-filter), man
 # and groff for the man page, setpriv, unshare and flock, strace, and
-# /bin/kill, which the unit's ExecReload runs
-install="systemd man-db groff-base util-linux strace coreutils gzip procps"
+# /bin/kill, which the unit's ExecReload runs; zsh for
+# the completions' checks
+install="systemd man-db groff-base util-linux strace coreutils gzip procps zsh"
 
 # make unit ARCH=arm64: the aarch64 unit tests under qemu-user
 cross_unit="qemu-user-static libcunit1-dev:arm64"
