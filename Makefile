@@ -7,6 +7,8 @@
 #                   tests (both drivers) + the attacks of an unprivileged
 #                   user + make vmtest, on one static binary
 #                   (needs root)
+#   make check      the loop for every edit (<= 2 minutes): build, unit,
+#                   prog-test and a smoke of e2e (needs root)
 #   make docs-drift  the man pages against the binary's flags, keys, labels,
 #                   JSON keys and metrics (tests/docs/drift.py; in make test)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (tests/fuzz/)
@@ -252,7 +254,9 @@ $(OUTPUT)/deep_over.bpf.o: tests/bpf-prog-test/deep_chain.bpf.c $(VMLINUX_H)
 # and that this kernel (6.9+, JIT) agrees on the 16-byte rule
 STACK_MARGIN := 64
 STACK_FRAME_MARGIN := 2
-prog-test: $(OUTPUT)/prog-test $(OUTPUT)/standin-test $(OUTPUT)/profile.bpf.o $(OUTPUT)/deep_chain.bpf.o $(OUTPUT)/deep_over.bpf.o
+PROG_TEST_DEPS := $(OUTPUT)/prog-test $(OUTPUT)/standin-test $(OUTPUT)/profile.bpf.o \
+		  $(OUTPUT)/deep_chain.bpf.o $(OUTPUT)/deep_over.bpf.o
+prog-test: $(PROG_TEST_DEPS)
 	$(Q)python3 tests/bpf-prog-test/stack_chain.py --min-margin $(STACK_MARGIN) \
 		--min-frame-margin $(STACK_FRAME_MARGIN) $(OUTPUT)/hotspot.bpf.o >$(OUTPUT)/stack-chain.log 2>&1 && \
 		python3 tests/bpf-prog-test/stack_chain.py --min-margin $(STACK_MARGIN) \
@@ -340,6 +344,23 @@ e2e-iter: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUT
 test: deps
 	$(Q)tools/deps.sh test
 	$(Q)tests/all.sh "$(MAKE)"
+
+# The loop for every edit, <= 2 minutes from a built tree: the build, unit
+# beside prog-test, then e2e's smoke alone (tools/check.sh), and a table of
+# each part's seconds. make test stays the one command that proves everything.
+.PHONY: check check-build e2e-smoke
+check: deps
+	$(Q)tools/deps.sh check
+	$(Q)tools/check.sh "$(MAKE)"
+
+# what check's parts run, built in one make: unit and prog-test, run beside
+# each other, then have nothing left to build
+check-build: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/unit-tests $(PROG_TEST_DEPS)
+	@:
+
+# a few scenarios of each main path, from e2e and e2e-attack (run.py's SMOKE)
+e2e-smoke: hotspot-k $(OUTPUT)/hkload
+	$(Q)python3 tests/e2e/run.py --smoke --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
 bench: deps
 	$(Q)tools/deps.sh bench

@@ -24,25 +24,13 @@ times=$out/suite-times
 t_all=$(date +%s%N)
 vm_pid=
 
-mkdir -p "$out" && : >"$times" || exit 1
+mkdir -p "$out" && : >"$times" && rm -f "$out"/e2e-times.* || exit 1
 
-ms_since()
-{
-	echo $((($(date +%s%N) - $1) / 1000000))
-}
+. tools/times.sh
 
 report()
 {
-	local name ms rc
-
-	echo
-	echo "suite          seconds  result"
-	while read -r name ms rc; do
-		printf '%-14s %7d.%d  %s\n' "$name" $((ms / 1000)) $((ms % 1000 / 100)) \
-			"$([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)")"
-	done <"$times"
-	ms=$(ms_since "$t_all")
-	printf '%-14s %7d.%d\n' "make test" $((ms / 1000)) $((ms % 1000 / 100))
+	times_table suite "$times" "$out" "make test" "$t_all"
 }
 
 stop_vmtest()
@@ -69,7 +57,7 @@ suite()
 	local name=$1 t0 rc
 	shift
 	t0=$(date +%s%N)
-	"$@"
+	HK_E2E_TIMES=$out/e2e-times.$name "$@"
 	rc=$?
 	echo "$name $(ms_since "$t0") $rc" >>"$times"
 	[ "$rc" = 0 ] || fail "$rc"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Install the Debian packages a step needs, only those that are missing.
-#   tools/deps.sh build|test|fuzz|vmtest|bench|install|cross-arm64|cross-arm64-unit|cross-x86
+#   tools/deps.sh build|check|test|fuzz|vmtest|bench|install|cross-arm64|cross-arm64-unit|cross-x86
 # cross-ARCH: Debian's cross compiler for that target and its -dev packages
 # through multiarch (the Debian architecture added to dpkg first).
 set -eu
@@ -38,6 +38,8 @@ host_deb=$(dpkg --print-architecture)
 foreign=	# the Debian architecture a cross build needs dpkg to know
 case "${1:-build}" in
 build) want=$build ;;
+# make check: build, unit, prog-test and e2e's smoke: no guests, no fuzzer
+check) want="$build $test" ;;
 test) want="$build $test $fuzz $vmtest $install $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
 fuzz) want="$build $fuzz" ;;
 vmtest) want="$build $vmtest $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
@@ -46,7 +48,7 @@ install) want="$build $install" ;;
 cross-arm64) want="$build $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
 cross-arm64-unit) want="$build $(cross_pkgs aarch64 arm64) $cross_unit"; foreign=arm64 ;;
 cross-x86) want="$build $(cross_pkgs x86-64 amd64)"; foreign=amd64 ;;
-*) echo "usage: $0 build|test|fuzz|vmtest|bench|install|cross-arm64|cross-arm64-unit|cross-x86" >&2; exit 2 ;;
+*) echo "usage: $0 build|check|test|fuzz|vmtest|bench|install|cross-arm64|cross-arm64-unit|cross-x86" >&2; exit 2 ;;
 esac
 [ "$foreign" != "$host_deb" ] || foreign=
 

@@ -5,7 +5,7 @@ End-to-end tests of hotspot-k: the real tool, loaded into the running
 kernel, against real workloads.
 
   python3 tests/e2e/run.py --tool ./hotspot-k [--only NAME,...] [--skip NAME,...]
-      [--tool-args "--driver iter"] [--keep]
+      [--tool-args "--driver iter"] [--keep] [--attacks | --smoke] [--times FILE]
 
 Needs root (the tool loads BPF programs), bpftool, taskset, nice and setpriv
 or runuser. Python 3 standard library only.
@@ -155,6 +155,24 @@ TOGETHER = (
 )
 
 
+# make check's end-to-end part (run.py --smoke): one scenario of each main
+# path, 20 s on a calm machine. The command line with the real binary
+# (--help, usage and config errors, a load and its teardown: 2 s), one CPU
+# diagnosis (cpu_bound, 7.5 s), the fastest memory one (mem_thrashing, 7.5 s;
+# oom_risk's trend makes it 22 s), one attack (nobody's busy loop under a
+# hostile cgroup path: its line cut, within LINE_MAX, parsed: 2.5 s) and,
+# last, every JSON line of those runs checked field by field. Exactly these
+# names, in this order; make e2e and e2e-attack run each of them again.
+SMOKE = ("cli_help", "cli_usage_errors", "cli_bad_config", "cli_sigint_teardown",
+         "cpu_bound", "mem_thrashing", "attack_json_line_max", "json_lines_valid")
+
+
+def smoke_tests():
+    """The SMOKE scenarios, from both suites, in SMOKE's order."""
+    by_name = {t[0]: t for t in tuple(TESTS) + attack_tests()}
+    return tuple(by_name[n] for n in SMOKE)
+
+
 def attack_tests():
     """The adversarial suite (--attacks): every test_attack_*.py, in name order."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -180,13 +198,16 @@ def main():
     ap.add_argument("--attacks", action="store_true",
                     help="run the adversarial suite instead (test_attack_*.py): an "
                          "unprivileged user against the root tool")
-    ap.add_argument("--times", default="",
+    ap.add_argument("--smoke", action="store_true",
+                    help="run make check's few scenarios instead (SMOKE, from both suites)")
+    ap.add_argument("--times", default=os.environ.get("HK_E2E_TIMES", ""),
                     help="write each attempt's wall time to this file, "
-                         "one `seconds name` a line (where a suite's time goes)")
+                         "one `seconds name` a line (where a suite's time goes; "
+                         "default $HK_E2E_TIMES)")
     ap.add_argument("--suite-timeout", type=float, default=SUITE_TIMEOUT_S,
                     help="global watchdog in seconds (default %(default)s)")
     args = ap.parse_args()
-    tests = attack_tests() if args.attacks else TESTS
+    tests = smoke_tests() if args.smoke else attack_tests() if args.attacks else TESTS
 
     tool = os.path.abspath(args.tool)
     hkload = os.path.abspath(args.hkload)
