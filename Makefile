@@ -355,7 +355,7 @@ check: deps
 
 # what check's parts run, built in one make: unit and prog-test, run beside
 # each other, then have nothing left to build
-check-build: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/unit-tests $(PROG_TEST_DEPS)
+check-build: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/unit-tests $(OUTPUT)/doc-samples $(PROG_TEST_DEPS)
 	@:
 
 # a few scenarios of each main path, from e2e and e2e-attack (run.py's SMOKE)

@@ -13,9 +13,10 @@
 # 2. unit and prog-test beside each other, each into its log in build/check:
 #    both only compute (prog-test runs the programs in the kernel with
 #    BPF_PROG_TEST_RUN), neither measures time.
-# 3. e2e's smoke (make e2e-smoke: tests/e2e/run.py --smoke), alone: its CPU
+# 3. the tree and the docs: include-check, docs-check, docs-drift (< 1 s).
+# 4. e2e's smoke (make e2e-smoke: tests/e2e/run.py --smoke), alone: its CPU
 #    scenarios measure CPU shares, and wait for a calm machine first.
-# Step 3 runs whether step 2 passed or not: one run names every broken part.
+# Steps 3 and 4 run whether step 2 passed or not: one run names every broken part.
 # Then a table of each part's seconds, what failed in each failed part, and
 # the exit status of the first failed part (0 when all passed).
 set -u
@@ -118,5 +119,7 @@ for name in unit prog-test; do
 	esac
 done
 
+# the tree and the docs against the binary: under a second together
+part checks $make --no-print-directory STATIC=1 include-check docs-check docs-drift
 part e2e-smoke $make --no-print-directory STATIC=1 e2e-smoke
 report
