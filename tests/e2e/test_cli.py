@@ -248,6 +248,20 @@ def t_cli_bad_config(suite, ctx):
 
 
 def t_cli_usage_errors(suite, ctx):
+    good = os.path.join(suite.workdir, "usage_good.conf")
+    with open(good, "w") as f:
+        f.write("[thresholds]\n")
+    # none of them silently dropped (docs review 5.1, silent precedence):
+    # --check-config checks the directories the flags beside it name too
+    for argv in (["--generate-config", "--check-config", good], ["--generate-config", "-c", good],
+                 ["-c", good, "--check-config", good],
+                 ["--check-config", good, "--prometheus", "/nonexistent/dir/hotspot-k.prom"],
+                 ["--check-config", good, "--profile-dir", "/nonexistent/dir"]):
+        rc, out, err, took = run_cli(suite, [suite.tool, *argv])
+        if rc != 2 or out.strip() or len(err.strip().splitlines()) > 2:
+            raise TestFailure("hotspot-k %s: exit %d, want 2, nothing on stdout and one "
+                              "line and the hint on stderr; stdout:\n%s\nstderr:\n%s" %
+                              (" ".join(argv), rc, indent(out[:300]), indent(err)))
     for argv in (["--no-such-flag"], ["-i", "5x"], ["--duration", "soon"], ["stray-arg"],
                  ["--profile", "0.5s"], ["--pin", "--profile", "5s"],
                  ["--profile", "5s", "--profile-dir", "/nonexistent/dir"],
@@ -279,7 +293,19 @@ def t_cli_not_root(suite, ctx):
     if not re.search(r"root|CAP_BPF", err):
         raise TestFailure("as nobody: the message does not mention root or CAP_BPF:\n%s" %
                           indent(err))
-    ctx.record("cli_not_root", True, "exit 1: %s" % err.strip().splitlines()[0])
+    # the other commands: one line that says root, before any step that
+    # fails less clearly ("/run/hotspot-k: Permission denied" first)
+    for argv in (["status"], ["status", "--json"], ["thaw", "--all"], ["thaw", "/hk/x"],
+                 ["follow"], ["unpin"], ["profile", str(os.getpid())]):
+        rc, out, cerr, took = run_cli(suite, pre + [exe, *argv], timeout=10, cwd=d)
+        want = re.compile(r"^hotspot-k %s: needs root \(.+\), not uid 65534: try sudo "
+                          r"hotspot-k %s$" % (argv[0], argv[0]))
+        if rc != 1 or out.strip() or len(cerr.splitlines()) != 1 or not want.match(cerr.strip()):
+            raise TestFailure("as nobody, hotspot-k %s: exit %d (want 1), want one line `%s` "
+                              "and nothing on stdout; stdout:\n%s\nstderr:\n%s" %
+                              (" ".join(argv), rc, want.pattern, indent(out), indent(cerr)))
+    ctx.record("cli_not_root", True, "exit 1: %s; status, thaw, follow, unpin, profile: "
+               "one line each" % err.strip().splitlines()[0])
 
 
 def stop_and_check_teardown(suite, ctx, name, sig):

@@ -99,7 +99,7 @@ static const char usage_text[] =
 "                           iter (read here each window, the CPU offered\n"
 "                           between threads, >= 5.15); default: by kernel,\n"
 "                           iter above 2000 threads\n"
-"      --timer-walk         the same as --driver timer\n"
+"      --timer-walk         deprecated: --driver timer\n"
 "      --no-hook            nothing on the scheduler's hot path (no sched_switch\n"
 "                           program): Starved still works, but nobody is named\n"
 "                           as its aggressor and nobody is a Noisy neighbor\n"
@@ -136,7 +136,7 @@ static const char usage_text[] =
 "  sudo hotspot-k -i 1s --json >> /var/log/hotspot-k.jsonl\n"
 "  sudo hotspot-k --prometheus /var/lib/prometheus/node-exporter/hotspot-k.prom\n"
 "  sudo hotspot-k --pin && sudo hotspot-k follow   # no process between reads\n"
-"  sudo hotspot-k --freeze-on-oom 60s         # then: sudo hotspot-k thaw /hk/leak\n"
+"  sudo hotspot-k --freeze-on-oom 60s         # undo: sudo hotspot-k thaw CGROUP\n"
 "  sudo systemctl reload hotspot-k            # the service re-reads its config\n"
 "  sudo hotspot-k status -a                   # from another terminal\n"
 "  sudo hotspot-k --profile 10s --profile-dir /var/tmp   # flame graph per alarm\n"
@@ -376,6 +376,13 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", hk_msg__quote(why, sizeof(why),
 									     argv[optind]));
+	/* one of them would be dropped without a word (docs review 5.1) */
+	if (c->generate && (c->check_path || c->config_path))
+		return usage_error("--generate-config prints the defaults: not with %s",
+				   c->check_path ? "--check-config" : "--config");
+	if (c->check_path && c->config_path)
+		return hk_usage__error(NULL, "--config and --check-config: one file at a time "
+				       "(--check-config FILE checks FILE)");
 	return -1;
 bad_filter:
 	return hk_usage__error(NULL, "bad %s: %s", flag, why);

@@ -25,6 +25,7 @@
 #include "kernel/bpffs.h"
 #include "kernel/loader.h"
 #include "kernel/pindir.h"
+#include "kernel/preflight.h"
 #include "output/format.h"
 #include "output/printer.h"
 #include "usage.h"
@@ -77,6 +78,10 @@ int hk_cmd_follow(int argc, char **argv)
 	/* they were ignored, and the follow ran */
 	if (optind < argc)
 		return hk_usage__error("follow", "unexpected argument '%s'", argv[optind]);
+	if (hk_preflight__need_root("follow", "it reads the pinned ring buffer", err, sizeof(err))) {
+		fprintf(stderr, "hotspot-k follow: %s\n", err);
+		return EXIT_RUNTIME;
+	}
 	n = hk_pindir__open(&pd, 0, err, sizeof(err));
 	if (n) {
 		fprintf(stderr, "hotspot-k follow: %s%s\n", err, n == -ENOENT ?

@@ -20,6 +20,7 @@
 #include "lib/log.h"
 #include "lib/pidref.h"
 #include "lib/units.h"
+#include "kernel/preflight.h"
 #include "profile/profile_write.h"
 #include "shared/units.h"
 #include "usage.h"
@@ -129,6 +130,11 @@ int hk_cmd_profile(int argc, char **argv)
 	pid = strtoul(argv[optind], &end, 10);
 	if (errno || *end || !pid || pid > 4194304)
 		return hk_usage__error("profile", "bad PID '%s' (1..4194304)", argv[optind]);
+	if (hk_preflight__need_root("profile", "it loads BPF programs and opens perf events",
+				    err, sizeof(err))) {
+		fprintf(stderr, "hotspot-k profile: %s\n", err);
+		return EXIT_RUNTIME;
+	}
 	/* the process of that PID now: its start, checked again as it is opened */
 	errno = 0;
 	ticks = hk_pidref__start_ticks((__u32)pid);

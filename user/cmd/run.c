@@ -214,6 +214,33 @@ static void say_environment(const struct hk_act *a)
 			      "--profile-dir /var/lib/hotspot-k keep them\n", a->profile_dir, why);
 }
 
+/*
+ * --check-config FILE: the file, and the flags given with it, as a start
+ * would take them: the --prometheus and --profile-dir directories are
+ * opened and checked too (nothing is written), else "ok" would pass a
+ * run that refuses to start (docs review, silent precedence).
+ */
+static int check_config_ok(const struct hk_cli *c)
+{
+	char err[512], warn[512];
+	struct hk_prom *prom;
+
+	if (c->prom_path) {
+		prom = hk_prom__new(c->prom_path, warn, sizeof(warn), err, sizeof(err));
+		if (!prom) {
+			hk_log__print(HK_LOG_ERR, "--prometheus %s\n", err);
+			return EXIT_USAGE;
+		}
+		hk_prom__free(prom);
+		if (warn[0])
+			hk_log__print(HK_LOG_WARNING, "--prometheus %s\n", warn);
+	}
+	if ((c->profile_dir || c->opts.cfg.profile_ns) && hk_run__profile_dir_open(c, 0))
+		return EXIT_USAGE;
+	printf("%s: ok\n", c->check_path);
+	return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
+}
+
 int hk_cmd_run(int argc, char **argv)
 {
 	struct hk_cli c = {};
@@ -264,10 +291,8 @@ int hk_cmd_run(int argc, char **argv)
 			      "--profile or [profile] duration\n");
 		return EXIT_USAGE;
 	}
-	if (c.check_path) {
-		printf("%s: ok\n", c.check_path);
-		return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
-	}
+	if (c.check_path)
+		return check_config_ok(&c);
 
 	if (hk_sysinfo__fill_env(&c.opts.cfg)) {
 		hk_log__print(HK_LOG_ERR, "cannot read system facts: %s\n", strerror(errno));

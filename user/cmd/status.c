@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "kernel/bpffs.h"
 #include "kernel/instance.h"
+#include "kernel/preflight.h"
 #include "lib/msg.h"
 #include "lib/units.h"
 #include "output/format.h"
@@ -272,6 +273,7 @@ static void watch_frame(FILE *f, const struct hk_status_opts *o)
 int hk_cmd_status(int argc, char **argv)
 {
 	struct hk_status_opts o;
+	char err[256];
 	int ret;
 
 	/* a closed stdout is an EPIPE to report, not a silent death */
@@ -279,6 +281,11 @@ int hk_cmd_status(int argc, char **argv)
 	ret = parse_args(&o, argc, argv);
 	if (ret >= 0)
 		return ret;
+	if (hk_preflight__need_root("status", "it reads the running instance's BPF maps", err,
+				    sizeof(err))) {
+		fprintf(stderr, "hotspot-k status: %s\n", err);
+		return EXIT_RUNTIME;
+	}
 	o.frozen_dir = HK_RUNDIR;
 	if (o.watch_s) {
 		ret = hk_status__watch(&o, watch_frame);

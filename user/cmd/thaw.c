@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include "act/freeze.h"
 #include "cmd.h"
+#include "kernel/preflight.h"
 #include "lib/escape.h"
 #include "lib/msg.h"
 #include "lib/outbuf.h"
@@ -171,6 +172,7 @@ int hk_cmd_thaw(int argc, char **argv)
 		{},
 	};
 	int opt, all = 0, ret;
+	char err[256];
 
 	optind = 0;
 	opterr = 0;
@@ -191,6 +193,10 @@ int hk_cmd_thaw(int argc, char **argv)
 		return usage_error("which cgroup? (e.g. hotspot-k thaw /hk/leak, or --all)", NULL);
 	if (optind + 1 < argc)
 		return usage_error("one cgroup at a time; unexpected ", argv[optind + 1]);
+	if (hk_preflight__need_root("thaw", "it writes cgroupfs and /run/hotspot-k", err, sizeof(err))) {
+		fprintf(stderr, "hotspot-k thaw: %s\n", err);
+		return EXIT_RUNTIME;
+	}
 	ret = all ? thaw_all() : thaw_one(argv[optind]);
 	if (fflush(stdout) && !ret)
 		ret = EXIT_RUNTIME;

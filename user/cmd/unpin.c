@@ -14,6 +14,7 @@
 #include "kernel/bpffs.h"
 #include "kernel/delayacct.h"
 #include "kernel/pindir.h"
+#include "kernel/preflight.h"
 #include "usage.h"
 
 int hk_cmd_unpin(int argc, char **argv)
@@ -32,6 +33,11 @@ int hk_cmd_unpin(int argc, char **argv)
 		}
 		return hk_usage__error("unpin", "%s '%s'", argv[1][0] == '-' ?
 				       "unknown option" : "unexpected argument", argv[1]);
+	}
+	if (hk_preflight__need_root("unpin", "it removes the pinned programs and maps", err,
+				    sizeof(err))) {
+		fprintf(stderr, "hotspot-k unpin: %s\n", err);
+		return EXIT_RUNTIME;
 	}
 	n = hk_pindir__open(&pd, 0, err, sizeof(err));
 	if (n) {

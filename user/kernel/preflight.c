@@ -58,6 +58,23 @@ int hk_preflight__check_privileges(char *err, size_t err_len)
 	return -1;
 }
 
+int hk_preflight__need_root(const char *cmd, const char *what, char *err, size_t err_len)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+
+	/* root without its capabilities gets each step's own message */
+	if (!geteuid())
+		return 0;
+	if (!syscall(SYS_capget, &hdr, data) && has_cap(data, CAP_SYS_ADMIN))
+		return 0;
+	snprintf(err, err_len, "needs root (%s), not uid %u: try sudo hotspot-k %s", what,
+		 (unsigned int)geteuid(), cmd);
+	return -1;
+}
+
 int hk_preflight__check_btf(char *err, size_t err_len)
 {
 	if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)

@@ -12,6 +12,15 @@
 int hk_preflight__check_privileges(char *err, size_t err_len);
 
 /*
+ * For the commands beside the run (status, thaw, follow, unpin, profile):
+ * 0 for root, or a user with CAP_SYS_ADMIN; else -1 with one line in err,
+ * "needs root (what), not uid N: try sudo hotspot-k cmd", said before the
+ * first step that would fail less clearly (docs review 5.1: two lines, the
+ * irrelevant one first).
+ */
+int hk_preflight__need_root(const char *cmd, const char *what, char *err, size_t err_len);
+
+/*
  * The running kernel's release (uname), or for tests
  * HOTSPOT_K_TEST_RELEASE's, into buf; buf. Only said, never judged: what
  * the kernel has is probed in its BTF (hk_driver__check_features), so a
