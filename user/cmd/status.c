@@ -44,7 +44,7 @@ static const char usage_text[] =
 "\n"
 "Cgroups --freeze-on-oom froze are listed after the tables (\"frozen\" in\n"
 "JSON), from " HK_RUNDIR ", also when no hotspot-k runs (then JSON's\n"
-"\"instance\" is null, and the exit status 1).\n"
+"\"instance\" is null, and the exit status 3).\n"
 "\n"
 "FOR is how long the diagnosis has matched without a break (the windows it\n"
 "took to enter included); CPU is of one CPU (200 %: two CPUs' worth); WAIT is\n"
