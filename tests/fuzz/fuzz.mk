@@ -12,16 +12,20 @@ FUZZ_SECONDS       ?= 60
 # four targets and their replays within make test's minute
 FUZZ_SMOKE_SECONDS ?= 10
 
+# One instrumented build, a sub-make with its own OUTPUT so that it and the
+# plain objects never mix, for both: its objects carry ASan + UBSan and the
+# fuzzer's coverage, and link into the fuzz targets (with libFuzzer) and
+# into the sanitized hotspot-k and unit-tests (without: the sanitizers'
+# runtime has the coverage hooks). Two builds of the same sources took
+# ~60 s of make test's busiest minute twice. The sanitizers ride on CC: a
+# CFLAGS given on the command line would replace the Makefile's,
+# -fsanitize included.
 FUZZ_OUT := $(OUTPUT)/fuzz
-SAN_OUT  := $(OUTPUT)/asan
-
-# Each build is a sub-make with its own OUTPUT, so that instrumented and
-# plain objects never mix. The sanitizers ride on CC: a CFLAGS given on the
-# command line would replace the Makefile's, -fsanitize included.
+SAN_OUT  := $(FUZZ_OUT)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
-SAN_CC    := $(CLANG) $(SAN_FLAGS)
 FUZZ_CC   := $(CLANG) -fsanitize=fuzzer-no-link $(SAN_FLAGS)
+SAN_CC    := $(FUZZ_CC)
 FUZZ_SRCS := $(filter-out tests/fuzz/fuzz_%.c tests/fuzz/seeds.c,$(wildcard tests/fuzz/*.c)) \
 	     $(wildcard tests/common/*.c)
 FUZZ_DEPS := $(FUZZ_SRCS) $(wildcard tests/fuzz/*.h tests/common/*.h) $(USER_LIB_O)
