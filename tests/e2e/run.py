@@ -119,17 +119,42 @@ TOGETHER = (
     # measures what the other takes (the fill's ETA at its end); and a task
     # marked by the OOM killer but not killed, in a 256 MiB memory cgroup of
     # its own, held by a v1 freezer (its tool counts the host's OOM kills:
-    # neither of the others is killed; its 256 MiB are measured by theirs)
-    ("bounded_fill", "host_leak_waits", "oom_mark_no_kill"),
+    # neither of the others is killed; its 256 MiB are measured by theirs).
+    # In the ~32 s these wait, the command line's tools that watch no
+    # workload: a --duration that ends (or, past 2^32 s, does not) and the
+    # teardown after SIGINT and SIGTERM, each judged by its own programs and
+    # maps; the summary's loss counters and the warning in a PID namespace
+    # of its own (said there, not in the host's), judged on their own
+    # stderr. None spins or holds memory (a tool's maps are taken at its
+    # load, before the leaks start). Not cli_arm_enomem: its start line must
+    # come first on stderr, and another tool's running makes a
+    # delay-accounting line come first. The 6 took ~8 s as a group of their
+    # own. And another program's runs left untimed by a tool (none of these
+    # holds BPF_ENABLE_STATS: only cost_bpf_stats asks for it)
+    ("bounded_fill", "host_leak_waits", "oom_mark_no_kill",
+     "cli_sigint_teardown", "cli_sigterm_teardown", "cli_duration", "cli_duration_long",
+     "summary_losses", "attrib_pidns", "cost_others_untimed"),
     # swap on (a zram device each), so never beside a test that expects an
     # OOM kill or a memory cgroup at its limit without swap
     ("swap_leak", "thrash_stall"),
-    # the command line's tools that watch no workload: a --duration that
-    # ends (or, past 2^32 s, does not) and the teardown after SIGINT and
-    # SIGTERM, each judged by its own programs and maps. Not cli_arm_enomem:
-    # its start line must come first on stderr, and another tool's running
-    # makes a delay-accounting line come first
-    ("cli_sigint_teardown", "cli_sigterm_teardown", "cli_duration", "cli_duration_long"),
+    # one busy loop each (4 on the 2 CPUs: each waits at most about half
+    # the time, short of Starved's 70 %, so each is CPU-bound in any
+    # window), each judged by its own PID in its own tool's lines: a
+    # cgroup path of control bytes cut, a comm of hostile bytes, a timer
+    # switched off in its own tool's maps, and --json into /dev/full (any
+    # transition's write fails, whoever's it is). And --bpf-stats timing
+    # another program while its tool runs (the kernel's switch is global:
+    # none of these reads its own cost, and cost_others_untimed, which
+    # wants it off, runs elsewhere)
+    ("json_long_cgroup", "json_hostile_comm", "dead_timer", "output_full",
+     "cost_bpf_stats"),
+    # the --cgroup filter (its tool sees its own subtree: the other tests'
+    # loops are outside it, as its own outside one is) and the journal's
+    # priorities (its lines picked by its hog's name): 3 busy loops, as
+    # filter_pid_comm has alone. Not prometheus: its textfile counts every
+    # CPU-bound process on the host. Not reload or filter_pid_comm: 3 loops
+    # each already
+    ("filter_cgroup", "journal"),
     # --attacks: the freeze attacks, each tool filtered to its own memory
     # cgroup (a tool that saw another's leak would freeze it), and a leak 70
     # cgroups deep (its tool freezes nothing; it judges its own PID). Not
