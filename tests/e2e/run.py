@@ -200,16 +200,18 @@ TOGETHER = (
     ("attack_cgroup_recreated", "attack_cgroup_too_long", "attack_filter_deep",
      "attack_json_line_max", "attack_blame_tmpfs", "attack_freeze_crash"),
     # `profile PID` of nobody's spinner, judged on the files and lines it
-    # writes and on its RSS, never on time: the writer killed in fsync, the
-    # ELF parser confined, a symlink to a file of the same inode, a 64 GiB
-    # perf map (sparse: its deadline 20 s for 2 s of sampling). One spinner
-    # each. Not attack_symbols_many_maps: judged on the seconds naming
-    # takes. With them blame's control: a 100 MiB/s leak against the host,
-    # frozen because its own growth is the host's fall (the profiles hold
-    # tens of MiB); not beside blame_tmpfs, whose 30 % of the host's memory
-    # would be a fall its growth does not explain
+    # writes and on its RSS, never on time or on a label: the writer killed in
+    # fsync, the ELF parser confined, a symlink to a file of the same inode, a
+    # 64 GiB perf map (sparse: its deadline 20 s for 2 s of sampling),
+    # nobody's symlinks under every name the profile may take (planted for the
+    # 16 s after its start). One spinner each. Not attack_symbols_many_maps:
+    # judged on the seconds naming takes. With them blame's control: a 100
+    # MiB/s leak against the host, frozen because its own growth is the host's
+    # fall (the profiles hold tens of MiB); not beside blame_tmpfs, whose 30 %
+    # of the host's memory would be a fall its growth does not explain
     ("attack_writer_killed", "attack_symbols_parser_confined",
-     "attack_symbols_same_inode", "attack_symbols_perfmap_64g", "attack_blame_control"),
+     "attack_symbols_same_inode", "attack_symbols_perfmap_64g", "attack_profile_symlinks",
+     "attack_blame_control"),
 )
 
 
