@@ -119,28 +119,53 @@ TOGETHER = (
     # measures what the other takes (the fill's ETA at its end); and a task
     # marked by the OOM killer but not killed, in a 256 MiB memory cgroup of
     # its own, held by a v1 freezer (its tool counts the host's OOM kills:
-    # neither of the others is killed; its 256 MiB are measured by theirs)
-    ("bounded_fill", "host_leak_waits", "oom_mark_no_kill"),
+    # neither of the others is killed; its 256 MiB are measured by theirs).
+    # In the ~32 s these wait, the command line's tools that watch no
+    # workload: a --duration that ends (or, past 2^32 s, does not) and the
+    # teardown after SIGINT and SIGTERM, each judged by its own programs and
+    # maps; the summary's loss counters and the warning in a PID namespace
+    # of its own (said there, not in the host's), judged on their own
+    # stderr. None spins or holds memory (a tool's maps are taken at its
+    # load, before the leaks start). Not cli_arm_enomem: its start line must
+    # come first on stderr, and another tool's running makes a
+    # delay-accounting line come first. The 6 took ~8 s as a group of their
+    # own. And another program's runs left untimed by a tool (none of these
+    # holds BPF_ENABLE_STATS: only cost_bpf_stats asks for it)
+    ("bounded_fill", "host_leak_waits", "oom_mark_no_kill",
+     "cli_sigint_teardown", "cli_sigterm_teardown", "cli_duration", "cli_duration_long",
+     "summary_losses", "attrib_pidns", "cost_others_untimed"),
     # swap on (a zram device each), so never beside a test that expects an
     # OOM kill or a memory cgroup at its limit without swap
     ("swap_leak", "thrash_stall"),
-    # the command line's tools that watch no workload: a --duration that
-    # ends (or, past 2^32 s, does not) and the teardown after SIGINT and
-    # SIGTERM, each judged by its own programs and maps. Not cli_arm_enomem:
-    # its start line must come first on stderr, and another tool's running
-    # makes a delay-accounting line come first
-    ("cli_sigint_teardown", "cli_sigterm_teardown", "cli_duration", "cli_duration_long"),
+    # one busy loop each (4 on the 2 CPUs: each waits at most about half
+    # the time, short of Starved's 70 %, so each is CPU-bound in any
+    # window), each judged by its own PID in its own tool's lines: a
+    # cgroup path of control bytes cut, a comm of hostile bytes, a timer
+    # switched off in its own tool's maps, and --json into /dev/full (any
+    # transition's write fails, whoever's it is). And --bpf-stats timing
+    # another program while its tool runs (the kernel's switch is global:
+    # none of these reads its own cost, and cost_others_untimed, which
+    # wants it off, runs elsewhere)
+    ("json_long_cgroup", "json_hostile_comm", "dead_timer", "output_full",
+     "cost_bpf_stats"),
+    # the --cgroup filter (its tool sees its own subtree: the other tests'
+    # loops are outside it, as its own outside one is) and the journal's
+    # priorities (its lines picked by its hog's name): 3 busy loops, as
+    # filter_pid_comm has alone. Not prometheus: its textfile counts every
+    # CPU-bound process on the host. Not reload or filter_pid_comm: 3 loops
+    # each already
+    ("filter_cgroup", "journal"),
     # --attacks: the freeze attacks, each tool filtered to its own memory
     # cgroup (a tool that saw another's leak would freeze it), and a leak 70
     # cgroups deep (its tool freezes nothing; it judges its own PID). Not
     # attack_freeze_crash: its `thaw --all` thaws every recorded freeze, the
-    # others' too. With them the attacks judged on files alone: the
-    # textfile's FIFO, hard link and last write, the profile directories
-    # (the two busy loops beside the textfile tests are never judged; a
-    # symlinked or sticky one is refused before any profile runs). Not
-    # the mapped-file attacks: their two spinners beside these made the
-    # textfile tools end past their bound (12 s for a 4 s --duration, 1 run
-    # of 2); alone they take 1.5 and 2.3 s
+    # others' too (it runs beside the CPU-bound attacks, below). With them the
+    # attacks judged on files alone: the textfile's FIFO, hard link and last
+    # write, the profile directories (the two busy loops beside the textfile
+    # tests are never judged; a symlinked or sticky one is refused before any
+    # profile runs). Not the mapped-file attacks: their two spinners beside
+    # these made the textfile tools end past their bound (12 s for a 4 s
+    # --duration, 1 run of 2): they run with the other profiles, below
     ("attack_freeze_shared", "attack_freeze_expiry", "attack_freeze_pid_reuse",
      "attack_freeze_count", "attack_thaw_outside", "attack_memcg_deep",
      "attack_prom_fifo", "attack_prom_hardlink", "attack_prom_stale",
@@ -151,7 +176,42 @@ TOGETHER = (
     # Not in the group above: beside it, its two --duration textfile tools
     # (10.9 s to exit of the 12 s they are given with a 4 s --duration,
     # without these) missed their deadline, 2 runs of 2
-    ("attack_thaw_by_hand", "attack_freeze_slots", "attack_freeze_walk"),
+    # With them hk_procs filled in a cgroup of its own (each tool filtered
+    # to it: the rest of the host takes no entry, and the leaks' tools see
+    # none of its processes) and names forged in delegated cgroups (its tool
+    # judges its own two loops' units): 4 busy loops, each judged
+    # CPU-bound by its own PID (4 on the 2 CPUs wait at most about half the
+    # time, short of Starved's 70 %); the leaks are paced, their freezes
+    # decided by their own trend
+    ("attack_thaw_by_hand", "attack_freeze_slots", "attack_freeze_walk",
+     "attack_evict_quiet", "attack_reserve_root", "attack_ident_forged"),
+    # busy loops judged CPU-bound by their own PID, each tool filtered to
+    # its own cgroup or judging its own PID: a --cgroup made anew, a path
+    # the kernel cuts, a hog 40 levels below the filter, a line of 16 x 250
+    # control bytes. One loop each: 4 on the 2 CPUs wait at most about half
+    # the time, short of Starved's 70 %. With them nobody's tmpfs against
+    # the host's headroom (these hold no memory to speak of; its tool
+    # filtered to its service; its fill slowed by the loops comes in more
+    # windows, and the refusal waits 8), and a freezing tool SIGKILLed
+    # (its `thaw --all` thaws every recorded freeze: nothing else here
+    # freezes, blame_tmpfs's is refused; `status` lists the records in
+    # /run, whichever instance is newest; its leak in a 400 MiB cgroup is
+    # a fall the tmpfs test's service does not explain, as it should not)
+    ("attack_cgroup_recreated", "attack_cgroup_too_long", "attack_filter_deep",
+     "attack_json_line_max", "attack_blame_tmpfs", "attack_freeze_crash"),
+    # `profile PID` of nobody's spinner, judged on the files and lines it
+    # writes and on its RSS, never on time or on a label: the writer killed in
+    # fsync, the ELF parser confined, a symlink to a file of the same inode, a
+    # 64 GiB perf map (sparse: its deadline 20 s for 2 s of sampling),
+    # nobody's symlinks under every name the profile may take (planted for the
+    # 16 s after its start). One spinner each. Not attack_symbols_many_maps:
+    # judged on the seconds naming takes. With them blame's control: a 100
+    # MiB/s leak against the host, frozen because its own growth is the host's
+    # fall (the profiles hold tens of MiB); not beside blame_tmpfs, whose 30 %
+    # of the host's memory would be a fall its growth does not explain
+    ("attack_writer_killed", "attack_symbols_parser_confined",
+     "attack_symbols_same_inode", "attack_symbols_perfmap_64g", "attack_profile_symlinks",
+     "attack_blame_control"),
 )
 
 
