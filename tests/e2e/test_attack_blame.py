@@ -86,8 +86,21 @@ def own_lines(tool, pid):
     return [o for _, o in tool.events() if o.get("pid") == pid]
 
 
+def stale_tmpfs():
+    """hk-blame tmpfs mounts a killed run left (no cleanup runs after a
+    SIGKILL): each holds up to 30 % of the host's memory, which every later
+    headroom test would count, and a mount below /tmp that outlives its
+    directory."""
+    with open("/proc/self/mountinfo") as f:
+        return [l.split()[4] for l in f if " - tmpfs hk-blame " in l]
+
+
 def tmpfs(ctx, size):
-    """nobody's tmpfs of size bytes (as /dev/shm is), unmounted at the end."""
+    """nobody's tmpfs of size bytes (as /dev/shm is), unmounted at the end;
+    any left by an earlier run, killed, unmounted first."""
+    for old in stale_tmpfs():
+        subprocess.run(["umount", "-l", old], timeout=10)
+        ctx.note("a tmpfs an earlier run left at %s unmounted" % old)
     path = arena(ctx, "shm", mode=0o1777)
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%d,mode=1777" % size, "hk-blame",
                     path], check=True, timeout=10)

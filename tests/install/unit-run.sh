@@ -62,10 +62,13 @@ for h in /home /root /run/user; do
 done
 mount --bind /proc/sys /proc/sys
 # every mount read-only but /dev, /proc and what PrivateTmp just made;
-# mount points with escapes in their names are left alone
+# mounts below /tmp, /var/tmp and the homes are under those covers now, as
+# under systemd (no path reaches them to remount); mount points with
+# escapes in their names are left alone
 awk '{ print $5, $6 }' /proc/self/mountinfo | while read -r mp opts; do
 	case $mp in
 	/dev | /dev/* | /tmp | /var/tmp) continue ;;
+	/tmp/* | /var/tmp/* | /home/* | /root/* | /run/user/*) continue ;;
 	/proc | /proc/*) [ "$mp" = /proc/sys ] || continue ;;
 	*\\*) continue ;;
 	esac
