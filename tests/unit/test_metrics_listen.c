@@ -5,10 +5,13 @@
  * the HTTP request judged byte by byte (the verdict for each prefix).
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/un.h>
 #include "output/http_req.h"
 #include "output/metrics_addr.h"
+#include "output/prometheus.h"
 #include "suites.h"
 
 static void want_tcp(const char *s, int family, const char *ip, unsigned int port,
@@ -195,6 +198,57 @@ static void test_req_limits(void)
 	CU_ASSERT_EQUAL(hk_http_req__parse(buf, HK_HTTP_REQ_MAX), HK_HTTP_OK);
 }
 
+/* The text of p, as a scrape would get it. */
+static char *text_of(const struct hk_prom *p, const struct hk_stats *st)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(hk_prom__format(p, st, "iter", f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The set without a file: what --metrics-listen serves alone. */
+static void test_set_alone(void)
+{
+	struct hk_event e = { .type = HK_EV_TRANSITION, .tgid = 4242, .from = HK_OK,
+			      .to = HK_CPU_BOUND, .comm = "spin" };
+	struct hk_prom_http h = { .scrapes = 12, .refused = 13, .dropped = 1 };
+	struct hk_stats st = { .windows = 7 };
+	struct hk_prom *p = hk_prom__new_set();
+	unsigned long g;
+	char err[128], *t;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	t = text_of(p, &st);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\nhotspot_k_up 1\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\nhotspot_k_windows_total 7\n"));
+	/* no listener told: not its families */
+	CU_ASSERT_PTR_NULL(strstr(t, "hotspot_k_metrics_"));
+	free(t);
+	g = hk_prom__generation(p);
+	hk_prom__event(p, &e, "/a.slice", NULL);
+	CU_ASSERT_NOT_EQUAL(hk_prom__generation(p), g);
+	hk_prom__http(p, &h);
+	t = text_of(p, &st);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\nhotspot_k_process_flagged{pid=\"4242\",comm="
+				      "\"spin\",label=\"cpu_bound\"} 1\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "# TYPE hotspot_k_metrics_scrapes_total counter\n"
+				      "hotspot_k_metrics_scrapes_total 12\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\nhotspot_k_metrics_clients_refused_total 13\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\nhotspot_k_metrics_clients_dropped_total 1\n"));
+	free(t);
+	/* no file to write */
+	CU_ASSERT_EQUAL(hk_prom__write(p, &st, "iter", err, sizeof(err)), -EINVAL);
+	g = hk_prom__generation(p);
+	hk_prom__down(p);
+	CU_ASSERT_NOT_EQUAL(hk_prom__generation(p), g);
+	hk_prom__free(p);
+}
+
 int hk_add_metrics_listen_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -203,6 +257,7 @@ int hk_add_metrics_listen_suite(void)
 		{ "ADDR: refusals", test_addr_bad },
 		{ "request: verdicts", test_req },
 		{ "request: NUL and size", test_req_limits },
+		{ "the set alone, its counters", test_set_alone },
 	};
 
 	return HK_ADD_SUITE("metrics_listen", tests);

@@ -59,6 +59,9 @@ struct hk_prom {
 	__u64 unlisted[HK_NR_LABELS];
 	bool changed;			/* the set, since the last write */
 	bool down;			/* the tool stops: hotspot_k_up 0, nothing else */
+	unsigned long gen;		/* the set's changes: a scrape's text is stale */
+	bool http;			/* --metrics-listen: its counters too */
+	struct hk_prom_http scrapes;	/* ... as of the last hk_prom__http() */
 	struct hk_stats written;	/* the counters the last write gave */
 	struct hk_prom_value value;	/* the room label values are made in */
 };
@@ -168,6 +171,7 @@ void hk_prom__event(struct hk_prom *p, const struct hk_event *e, const char *cgr
 	if (is_flagged(e->to) && !proc_insert(p, i, e, cgroup, wl))
 		p->unlisted[e->to]++;
 	p->changed = true;
+	p->gen++;
 }
 
 /* ---- the text ------------------------------------------------------------ */
@@ -343,6 +347,8 @@ int hk_prom__format(const struct hk_prom *p, const struct hk_stats *st,
 				fputs(line, out);
 	}
 	hk_prom_stats__write(out, st);
+	if (p->http)
+		hk_prom_stats__write_http(out, &p->scrapes);
 	family(out, "hotspot_k_driver", "gauge",
 	       "What walks the threads each window: wq, timer or iter.");
 	fprintf(out, "hotspot_k_driver{driver=\"%s\"} 1\n", driver ? driver : "none");
@@ -365,6 +371,18 @@ void hk_prom__down(struct hk_prom *p)
 {
 	p->down = true;
 	p->changed = true;
+	p->gen++;
+}
+
+unsigned long hk_prom__generation(const struct hk_prom *p)
+{
+	return p->gen;
+}
+
+void hk_prom__http(struct hk_prom *p, const struct hk_prom_http *h)
+{
+	p->http = true;
+	p->scrapes = *h;
 }
 
 struct prom_text {
@@ -386,6 +404,9 @@ int hk_prom__write(struct hk_prom *p, const struct hk_stats *st, const char *dri
 	struct prom_text t = { .p = p, .st = st, .driver = driver };
 	int e;
 
+	if (!p->path)
+		return hk_msg__fail(err, err_len, "no file named"), -EINVAL;
+
 	/* 0644: node_exporter, another user, reads it */
 	e = hk_outdir__write(&p->dir, p->name, 0644, prom_text_write, &t);
 	if (e) {
@@ -398,6 +419,21 @@ int hk_prom__write(struct hk_prom *p, const struct hk_stats *st, const char *dri
 	else
 		memset(&p->written, 0, sizeof(p->written));
 	return 0;
+}
+
+struct hk_prom *hk_prom__new_set(void)
+{
+	struct hk_prom *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->dir.fd = -1;
+	p->changed = true;
+	if (hk_prom_value__init(&p->value)) {
+		hk_prom__free(p);
+		return NULL;
+	}
+	return p;
 }
 
 struct hk_prom *hk_prom__new(const char *path, char *warn, size_t warn_len, char *err,
@@ -413,10 +449,8 @@ struct hk_prom *hk_prom__new(const char *path, char *warn, size_t warn_len, char
 		hk_msg__fail(err, err_len, "no file named");
 		return NULL;
 	}
-	p = calloc(1, sizeof(*p));
-	if (p)
-		p->dir.fd = -1;
-	if (!p || !(p->path = strdup(path)) || hk_prom_value__init(&p->value)) {
+	p = hk_prom__new_set();
+	if (!p || !(p->path = strdup(path))) {
 		hk_msg__fail(err, err_len, "out of memory");
 		goto fail;
 	}
@@ -440,7 +474,6 @@ struct hk_prom *hk_prom__new(const char *path, char *warn, size_t warn_len, char
 			     hk_msg__quote(q, sizeof(q), path));
 		goto fail;
 	}
-	p->changed = true;
 	return p;
 fail:
 	hk_prom__free(p);
