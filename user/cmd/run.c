@@ -335,26 +335,6 @@ int hk_cmd_run(int argc, char **argv)
 		if (warn[0])
 			hk_log__print(HK_LOG_WARNING, "--prometheus %s\n", warn);
 	}
-	/* bound now, before anything is loaded: a port in use stops the start
-	 * with nothing done */
-	if (c.listen_set) {
-		if (!pr.prom)
-			pr.prom = hk_prom__new_set();
-		if (!pr.prom) {
-			hk_log__print(HK_LOG_ERR, "out of memory\n");
-			return EXIT_RUNTIME;
-		}
-		http = hk_metrics_http__new(&c.listen, err, sizeof(err));
-		if (!http) {
-			hk_log__print(HK_LOG_ERR, "--metrics-listen %s\n", err);
-			return EXIT_RUNTIME;
-		}
-		hk_prom__http(pr.prom, hk_metrics_http__counts(http));
-		if (c.listen.wildcard)
-			hk_log__print(HK_LOG_WARNING, "--metrics-listen %s listens on every "
-				      "interface: whoever reaches this host's port reads the "
-				      "flagged processes' names and cgroups\n", c.listen.text);
-	}
 	if (c.pin) {
 		if (hk_run__pin_before())
 			return EXIT_RUNTIME;
@@ -378,10 +358,32 @@ int hk_cmd_run(int argc, char **argv)
 		pr.act = &act;
 	}
 
+	/* bound now, after the last check that can refuse the start and
+	 * before anything is loaded: a port in use stops it with nothing done,
+	 * and no refusal leaves a socket file behind */
+	if (c.listen_set) {
+		if (!pr.prom)
+			pr.prom = hk_prom__new_set();
+		if (!pr.prom) {
+			hk_log__print(HK_LOG_ERR, "out of memory\n");
+			return EXIT_RUNTIME;
+		}
+		http = hk_metrics_http__new(&c.listen, err, sizeof(err));
+		if (!http) {
+			hk_log__print(HK_LOG_ERR, "--metrics-listen %s\n", err);
+			return EXIT_RUNTIME;
+		}
+		hk_prom__http(pr.prom, hk_metrics_http__counts(http));
+		if (c.listen.wildcard)
+			hk_log__print(HK_LOG_WARNING, "--metrics-listen %s listens on every "
+				      "interface: whoever reaches this host's port reads the "
+				      "flagged processes' names and cgroups\n", c.listen.text);
+	}
 	/* from here on a stop signal, at any moment, is a clean stop */
 	sig_fd = hk_stopguard__start(stuck);
 	if (sig_fd < 0) {
 		hk_log__print(HK_LOG_ERR, "cannot start the signal thread: %s\n", strerror(errno));
+		hk_metrics_http__free(http);
 		return EXIT_RUNTIME;
 	}
 	printing = &pr;
