@@ -251,14 +251,15 @@ void hk_metrics_http__poll(struct hk_metrics_http *h, hk_metrics_render_fn rende
 {
 	struct epoll_event evs[HK_HTTP_CLIENTS + 1];
 	struct http_client *c;
-	bool done;
+	bool done, listen_ready = false;
 	__u64 now;
 	int n, i;
 
 	n = epoll_wait(h->ep, evs, HK_HTTP_CLIENTS + 1, 0);
 	for (i = 0; i < n; i++) {
+		/* after the clients: the slots of those done are free again */
 		if (evs[i].data.u32 == EP_LISTEN) {
-			accept_all(h);
+			listen_ready = true;
 			continue;
 		}
 		c = &h->cl[evs[i].data.u32];
@@ -276,6 +277,8 @@ void hk_metrics_http__poll(struct hk_metrics_http *h, hk_metrics_render_fn rende
 			client_close(h, c);
 		}
 	}
+	if (listen_ready)
+		accept_all(h);
 }
 
 int hk_metrics_http__timeout_ms(const struct hk_metrics_http *h)
