@@ -161,6 +161,59 @@ static void test_limit(void)
 	rmdir(f.dir);
 }
 
+#define REQ "GET /metrics HTTP/1.1\r\n\r\n"
+
+/* 2 MiB of text: more than a socket buffer takes at once. */
+static int render_big(void *ctx, FILE *out)
+{
+	struct fixture *f = ctx;
+	int i;
+
+	f->renders++;
+	for (i = 0; i < 65536; i++)
+		fprintf(out, "hotspot_k_big{i=\"%010d\"} 1\n", i);
+	return 0;
+}
+
+/* A reader slower than the text: written in parts as it takes them, the
+ * server never waiting on it, and another client served meanwhile. */
+static void test_progress(void)
+{
+	size_t got = 0, want = 65536 * 32;
+	char buf[65536], other[1024];
+	struct fixture f;
+	ssize_t n;
+	int fd, i, polls = 0;
+
+	CU_ASSERT_EQUAL_FATAL(fixture_up(&f), 0);
+	fd = client(&f);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(write(fd, REQ, sizeof(REQ) - 1) == (ssize_t)sizeof(REQ) - 1);
+	for (i = 0; i < 20000; i++) {
+		hk_metrics_http__poll(f.h, render_big, &f);
+		polls++;
+		n = recv(fd, buf, 4096, MSG_DONTWAIT);
+		if (n == 0)
+			break;
+		if (n > 0)
+			got += (size_t)n;
+		if (i == 3) {
+			/* the slow one is mid-answer: another scrape is not held */
+			exchange(&f, "GET / HTTP/1.1\r\n\r\n", other, sizeof(other));
+			CU_ASSERT_PTR_NOT_NULL(strstr(other, "HTTP/1.1 404"));
+		}
+	}
+	close(fd);
+	/* the body and its head, to the end the server closed */
+	CU_ASSERT_EQUAL(got, want + strlen("HTTP/1.1 200 OK\r\nContent-Type: text/plain; "
+					   "version=0.0.4; charset=utf-8\r\nContent-Length: "
+					   "2097152\r\nConnection: close\r\n\r\n"));
+	CU_ASSERT(polls > 10);		/* in parts */
+	CU_ASSERT_EQUAL(f.renders, 1);
+	hk_metrics_http__free(f.h);
+	rmdir(f.dir);
+}
+
 static void test_refusals(void)
 {
 	struct hk_metrics_addr a;
@@ -192,6 +245,7 @@ int hk_add_metrics_http_suite(void)
 	static const struct hk_unit_test tests[] = {
 		{ "answers; the text made once until stale", test_answers },
 		{ "the ninth client refused", test_limit },
+		{ "a slow reader: written in parts", test_progress },
 		{ "a file, an open directory: refused", test_refusals },
 	};
 
