@@ -11,7 +11,8 @@ _hotspot_k_opts()
 	case $1 in
 	run)
 		echo --config --interval --json --utc --duration --pid --comm \
-			--exclude-comm --cgroup --prometheus --profile --profile-dir \
+			--exclude-comm --cgroup --prometheus --metrics-listen \
+			--profile --profile-dir \
 			--freeze-on-oom --freeze-max --never-freeze --pin --max-procs \
 			--driver --timer-walk --no-hook --bpf-stats --no-bpf-stats \
 			--generate-config --check-config --verbose --help --version
@@ -59,6 +60,11 @@ _hotspot_k()
 	--profile-dir|--dir)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur"))
+		return
+		;;
+	--metrics-listen)
+		COMPREPLY=($(compgen -W "127.0.0.1:9101 [::1]:9101 localhost:9101
+			unix:/run/hotspot-k/metrics.sock" -- "$cur"))
 		return
 		;;
 	--driver)

@@ -52,6 +52,8 @@ int main(void)
 	e.from = HK_OK;
 	e.to = HK_OOM_RISK;
 	hk_prom__event(p, &e, "/hk/leak", NULL);
+	/* as with --metrics-listen: its own counters' families too */
+	hk_prom__http(p, &(struct hk_prom_http){ 0 });
 	ret = hk_prom__format(p, NULL, "wq", stdout) ? 1 : 0;
 	hk_prom__free(p);
 out:

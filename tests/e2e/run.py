@@ -54,6 +54,7 @@ import test_io
 import test_json
 import test_memory
 import test_memprof
+import test_metrics_listen
 import test_oom_kill
 import test_output
 import test_pin
@@ -78,7 +79,7 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS +
          test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS +
-         test_walk.TESTS + test_preexisting.TESTS)
+         test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or

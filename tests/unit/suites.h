@@ -56,5 +56,7 @@ int hk_add_preflight_jit_suite(void);
 int hk_add_sysinfo_suite(void);
 int hk_add_mem_stall_suite(void);
 int hk_add_pindir_suite(void);
+int hk_add_metrics_listen_suite(void);
+int hk_add_metrics_http_suite(void);
 
 #endif

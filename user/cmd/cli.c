@@ -28,6 +28,7 @@ enum {
 	OPT_COMM,
 	OPT_EXCLUDE_COMM,
 	OPT_PROMETHEUS,
+	OPT_METRICS_LISTEN,
 	OPT_PIN,
 	OPT_PROFILE,
 	OPT_PROFILE_DIR,
@@ -66,6 +67,11 @@ static const char usage_text[] =
 "      --prometheus FILE    keep FILE as a node_exporter textfile (0644):\n"
 "                           flagged processes, counts per label, the tool's\n"
 "                           counters; hotspot_k_up 0 alone once it stops\n"
+"      --metrics-listen ADDR\n"
+"                           serve the same metrics over HTTP (GET /metrics):\n"
+"                           127.0.0.1:9101, [::1]:9101, localhost:9101 or\n"
+"                           unix:/run/hotspot-k/metrics.sock (0660); every\n"
+"                           interface only as written (0.0.0.0:P, [::]:P, :P)\n"
 "      --profile DUR        profile each process that enters an alarm label for\n"
 "                           DUR (e.g. 10s): on-CPU and off-CPU stacks (oom_risk:\n"
 "                           the stacks that grow its memory, in bytes), written\n"
@@ -135,6 +141,7 @@ static const char usage_text[] =
 "  sudo hotspot-k --cgroup /system.slice/nginx.service --exclude-comm sshd\n"
 "  sudo hotspot-k -i 1s --json >> /var/log/hotspot-k.jsonl\n"
 "  sudo hotspot-k --prometheus /var/lib/prometheus/node-exporter/hotspot-k.prom\n"
+"  sudo hotspot-k --metrics-listen 127.0.0.1:9101  # scrape :9101/metrics\n"
 "  sudo hotspot-k --pin && sudo hotspot-k follow   # no process between reads\n"
 "  sudo hotspot-k --freeze-on-oom 60s         # undo: sudo hotspot-k thaw CGROUP\n"
 "  sudo systemctl reload hotspot-k            # the service re-reads its config\n"
@@ -163,6 +170,7 @@ static const struct option long_opts[] = {
 	{ "exclude-comm", required_argument, NULL, OPT_EXCLUDE_COMM },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+	{ "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "profile-dir", required_argument, NULL, OPT_PROFILE_DIR },
@@ -219,7 +227,7 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 	int opt;
 
 	const char *flag = NULL;
-	char why[HK_ERR_LEN];
+	char why[HK_ERR_LEN], qbuf[HK_QUOTE_BUF];
 
 	opterr = 0;	/* its messages say argv[0]: usage.h says them */
 	while ((opt = getopt_long(argc, argv, ":c:i:jp:vhV", long_opts, NULL)) != -1) {
@@ -286,6 +294,14 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 			break;
 		case OPT_PROMETHEUS:
 			c->prom_path = optarg;
+			break;
+		case OPT_METRICS_LISTEN:
+			if (hk_metrics_addr__parse(&c->listen, optarg, why, sizeof(why))) {
+				flag = hk_msg__quote(qbuf, sizeof(qbuf), optarg);
+				return hk_usage__error(NULL, "bad --metrics-listen '%s': %s", flag,
+						       why);
+			}
+			c->listen_set = 1;
 			break;
 		case OPT_PIN:
 			c->pin = 1;

@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "kernel/loader.h"
+#include "output/metrics_addr.h"
 
 /* Everything the command line says. */
 struct hk_cli {
@@ -19,6 +20,8 @@ struct hk_cli {
 	int json;
 	int utc;
 	const char *prom_path;		/* --prometheus */
+	struct hk_metrics_addr listen;	/* --metrics-listen */
+	int listen_set;
 	int pin;			/* --pin */
 	int version;			/* --version */
 	__u64 profile_ns;		/* --profile */

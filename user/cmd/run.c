@@ -26,6 +26,7 @@
 #include "lib/stopguard.h"
 #include "lib/sysinfo.h"
 #include "output/printer.h"
+#include "output/metrics_http.h"
 #include "output/prometheus.h"
 #include "pin.h"
 #include "run_loop.h"
@@ -248,6 +249,7 @@ int hk_cmd_run(int argc, char **argv)
 	struct hk_printer pr;
 	char err[HK_ERR_LEN + 512];
 	struct hk_loader *l = NULL;
+	struct hk_metrics_http *http = NULL;
 	struct hk_act act = {};
 	int ret, sig_fd;
 
@@ -289,6 +291,11 @@ int hk_cmd_run(int argc, char **argv)
 	if (c.pin && c.opts.cfg.profile_ns) {
 		hk_log__print(HK_LOG_ERR, "--pin leaves no process to profile from: not with "
 			      "--profile or [profile] duration\n");
+		return EXIT_USAGE;
+	}
+	if (c.pin && c.listen_set) {
+		hk_log__print(HK_LOG_ERR, "--pin leaves no process to serve metrics from: not "
+			      "with --metrics-listen\n");
 		return EXIT_USAGE;
 	}
 	if (c.check_path)
@@ -351,10 +358,32 @@ int hk_cmd_run(int argc, char **argv)
 		pr.act = &act;
 	}
 
+	/* bound now, after the last check that can refuse the start and
+	 * before anything is loaded: a port in use stops it with nothing done,
+	 * and no refusal leaves a socket file behind */
+	if (c.listen_set) {
+		if (!pr.prom)
+			pr.prom = hk_prom__new_set();
+		if (!pr.prom) {
+			hk_log__print(HK_LOG_ERR, "out of memory\n");
+			return EXIT_RUNTIME;
+		}
+		http = hk_metrics_http__new(&c.listen, err, sizeof(err));
+		if (!http) {
+			hk_log__print(HK_LOG_ERR, "--metrics-listen %s\n", err);
+			return EXIT_RUNTIME;
+		}
+		hk_prom__http(pr.prom, hk_metrics_http__counts(http));
+		if (c.listen.wildcard)
+			hk_log__print(HK_LOG_WARNING, "--metrics-listen %s listens on every "
+				      "interface: whoever reaches this host's port reads the "
+				      "flagged processes' names and cgroups\n", c.listen.text);
+	}
 	/* from here on a stop signal, at any moment, is a clean stop */
 	sig_fd = hk_stopguard__start(stuck);
 	if (sig_fd < 0) {
 		hk_log__print(HK_LOG_ERR, "cannot start the signal thread: %s\n", strerror(errno));
+		hk_metrics_http__free(http);
 		return EXIT_RUNTIME;
 	}
 	printing = &pr;
@@ -362,6 +391,7 @@ int hk_cmd_run(int argc, char **argv)
 	hk_delayacct__for(&c.opts.cfg);
 	if (hk_loader__start(&l, &c.opts, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "%s\n", err);
+		hk_metrics_http__free(http);
 		delayacct_put_back();
 		hk_stopguard__done();
 		hk_profiler__free(act.prof);
@@ -416,19 +446,21 @@ int hk_cmd_run(int argc, char **argv)
 
 		setitimer(ITIMER_REAL, &stop_at, NULL);
 	}
-	ret = hk_run__loop(&c, l, &pr, sig_fd);
+	ret = hk_run__loop(&c, l, &pr, sig_fd, http);
+	/* scrapes from here find the port closed, or the socket gone */
+	hk_metrics_http__free(http);
 	/* profiles still running are written with what they have */
 	hk_stopguard__phase("writing the profiles in progress");
 	hk_profiler__free(act.prof);
 	act.prof = NULL;
 	/* the textfile says we stopped: hotspot_k_up 0, no stale flagged set */
-	if (pr.prom) {
+	if (c.prom_path) {
 		hk_stopguard__phase("writing the --prometheus textfile at exit");
 		hk_prom__down(pr.prom);
 		if (hk_prom__write(pr.prom, NULL, NULL, err, sizeof(err)))
 			hk_log__print(HK_LOG_ERR, "--prometheus %s: %s\n", c.prom_path, err);
-		hk_prom__free(pr.prom);
 	}
+	hk_prom__free(pr.prom);
 	hk_stopguard__phase("printing the summary");
 	print_summary(l, &pr);
 	/* before unloading: while we are loaded, instances found beside us

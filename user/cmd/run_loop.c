@@ -3,7 +3,8 @@
  * run_loop.c - the run's event loop: it sleeps on the ring buffer and the
  * signal thread's fd (stopguard.h), and wakes for nothing else but what is
  * due: the iter driver's next walk, a timer driver's watchdog, the
- * --prometheus textfile's pace, a profile's end, a freeze's --freeze-max.
+ * --prometheus textfile's pace, a profile's end, a freeze's --freeze-max,
+ * and --metrics-listen's clients (their own epoll set, one fd here).
  * SIGHUP reloads the config in place.
  */
 #include <errno.h>
@@ -26,6 +27,7 @@
 #include "lib/sysinfo.h"
 #include "lib/units.h"
 #include "output/printer.h"
+#include "output/metrics_http.h"
 #include "output/prometheus.h"
 #include "profile/profile_write.h"
 #include "run_loop.h"
@@ -72,18 +74,20 @@ static void watchdog_check(struct watchdog *w, struct hk_loader *l)
 	hk_loader__take_over(l);
 }
 
-enum { EP_RING = 0, EP_SIGNAL = 1 };
+enum { EP_RING = 0, EP_SIGNAL = 1, EP_HTTP = 2 };
 
-static int epoll_for(struct hk_loader *l, int sig_fd)
+static int epoll_for(struct hk_loader *l, int sig_fd, struct hk_metrics_http *http)
 {
 	struct epoll_event ring = { .events = EPOLLIN, .data.u32 = EP_RING };
 	struct epoll_event sig = { .events = EPOLLIN, .data.u32 = EP_SIGNAL };
+	struct epoll_event web = { .events = EPOLLIN, .data.u32 = EP_HTTP };
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 
 	if (ep < 0)
 		return -1;
 	if (epoll_ctl(ep, EPOLL_CTL_ADD, hk_loader__ring_fd(l), &ring) ||
-	    epoll_ctl(ep, EPOLL_CTL_ADD, sig_fd, &sig)) {
+	    epoll_ctl(ep, EPOLL_CTL_ADD, sig_fd, &sig) ||
+	    (http && epoll_ctl(ep, EPOLL_CTL_ADD, hk_metrics_http__fd(http), &web))) {
 		close(ep);
 		return -1;
 	}
@@ -233,7 +237,7 @@ static int prom_timeout_ms(const struct hk_printer *pr, const struct prom_pace *
 {
 	__u64 due_ns = pp->last_ns + pp->interval_ns;
 
-	if (!pr->prom || !pr->prom_changed)
+	if (!pp->path || !pr->prom_changed)
 		return -1;
 	if (!pp->last_ns || now_ns >= due_ns)
 		return 0;
@@ -250,7 +254,7 @@ static void prom_tick(struct hk_printer *pr, struct prom_pace *pp, struct hk_loa
 	char err[512];
 	int e;
 
-	if (!pr->prom || (pp->last_ns && now_ns < pp->last_ns + pp->interval_ns) ||
+	if (!pp->path || (pp->last_ns && now_ns < pp->last_ns + pp->interval_ns) ||
 	    hk_loader__stats(l, &st) || !hk_prom__dirty(pr->prom, &st))
 		return;
 	pp->last_ns = now_ns;
@@ -267,6 +271,43 @@ static void prom_tick(struct hk_printer *pr, struct prom_pace *pp, struct hk_loa
 		hk_log__print(HK_LOG_INFO, "--prometheus %s: written again\n", pp->path);
 	pp->last_err = 0;
 	pr->prom_changed = 0;
+}
+
+/* --metrics-listen: what a scrape's text is made from. */
+struct scrape {
+	struct hk_prom *prom;
+	struct hk_loader *l;
+	unsigned long gen;		/* the set's, when the text was made */
+	__u64 windows;			/* ... and hk_stats.windows */
+};
+
+static int scrape_render(void *ctx, FILE *out)
+{
+	const struct scrape *s = ctx;
+	struct hk_stats st;
+
+	if (hk_loader__stats(s->l, &st))
+		return -EIO;
+	return hk_prom__format(s->prom, &st, hk_driver__name(hk_loader__driver(s->l, NULL)),
+			       out);
+}
+
+/* The text goes stale once a window and when the set changes; made anew
+ * only when a scrape comes to find it so (metrics_http.h). */
+static void scrape_tick(struct hk_metrics_http *h, struct scrape *s)
+{
+	struct hk_stats st;
+
+	if (!h)
+		return;
+	hk_prom__http(s->prom, hk_metrics_http__counts(h));
+	if (!hk_loader__stats(s->l, &st) &&
+	    (st.windows != s->windows || hk_prom__generation(s->prom) != s->gen)) {
+		s->windows = st.windows;
+		s->gen = hk_prom__generation(s->prom);
+		hk_metrics_http__stale(h);
+	}
+	hk_metrics_http__poll(h, scrape_render, s);
 }
 
 /* The smaller of two poll timeouts, -1 being infinite. */
@@ -288,7 +329,7 @@ static void say_stop(int signo)
 }
 
 int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer *pr,
-		 int sig_fd)
+		 int sig_fd, struct hk_metrics_http *http)
 {
 	struct watchdog wd = {
 		.due_ns = mono_ns() + HK_WATCHDOG_INTERVALS * c->opts.cfg.interval_ns,
@@ -297,13 +338,14 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 	struct prom_pace pp = { .path = c->prom_path, .interval_ns = c->opts.cfg.interval_ns };
 	struct watches watch = { .max_procs = c->opts.max_procs,
 				 .procs.procs_fd = hk_loader__procs_fd(l) };
+	struct scrape scrape = { .prom = pr->prom, .l = l };
 	struct hk_act *a = pr->act;
 	struct hk_config cfg;
-	struct epoll_event evs[2];
+	struct epoll_event evs[3];
 	int ep, n, i, sig, stop = 0, timeout;
 	struct hk_handover ho;
 
-	ep = epoll_for(l, sig_fd);
+	ep = epoll_for(l, sig_fd, http);
 	if (ep < 0) {
 		hk_log__print(HK_LOG_ERR, "epoll: %s\n", strerror(errno));
 		return EXIT_RUNTIME;
@@ -315,6 +357,8 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 		if (timeout < 0)
 			timeout = watchdog_timeout_ms(&wd, mono_ns());
 		timeout = min_timeout(timeout, prom_timeout_ms(pr, &pp, mono_ns()));
+		if (http)
+			timeout = min_timeout(timeout, hk_metrics_http__timeout_ms(http));
 		if (a && a->prof)
 			timeout = min_timeout(timeout, hk_profiler__timeout_ms(a->prof));
 		/* a freeze's --freeze-max: thawed from here */
@@ -324,7 +368,7 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 		if (a && a->freeze)
 			timeout = min_timeout(timeout, hk_freeze__sample_timeout_ms(a->freeze));
 		hk_stopguard__phase("waiting");
-		n = epoll_wait(ep, evs, 2, timeout);
+		n = epoll_wait(ep, evs, 3, timeout);
 		/* a signal that is not ours to stop on (SIGCONT after Ctrl-Z,
 		 * a debugger attaching) interrupts the wait too */
 		if (n < 0 && errno == EINTR)
@@ -380,6 +424,8 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 		n = hk_loader__walk_if_due(l);
 		hk_stopguard__phase("writing the --prometheus textfile");
 		prom_tick(pr, &pp, l);
+		hk_stopguard__phase("serving --metrics-listen");
+		scrape_tick(http, &scrape);
 		hk_stopguard__phase("profiling");
 		if (a && a->prof)
 			hk_profiler__poll(a->prof);

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "kernel/loader.h"
+#include "output/metrics_http.h"
 #include "output/printer.h"
 
 /* Windows without one after which a timer driver is taken for dead. */
@@ -22,8 +23,9 @@
 int hk_run__profile_dir_open(const struct hk_cli *c, int reloading);
 
 /* Events until a signal or a failure; the exit status. SIGHUP reloads
- * the config (c->config_path) in place. */
+ * the config (c->config_path) in place. http: --metrics-listen's server
+ * (NULL: none), served from pr->prom's set. */
 int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer *pr,
-		 int sig_fd);
+		 int sig_fd, struct hk_metrics_http *http);
 
 #endif /* HK_USER_RUN_LOOP_H */

@@ -8,8 +8,12 @@
  *   format.h      one transition as a line: human.c, json.c; labels.c
  *                 names the labels, reasons and drivers
  *   humanize.c    numbers and times as people read them
- *   prometheus.c  --prometheus FILE (prom_value.c: label values,
- *                 prom_stats.c: the tool's own counters)
+ *   prometheus.c  the flagged set and counters as Prometheus text
+ *                 (prom_value.c: label values, prom_stats.c: the tool's
+ *                 own counters); prom_file.c writes it as --prometheus
+ *                 FILE, metrics_http.c serves it for --metrics-listen
+ *                 (metrics_addr.c: ADDR, metrics_listen.c: the socket,
+ *                 http_req.c: the request)
  */
 #ifndef HK_USER_OUTPUT_FACE_H
 #define HK_USER_OUTPUT_FACE_H

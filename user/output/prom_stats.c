@@ -200,3 +200,24 @@ void hk_prom_stats__write_cost(FILE *out, const struct hk_cost *c)
 		c->source == HK_COST_STATS ? "stats" : c->source == HK_COST_SYSCTL ? "sysctl" :
 		c->source == HK_COST_ESTIMATE ? "estimate" : "unknown");
 }
+
+#define HT(field) offsetof(struct hk_prom_http, field)
+
+static const struct stat_metric http_metrics[] = {
+	{ "hotspot_k_metrics_scrapes_total", "counter", HT(scrapes), false,
+	  "Scrapes --metrics-listen answered with the metrics, written whole "
+	  "(counted up to when this text was made: once a window)." },
+	{ "hotspot_k_metrics_clients_refused_total", "counter", HT(refused), false,
+	  "Connections to --metrics-listen closed at once: 8 were open already." },
+	{ "hotspot_k_metrics_clients_dropped_total", "counter", HT(dropped), false,
+	  "Connections to --metrics-listen dropped: no whole request within 2 s, "
+	  "one over 4 KiB, or a reader that took nothing for 2 s." },
+};
+
+HK_STATIC_ASSERT(ARRAY_SIZE(http_metrics) == sizeof(struct hk_prom_http) / sizeof(__u64),
+		 "an hk_prom_http field is not exported");
+
+void hk_prom_stats__write_http(FILE *out, const struct hk_prom_http *h)
+{
+	write_table(out, http_metrics, ARRAY_SIZE(http_metrics), h);
+}

@@ -18,4 +18,14 @@ void hk_prom_stats__write(FILE *out, const struct hk_stats *st);
  * same table discipline (a new field is exported or skipped on purpose). */
 void hk_prom_stats__write_cost(FILE *out, const struct hk_cost *c);
 
+/* --metrics-listen's own work, counted by its server (metrics_http.h). */
+struct hk_prom_http {
+	__u64 scrapes;			/* 200 responses written whole */
+	__u64 refused;			/* connections over the client limit */
+	__u64 dropped;			/* no whole request in time, or too big */
+};
+
+/* Its three hotspot_k_metrics_* counter families. */
+void hk_prom_stats__write_http(FILE *out, const struct hk_prom_http *h);
+
 #endif /* HK_USER_PROM_STATS_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * prometheus.c - the processes flagged now and the tool's counters as a
- * node_exporter textfile (Prometheus text format 0.0.4).
+ * prometheus.c - the processes flagged now and the tool's counters as
+ * text in the Prometheus format 0.0.4: what the textfile (prom_file.c)
+ * writes and --metrics-listen (metrics_http.c) serves, from one state.
  *
  * The set follows the transitions: a process joins it when it enters a
  * label, moves when it changes label, and leaves for ok or exited. It is
@@ -18,50 +19,20 @@
  * of 151 MB; now 506 KB (tests/unit/test_prometheus.c measures both).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 #include "format.h"
 #include "lib/escape.h"
 #include "lib/msg.h"
 #include "lib/outbuf.h"
-#include "lib/outdir.h"
 #include "prom_share.h"
 #include "prom_stats.h"
 #include "prom_value.h"
+#include "prom_state.h"
 #include "prometheus.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-struct prom_proc {
-	__u32 tgid;
-	__u32 label;
-	char *labels;			/* pid="..",comm="..",label="..": its gauges' */
-	char *info;			/* pid, comm, cgroup, unit, container_id,
-					 * pod_uid: its info series' */
-	size_t bytes;			/* its lines in the file */
-	struct hk_prom_member share;	/* its owner, reserve, join (prom_share.h) */
-	struct hk_evidence ev;		/* from the transition that flagged it */
-};
-
-struct hk_prom {
-	char *path;			/* as given, for messages */
-	const char *name;		/* its last part, a name in dir */
-	struct hk_safedir dir;		/* opened and checked once */
-	struct prom_proc *procs;	/* sorted by tgid */
-	size_t nr, cap;
-	size_t bytes;			/* the members' lines */
-	__u64 joined;			/* members so far: the next one's seq */
-	/* flagged, per label, but not in procs: a cap (or no memory) */
-	__u64 unlisted[HK_NR_LABELS];
-	bool changed;			/* the set, since the last write */
-	bool down;			/* the tool stops: hotspot_k_up 0, nothing else */
-	struct hk_stats written;	/* the counters the last write gave */
-	struct hk_prom_value value;	/* the room label values are made in */
-};
 
 #define LINE_MAX_LEN	HK_PROM_LINE_MAX
 
@@ -168,6 +139,7 @@ void hk_prom__event(struct hk_prom *p, const struct hk_event *e, const char *cgr
 	if (is_flagged(e->to) && !proc_insert(p, i, e, cgroup, wl))
 		p->unlisted[e->to]++;
 	p->changed = true;
+	p->gen++;
 }
 
 /* ---- the text ------------------------------------------------------------ */
@@ -343,6 +315,8 @@ int hk_prom__format(const struct hk_prom *p, const struct hk_stats *st,
 				fputs(line, out);
 	}
 	hk_prom_stats__write(out, st);
+	if (p->http)
+		hk_prom_stats__write_http(out, &p->scrapes);
 	family(out, "hotspot_k_driver", "gauge",
 	       "What walks the threads each window: wq, timer or iter.");
 	fprintf(out, "hotspot_k_driver{driver=\"%s\"} 1\n", driver ? driver : "none");
@@ -352,99 +326,39 @@ flush:
 	return 0;
 }
 
-/* ---- the file ------------------------------------------------------------ */
-
-bool hk_prom__dirty(const struct hk_prom *p, const struct hk_stats *st)
-{
-	static const struct hk_stats zero;
-
-	return p->changed || memcmp(st ? st : &zero, &p->written, sizeof(p->written));
-}
+/* ---- the state ----------------------------------------------------------- */
 
 void hk_prom__down(struct hk_prom *p)
 {
 	p->down = true;
 	p->changed = true;
+	p->gen++;
 }
 
-struct prom_text {
-	const struct hk_prom *p;
-	const struct hk_stats *st;
-	const char *driver;
-};
-
-static int prom_text_write(void *ctx, FILE *f)
+unsigned long hk_prom__generation(const struct hk_prom *p)
 {
-	const struct prom_text *t = ctx;
-
-	return hk_prom__format(t->p, t->st, t->driver, f);
+	return p->gen;
 }
 
-int hk_prom__write(struct hk_prom *p, const struct hk_stats *st, const char *driver,
-		   char *err, size_t err_len)
+void hk_prom__http(struct hk_prom *p, const struct hk_prom_http *h)
 {
-	struct prom_text t = { .p = p, .st = st, .driver = driver };
-	int e;
-
-	/* 0644: node_exporter, another user, reads it */
-	e = hk_outdir__write(&p->dir, p->name, 0644, prom_text_write, &t);
-	if (e) {
-		hk_outdir__why(&p->dir, e, err, err_len);
-		return e;
-	}
-	p->changed = false;
-	if (st)
-		p->written = *st;
-	else
-		memset(&p->written, 0, sizeof(p->written));
-	return 0;
+	p->http = true;
+	p->scrapes = *h;
 }
 
-struct hk_prom *hk_prom__new(const char *path, char *warn, size_t warn_len, char *err,
-			     size_t err_len)
+struct hk_prom *hk_prom__new_set(void)
 {
-	char q[HK_QUOTE_BUF], *slash;
-	struct hk_prom *p;
-	struct stat sb;
+	struct hk_prom *p = calloc(1, sizeof(*p));
 
-	if (warn_len)
-		warn[0] = '\0';
-	if (!path || !*path) {
-		hk_msg__fail(err, err_len, "no file named");
+	if (!p)
+		return NULL;
+	p->dir.fd = -1;
+	p->changed = true;
+	if (hk_prom_value__init(&p->value)) {
+		hk_prom__free(p);
 		return NULL;
 	}
-	p = calloc(1, sizeof(*p));
-	if (p)
-		p->dir.fd = -1;
-	if (!p || !(p->path = strdup(path)) || hk_prom_value__init(&p->value)) {
-		hk_msg__fail(err, err_len, "out of memory");
-		goto fail;
-	}
-	/* the directory, opened and checked once; the name in it */
-	slash = strrchr(p->path, '/');
-	p->name = slash ? slash + 1 : p->path;
-	if (!*p->name) {
-		hk_msg__fail(err, err_len, "%s is a directory: name a file in it",
-			     hk_msg__quote(q, sizeof(q), path));
-		goto fail;
-	}
-	if (slash)
-		*slash = '\0';
-	if (hk_outdir__open(&p->dir, !slash ? "." : slash == p->path ? "/" : p->path, p->name,
-			    warn, warn_len, err, err_len))
-		goto fail;
-	if (slash)
-		*slash = '/';
-	if (!fstatat(p->dir.fd, p->name, &sb, AT_SYMLINK_NOFOLLOW) && S_ISDIR(sb.st_mode)) {
-		hk_msg__fail(err, err_len, "%s is a directory: name a file in it",
-			     hk_msg__quote(q, sizeof(q), path));
-		goto fail;
-	}
-	p->changed = true;
 	return p;
-fail:
-	hk_prom__free(p);
-	return NULL;
 }
 
 void hk_prom__free(struct hk_prom *p)

@@ -11,10 +11,17 @@
 #include <stdio.h>
 #include "lib/workload.h"
 #include "prom_share.h"
+#include "prom_stats.h"
 #include "prom_value.h"
 #include "shared/hotspot.h"
 
 struct hk_prom;
+
+/*
+ * The set and the counters alone, with no file: what --metrics-listen
+ * serves when no --prometheus FILE is given. NULL: no memory.
+ */
+struct hk_prom *hk_prom__new_set(void);
 
 /*
  * The state for the textfile path, which is not written yet (dirty: the
@@ -49,6 +56,14 @@ void hk_prom__event(struct hk_prom *p, const struct hk_event *e, const char *cgr
  */
 bool hk_prom__dirty(const struct hk_prom *p, const struct hk_stats *st);
 
+/* A number that moves whenever the set does (an event, the stop): a
+ * text made at another number is stale. */
+unsigned long hk_prom__generation(const struct hk_prom *p);
+
+/* --metrics-listen's own counters, written with the others from now on
+ * (in the textfile too, so that both say the same families). */
+void hk_prom__http(struct hk_prom *p, const struct hk_prom_http *h);
+
 /*
  * The whole text into out. st NULL: every counter 0; driver NULL: "none".
  * 0, or -errno (the stream failed).
@@ -69,7 +84,8 @@ void hk_prom__down(struct hk_prom *p);
  * exporter's user reads it), fsync it and rename it over PATH: a reader
  * sees the old file or the new one, whole, and nothing planted under a
  * name is followed or blocked on. 0, which clears dirty; or -errno with
- * one line in err, and dirty stays set to retry.
+ * one line in err, and dirty stays set to retry (-EINVAL: made by
+ * hk_prom__new_set(), there is no file).
  */
 int hk_prom__write(struct hk_prom *p, const struct hk_stats *st, const char *driver,
 		   char *err, size_t err_len);
