@@ -61,7 +61,13 @@ while read -r url; do
 	[ -f "$url" ] || fail "$rules: runbook_url $url: no such page"
 done < <(sed -n 's/^ *runbook_url: *//p' "$rules")
 [ "$alerts" -gt 0 ] || fail "$rules: no runbook_url"
-echo "runbooks: $alerts alerts, each with its page in docs/runbooks/"
+# docs/fleet.md's sed for absolute links: each link changed, the rules valid
+sed 's#runbook_url: docs/#runbook_url: https://git.example.org/hotspot-k/blob/main/docs/#' \
+	"$rules" >"$tmp/absolute.rules.yml"
+[ "$(grep -c 'runbook_url: https://git.example.org/hotspot-k/blob/main/docs/runbooks/' \
+	"$tmp/absolute.rules.yml")" = "$alerts" ] || fail "docs/fleet.md's sed leaves a runbook_url relative"
+promtool check rules "$tmp/absolute.rules.yml" >/dev/null || fail "docs/fleet.md's sed breaks the rules"
+echo "runbooks: $alerts alerts, each with its page in docs/runbooks/ (and absolute with docs/fleet.md's sed)"
 
 # 2. the alerts' unit tests
 promtool test rules tests/prometheus/rules.test.yml ||
