@@ -87,7 +87,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
 
 .DELETE_ON_ERROR:
-.PHONY: all deps run test unit docs-check docs-drift include-check prog-test e2e e2e-attack e2e-iter vmtest bench clean
+.PHONY: all deps run test unit docs-check docs-drift promtool-test include-check prog-test e2e e2e-attack e2e-iter vmtest bench clean
 
 # Each entry point installs what is missing first, then re-enters make so
 # that pkg-config and bpftool are looked up after the install.
@@ -300,6 +300,15 @@ $(OUTPUT)/doc-samples: tests/docs/samples.c $(USER_LIB_O) $(LINK_STAMP)
 
 docs-drift: hotspot-k $(OUTPUT)/doc-samples
 	$(Q)python3 tests/docs/drift.py --tool ./hotspot-k --samples $(OUTPUT)/doc-samples
+
+# the fleet's alert and recording rules (deploy/prometheus/) and dashboard
+# (deploy/grafana/) against Debian's promtool: the rules' unit tests, every
+# dashboard expression parsed and non-empty over the tool's own families,
+# and promtool check metrics over a textfile the tool writes in a 3 s run
+# beside a busy loop (under /tmp/hk-e2e.lock); measures no time
+promtool-test: hotspot-k $(OUTPUT)/hkload
+	$(Q)tools/deps.sh prometheus
+	$(Q)tests/prometheus/run.sh ./hotspot-k $(OUTPUT)/hkload
 
 e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload $(OUTPUT)/standin-test
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Install the Debian packages a step needs, only those that are missing.
-#   tools/deps.sh build|check|test|fuzz|vmtest|bench|install|cross-arm64|cross-arm64-unit|cross-x86
+#   tools/deps.sh build|check|test|fuzz|vmtest|bench|install|prometheus|cross-arm64|cross-arm64-unit|cross-x86
 # cross-ARCH: Debian's cross compiler for that target and its -dev packages
 # through multiarch (the Debian architecture added to dpkg first).
 set -eu
@@ -31,6 +31,9 @@ bench="rt-tests stress-ng linux-perf sysstat strace libbpf-tools"
 # /bin/kill, which the unit's ExecReload runs; zsh for
 # the completions' checks
 install="systemd man-db groff-base util-linux strace coreutils gzip procps zsh"
+# make promtool-test: promtool (Debian ships it in prometheus; no service is
+# started by the test), flock and timeout for the tool's run
+prometheus="prometheus python3 util-linux coreutils"
 
 # make unit ARCH=arm64: the aarch64 unit tests under qemu-user
 cross_unit="qemu-user-static libcunit1-dev:arm64"
@@ -40,15 +43,16 @@ case "${1:-build}" in
 build) want=$build ;;
 # make check: build, unit, prog-test and e2e's smoke: no guests, no fuzzer
 check) want="$build $test" ;;
-test) want="$build $test $fuzz $vmtest $install $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
+test) want="$build $test $fuzz $vmtest $install $prometheus $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
 fuzz) want="$build $fuzz" ;;
 vmtest) want="$build $vmtest $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
 bench) want="$build $test $bench" ;;
 install) want="$build $install" ;;
+prometheus) want="$prometheus" ;;
 cross-arm64) want="$build $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
 cross-arm64-unit) want="$build $(cross_pkgs aarch64 arm64) $cross_unit"; foreign=arm64 ;;
 cross-x86) want="$build $(cross_pkgs x86-64 amd64)"; foreign=amd64 ;;
-*) echo "usage: $0 build|check|test|fuzz|vmtest|bench|install|cross-arm64|cross-arm64-unit|cross-x86" >&2; exit 2 ;;
+*) echo "usage: $0 build|check|test|fuzz|vmtest|bench|install|prometheus|cross-arm64|cross-arm64-unit|cross-x86" >&2; exit 2 ;;
 esac
 [ "$foreign" != "$host_deb" ] || foreign=
 
@@ -78,3 +82,12 @@ echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+# the prometheus package enables and starts its server where systemd runs:
+# the tests start their own, by PID, and want none left on :9090
+case " $missing " in
+*" prometheus "*)
+	if systemctl is-active --quiet prometheus 2>/dev/null; then
+		echo "deps: stopping and disabling prometheus.service (installed for promtool)"
+		systemctl disable --now prometheus >/dev/null 2>&1 || true
+	fi ;;
+esac

@@ -4,7 +4,7 @@
 
     tests/docs/check_links.py [--tool ./hotspot-k]
 
-Over README.md and docs/*.md, each of these is an error, said in one line
+Over README.md, docs/*.md and docs/runbooks/*.md, each of these is an error, said in one line
 as FILE:LINE: what:
   - a relative link whose file does not exist, or whose #anchor is no
     heading's GitHub slug in that file;
@@ -134,7 +134,7 @@ def main():
     a = ap.parse_args()
     root = os.path.normpath(a.root)
     os.chdir(root)
-    pages = ['README.md'] + sorted(glob.glob('docs/*.md'))
+    pages = ['README.md'] + sorted(glob.glob('docs/*.md')) + sorted(glob.glob('docs/runbooks/*.md'))
     targets = make_targets(root)
     flags = help_flags(a.tool)
     errors = []
