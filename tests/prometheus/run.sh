@@ -13,9 +13,10 @@
 #   3. every expression of deploy/grafana/hotspot-k.json parsed by promtool
 #      check rules (dashboard_check.py);
 #   4. the tool run for 3 s (-i 1s) beside a busy loop, as root and under
-#      /tmp/hk-e2e.lock like every e2e run: the textfile it wrote while it
-#      ran, and the one it leaves at exit (hotspot_k_up 0 alone), each with
-#      0 problems from promtool check metrics, their text printed otherwise;
+#      /tmp/hk-bpf.lock like every run in make test that loads BPF
+#      (sanitize, install-test): the textfile it wrote while it ran, and
+#      the one it leaves at exit (hotspot_k_up 0 alone), each with 0
+#      problems from promtool check metrics, their text printed otherwise;
 #   5. over that file's families: the dashboard's expressions each return
 #      something, and every hotspot_k_* name the rules and their tests use
 #      is one the tool writes.
@@ -27,7 +28,7 @@ tool=${1:-./hotspot-k}
 hkload=${2:-build/hkload}
 rules=deploy/prometheus/hotspot-k.rules.yml
 dash=deploy/grafana/hotspot-k.json
-lock=/tmp/hk-e2e.lock
+lock=/tmp/hk-bpf.lock
 tmp=
 spin=
 runner=	# timeout's PID: waited for, never killed here
@@ -82,7 +83,7 @@ promtool check rules "$tmp/dash/dashboard.rules.yml" >"$tmp/dash.log" 2>&1 ||
 # it runs (each write is a rename: a copy is one whole file)
 [ "$(id -u)" = 0 ] || fail "the tool's run needs root"
 [ -x "$tool" ] && [ -x "$hkload" ] || fail "build $tool and $hkload first"
-# the lock first (300 s: an e2e suite may hold it), then the loop: nothing
+# the lock first (300 s: another suite may hold it), then the loop: nothing
 # spins beside a suite that measures
 exec 9>"$lock"
 flock -w 300 9 || fail "$lock: still held after 300 s"
