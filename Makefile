@@ -305,10 +305,14 @@ docs-drift: hotspot-k $(OUTPUT)/doc-samples
 # (deploy/grafana/) against Debian's promtool: the rules' unit tests, every
 # dashboard expression parsed and non-empty over the tool's own families,
 # and promtool check metrics over a textfile the tool writes in a 3 s run
-# beside a busy loop (under /tmp/hk-e2e.lock); measures no time
+# beside a busy loop; then scrape.py: the real prometheus scraping the
+# tool's --metrics-listen and node_exporter's textfile collector over its
+# --prometheus file on loopback, and its queries equal to what the tool
+# printed (each run under /tmp/hk-bpf.lock); measures no time
 promtool-test: hotspot-k $(OUTPUT)/hkload
 	$(Q)tools/deps.sh prometheus
 	$(Q)tests/prometheus/run.sh ./hotspot-k $(OUTPUT)/hkload
+	$(Q)python3 tests/prometheus/scrape.py ./hotspot-k $(OUTPUT)/hkload
 
 e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload $(OUTPUT)/standin-test
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload

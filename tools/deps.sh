@@ -31,9 +31,11 @@ bench="rt-tests stress-ng linux-perf sysstat strace libbpf-tools"
 # /bin/kill, which the unit's ExecReload runs; zsh for
 # the completions' checks
 install="systemd man-db groff-base util-linux strace coreutils gzip procps zsh"
-# make promtool-test: promtool (Debian ships it in prometheus; no service is
-# started by the test), flock and timeout for the tool's run
-prometheus="prometheus python3 util-linux coreutils"
+# make promtool-test: promtool and the server (Debian ships both in
+# prometheus) and node_exporter (prometheus-node-exporter), each started by
+# the test on loopback ports of its own (tests/prometheus/scrape.py), never
+# as a service; flock and timeout for the tool's run
+prometheus="prometheus prometheus-node-exporter python3 util-linux coreutils"
 
 # make unit ARCH=arm64: the aarch64 unit tests under qemu-user
 cross_unit="qemu-user-static libcunit1-dev:arm64"
@@ -82,12 +84,20 @@ echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
-# the prometheus package enables and starts its server where systemd runs:
-# the tests start their own, by PID, and want none left on :9090
-case " $missing " in
-*" prometheus "*)
-	if systemctl is-active --quiet prometheus 2>/dev/null; then
-		echo "deps: stopping and disabling prometheus.service (installed for promtool)"
-		systemctl disable --now prometheus >/dev/null 2>&1 || true
-	fi ;;
-esac
+# the prometheus and prometheus-node-exporter packages enable and start
+# their servers where an init runs them: the tests start their own, by PID,
+# and want none left on :9090 or :9100
+for svc in prometheus prometheus-node-exporter; do
+	case " $missing " in
+	*" $svc "*) ;;
+	*) continue ;;
+	esac
+	if systemctl is-active --quiet "$svc" 2>/dev/null; then
+		echo "deps: stopping and disabling $svc.service (installed for make promtool-test)"
+		systemctl disable --now "$svc" >/dev/null 2>&1 || true
+	elif [ -x "/etc/init.d/$svc" ] && "/etc/init.d/$svc" status >/dev/null 2>&1; then
+		echo "deps: stopping and disabling $svc (installed for make promtool-test)"
+		"/etc/init.d/$svc" stop >/dev/null 2>&1 || true
+		update-rc.d "$svc" disable >/dev/null 2>&1 || true
+	fi
+done

@@ -165,6 +165,8 @@ def main():
     test = {'rule_files': [os.path.abspath(a.rules),
                            os.path.abspath(os.path.join(a.outdir, 'dashboard-empty.rules.yml'))],
             'evaluation_interval': '1m',
+            # the recording rules before what reads them (else a random order)
+            'group_eval_order': ['hotspot-k.records', 'hotspot-k.alerts', 'dashboard-empty'],
             'tests': [{'name': 'dashboard-over-the-tool-s-families', 'interval': '1m',
                        'input_series': fixtures(types, samples),
                        'alert_rule_test': [{'eval_time': EVAL, 'alertname': 'DashboardExprEmpty',
