@@ -9,15 +9,18 @@ run as root), and a session of its own: stop() kills that process group
 itself their subreaper: set_subreaper()).
 """
 
+import base64
 import ctypes
 import fcntl
 import json
 import os
 import queue
 import signal
+import struct
 import subprocess
 import threading
 import time
+import zlib
 
 # the browser itself, not Debian's launcher script (a shell that would
 # stand between it and its PID)
@@ -55,6 +58,8 @@ class Browser:
                 "--disable-extensions", "--disable-sync", "--disable-background-networking",
                 "--disable-component-update", "--disable-default-apps", "--mute-audio",
                 "--password-store=basic", "--use-mock-keychain",
+                # colours painted as the page gives them (pixel() reads them)
+                "--force-color-profile=srgb",
                 # no name resolves: nothing but loopback is reachable by name
                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
                 "about:blank"]
@@ -173,6 +178,28 @@ class Browser:
         return [self.mouse("mouseMoved", x, y),
                 self.mouse("mousePressed", x, y, button="left", clickCount=1),
                 self.mouse("mouseReleased", x, y, button="left", clickCount=1)]
+
+    def pixel(self, x, y):
+        """The colour chromium paints at CSS pixel x, y (a screenshot of
+        that one pixel): "rgb(R,G,B)"."""
+        png = base64.b64decode(self.call("Page.captureScreenshot", format="png",
+                                         clip={"x": x, "y": y, "width": 1, "height": 1,
+                                               "scale": 1})["data"])
+        if png[:8] != b"\x89PNG\r\n\x1a\n":
+            raise CdpError("the screenshot is no PNG")
+        chunks, pos = {}, 8
+        while pos < len(png):
+            n = struct.unpack(">I", png[pos:pos + 4])[0]
+            kind = png[pos + 4:pos + 8]
+            chunks[kind] = chunks.get(kind, b"") + png[pos + 8:pos + 8 + n]
+            pos += 12 + n
+        w, h, depth, colour = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+        if (w, h, depth) != (1, 1, 8) or colour not in (2, 6):
+            raise CdpError("the screenshot is %dx%d, %d bits, colour type %d" % (w, h, depth, colour))
+        # one row of one pixel: every PNG filter leaves it as it is (its
+        # neighbours left and above are zero)
+        raw = zlib.decompress(chunks[b"IDAT"])
+        return "rgb(%d,%d,%d)" % tuple(raw[1:4])
 
     def stop(self):
         """Kill the browser's process group, by its PID; wait for it."""

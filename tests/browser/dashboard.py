@@ -18,8 +18,9 @@ dashboard reads a recorded series). Grafana's variables are replaced as
 dashboard_check.py replaces them ($node by .*).
 
 Each query must come back with no error and at least one series, drawn:
-a console row that is not "no data", or a line in the graph's SVG with a
-point per minute of the fixture and a legend entry per series. What this
+a console row that is not "no data" (the labels a group_left joins
+in, in the rows), or a line in the graph's SVG with a point per 14 s step over
+35 minutes at least and a legend entry per series. What this
 does not prove: Grafana's own rendering (panels, legends, units, the
 $node picker); Grafana is not in Debian.
 """
@@ -164,6 +165,12 @@ def start_prometheus(tmp, om, kids):
     return port
 
 
+def joined(expr):
+    """The labels a group_left (...) brings in."""
+    m = re.search(r"group_left\s*\(([^)]*)\)", expr)
+    return [l.strip() for l in m.group(1).split(",") if l.strip()] if m else []
+
+
 def check(graphs, queries, points):
     problems = []
     if len(graphs) != len(queries):
@@ -179,6 +186,11 @@ def check(graphs, queries, points):
         if n < 1:
             bad.append("%r" % g["stats"])
         if instant:
+            # a join's labels reach the rows (the table's columns; an empty
+            # one, as the tool writes unit="" outside a unit, is no label)
+            for label in joined(expr):
+                if not any('%s="' % label in r for r in g["rows"]):
+                    bad.append("no row with %s: %s" % (label, g["rows"][:2]))
             if g["tab"] != "Console" or len(g["rows"]) != n or any("no data" in r for r in g["rows"]):
                 bad.append("console tab %r, rows %s" % (g["tab"], g["rows"][:3]))
         elif g["tab"] != "Graph" or g["legend"] != n or len(g["lines"]) != n or \

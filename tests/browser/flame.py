@@ -17,8 +17,12 @@ frame's attributes and the box chromium laid it out in.
     search         "^(parse|lex)$": exactly parse, parse and lex filled
                    rgb(230,0,230), "Matched: 41.7%" (5 of 12 ms: lex
                    inside parse counted once)
-    Reset zoom     every frame's geometry as loaded, the hits kept
+    Reset zoom     every frame's geometry as loaded, the hits kept; and
+                   painted: a screenshot's pixel inside each of the 11
+                   frames (left of its label) is its fill, the 3 hits'
+                   rgb(230,0,230)
     Escape         every frame exactly as loaded, the share cleared
+and the page threw no exception meanwhile.
 """
 
 HIT = "rgb(230,0,230)"
@@ -151,6 +155,7 @@ def check_search(s, start):
 
 def run(b, svg_path):
     """The steps on svg_path in the browser b; a line per step, or Fail."""
+    b.events = [e for e in b.events if e.get("method") != "Runtime.exceptionThrown"]
     b.navigate("file://" + svg_path)
     start = b.eval(STATE_JS)
     if start["search"] is not None or start["unzoom"] != "none":
@@ -196,7 +201,12 @@ def run(b, svg_path):
         raise Fail("Reset zoom: frames not as loaded: %s; Reset zoom %s" % (diff, s["unzoom"]))
     if check_search(s, start):
         raise Fail("Reset zoom cleared the search: %s" % check_search(s, start))
-    out.append("Reset zoom: all %d frames' geometry as loaded, hits kept" % len(s["frames"]))
+    painted = [(k, b.pixel(f["box"][0] + 1, f["box"][1] + 1), f["fill"]) for k, f in s["frames"].items()]
+    wrong = ["%s %s, not %s" % w for w in painted if w[1] != w[2]]
+    if wrong:
+        raise Fail("Reset zoom: painted: %s" % "; ".join(wrong))
+    out.append("Reset zoom: all %d frames' geometry as loaded, hits kept, each painted its fill "
+               "(%d pixels of rgb(230,0,230))" % (len(s["frames"]), sum(1 for w in painted if w[2] == HIT)))
 
     for kind in ("keyDown", "keyUp"):
         b.call("Input.dispatchKeyEvent", type=kind, key="Escape", code="Escape",
@@ -206,5 +216,10 @@ def run(b, svg_path):
     if s != start:
         diff = [k for k in start["frames"] if s["frames"].get(k) != start["frames"][k]]
         raise Fail("Escape: not as loaded: frames %s, matched [%s]" % (diff, s["matched"]))
-    out.append("Escape: every frame as loaded, the share cleared")
+    thrown = [e["params"]["exceptionDetails"] for e in b.events
+              if e.get("method") == "Runtime.exceptionThrown"]
+    if thrown:
+        raise Fail("the script threw: %s" % [t.get("exception", {}).get("description", t)
+                                              for t in thrown])
+    out.append("Escape: every frame as loaded, the share cleared; nothing thrown")
     return out
