@@ -5,8 +5,8 @@ chromium (make browser-test), in one browser session:
 
     tests/browser/browser.py FLAME_SVG_BIN DOC_SAMPLES_BIN
 
-1. flame.py: the SVG that FLAME_SVG_BIN (build/flame-svg) writes from
-   tests/browser/flame.folded: a click on a frame, a search, Reset zoom,
+1. flame.py: the SVGs that FLAME_SVG_BIN (build/flame-svg) writes from
+   tests/browser/flame.folded, as a CPU and as a memory profile: a click on a frame, a search, Reset zoom,
    Escape, each as the browser's own input, and the DOM read after each.
 2. dashboard.py: every query of deploy/grafana/hotspot-k.json in the
    Prometheus UI, over fixture series made from what DOC_SAMPLES_BIN
@@ -35,6 +35,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TIMEOUT_S = 120
 # wide enough for the SVG's 1200 px: no frame outside the viewport
 WIDTH, HEIGHT = 1280, 900
+# the two graphs a profile writes: its flags to flame-svg, compute's title
+GRAPHS = [("cpu", [], "compute (6.0 ms, 50.00%)"),
+          ("memory", ["--bytes"], "compute (6000 bytes, 50.00%)")]
 
 
 class Timeout(Exception):
@@ -59,17 +62,20 @@ def main():
     tmp = tempfile.mkdtemp(prefix="hk-browser.")
     kids, b, rc = [], None, 1
     try:
-        svg = os.path.join(tmp, "flame.svg")
-        with open(os.path.join(HERE, "flame.folded")) as fin, open(svg, "w") as fout:
-            subprocess.run([sys.argv[1]], stdin=fin, stdout=fout, check=True, timeout=10)
+        svgs = []
+        for kind, args, title in GRAPHS:
+            svgs.append((kind, os.path.join(tmp, kind + ".svg"), title))
+            with open(os.path.join(HERE, "flame.folded")) as fin, open(svgs[-1][1], "w") as fout:
+                subprocess.run([sys.argv[1]] + args, stdin=fin, stdout=fout, check=True, timeout=10)
         b = cdp.Browser(os.path.join(tmp, "profile"), os.path.join(tmp, "chromium.log"),
                         WIDTH, HEIGHT)
         b.open_page()
         b.call("Emulation.setDeviceMetricsOverride", width=WIDTH, height=HEIGHT,
                deviceScaleFactor=1, mobile=False)
         print("chromium: up in %.1f s" % (time.monotonic() - t0))
-        for line in flame.run(b, svg):
-            print("flame graph: " + line)
+        for kind, svg, title in svgs:
+            for line in flame.run(b, svg, title):
+                print("flame graph (%s): %s" % (kind, line))
         for line in dashboard.run(b, tmp, sys.argv[2], kids):
             print("dashboard: " + line)
         rc = 0

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """flame.py - the flame graph's script (user/flame/svg_script.c) in
-chromium, on the SVG that build/flame-svg writes from
+chromium, on the SVGs that build/flame-svg writes (as a CPU profile and
+as a memory one, --bytes) from
 tests/browser/flame.folded (12 ms: main; compute (parse 1, spin 5);
 io; fsync_[k]; [off-cpu] 2; parse (lex 1, read_file 3)).
 
@@ -9,6 +10,9 @@ released where the frame is drawn (chromium hit-tests it: the point is
 checked to be on that frame first), the Search prompt answered through
 the browser's dialog, Escape as a key. After each, the DOM is read: each
 frame's attributes and the box chromium laid it out in.
+
+    hover compute  its title on the details line: "compute (6.0 ms,
+                   50.00%)", or "(6000 bytes, 50.00%)"
 
     click compute  it spans the graph's 1180 px (its box too), main and
                    all dimmed at full width, its callees rescaled (parse
@@ -153,8 +157,9 @@ def check_search(s, start):
     return p
 
 
-def run(b, svg_path):
-    """The steps on svg_path in the browser b; a line per step, or Fail."""
+def run(b, svg_path, compute_title):
+    """The steps on svg_path in the browser b, compute's title what the
+    hover shows; a line per step, or Fail."""
     b.events = [e for e in b.events if e.get("method") != "Runtime.exceptionThrown"]
     b.navigate("file://" + svg_path)
     start = b.eval(STATE_JS)
@@ -170,7 +175,7 @@ def run(b, svg_path):
     f = start["frames"]["compute@2"]
     b.wait_answer(b.mouse("mouseMoved", f["cx"], f["cy"]))
     s = b.eval(STATE_JS)
-    if s["details"] != "compute (6.0 ms, 50.00%)":
+    if s["details"] != compute_title:
         raise Fail("hovering compute: details [%s]" % s["details"])
     click_frame(b, "compute@2", start)
     s = b.eval(STATE_JS)

@@ -4,8 +4,9 @@
  * microseconds; a stack ending in ";[off-cpu]" is off-CPU time, as the
  * folded files of hotspot-k profile write it) to the SVG flame graph on
  * stdout, through the code hotspot-k profile writes it with
- * (hk_flame__add, hk_flame__write_svg): the page tests/browser/browser.py
- * opens in chromium. A fixture, not a profile: the test knows every
+ * (hk_flame__add, hk_flame__write_svg_opts): the page
+ * tests/browser/browser.py opens in chromium. With --bytes, as a memory
+ * (growth) profile writes it: weights in bytes, its unit and legend. A fixture, not a profile: the test knows every
  * frame's weight, so its expectations are exact.
  */
 #include <errno.h>
@@ -50,13 +51,26 @@ bad:
 	return -1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	struct hk_flame *f = hk_flame__new();
+	struct hk_flame_svg_opts opts = {
+		.title = "fixture", .subtitle = "tests/browser/flame.folded",
+	};
+	struct hk_flame *f;
 	unsigned long no = 0;
 	char line[4096];
 	int ret = 1;
 
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--bytes"))) {
+		fprintf(stderr, "usage: flame-svg [--bytes] <FOLDED >SVG\n");
+		return 2;
+	}
+	if (argc == 2) {
+		/* profile_write.c's for a memory profile */
+		opts.unit = "bytes";
+		opts.legend = "width: bytes of anonymous memory grown (pale: kernel frames)";
+	}
+	f = hk_flame__new();
 	if (!f) {
 		fprintf(stderr, "flame-svg: out of memory\n");
 		return 1;
@@ -68,8 +82,7 @@ int main(void)
 		if (add_line(f, line, no))
 			goto out;
 	}
-	if (hk_flame__write_svg(f, stdout, "fixture", "tests/browser/flame.folded") ||
-	    fflush(stdout)) {
+	if (hk_flame__write_svg_opts(f, stdout, &opts) || fflush(stdout)) {
 		fprintf(stderr, "flame-svg: writing the SVG failed\n");
 		goto out;
 	}
