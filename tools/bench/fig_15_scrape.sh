@@ -27,7 +27,7 @@ SCRAPE_PY=$HERE/bn_scrape.py
 # sc_cpu PID: the ns its threads ran (schedstat's first field, summed)
 sc_cpu()
 {
-	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
 # sc_get: one scrape's body, from the instance of this population
@@ -80,39 +80,40 @@ sc_burst()
 		"lat_ns" in f { if (f["i"] == 0) first = f["lat_ns"]; else print "lat", pop, f["lat_ns"] >"/dev/stderr"
 				bytes = f["bytes"]; ok += f["code"] == 200 }
 		"t_ns" in f { t = f["t_ns"]; n = f["n"] }
-		END { printf "pop=%s round=%s v=burst n=%d ok=%d t_ns=%d cpu_ns=%d idle_ns=%d first_ns=%d bytes=%d\n",
+		END { printf "pop=%s round=%s v=burst n=%d ok=%d t_ns=%.0f cpu_ns=%.0f idle_ns=%.0f first_ns=%.0f bytes=%.0f\n",
 			pop, r, n, ok, t, a, b, first, bytes }' "$f" >>"$WORK/scrape.tsv" 2>>"$WORK/scrape-lat.txt"
 }
 
 # sc_pair POP K: a window with one scrape at its start and one with none,
-# in turn first; one walk in each
+# in turn first; one walk in each. Under iter the walk is the tool's own
+# read(): its CPU (hk_stats) is taken out of both
 sc_pair()
 {
-	local pop=$1 k=$2 h=$HK_PID c0 c1 c2 one none
+	local pop=$1 k=$2 h=$HK_PID i one none
+	local -a c w d
 
 	next_window "$h" || return 1
-	c0=$(sc_cpu "$h")
-	[ $((k % 2)) = 0 ] && sc_get >/dev/null
-	next_window "$h" || return 1
-	c1=$(sc_cpu "$h")
-	[ $((k % 2)) = 1 ] && sc_get >/dev/null
-	next_window "$h" || return 1
-	c2=$(sc_cpu "$h")
-	if [ $((k % 2)) = 0 ]; then
-		one=$((c1 - c0)) none=$((c2 - c1))
-	else
-		one=$((c2 - c1)) none=$((c1 - c0))
-	fi
-	echo "pop=$pop round=$k v=pair one_ns=$one none_ns=$none" >>"$WORK/scrape.tsv"
+	for i in 0 1 2; do
+		((i == 0)) || next_window "$h" || return 1
+		c[i]=$(sc_cpu "$h")
+		read -r -a d <<<"$(sc_walk)"
+		w[i]=${d[0]}
+		# iter: 3 (the driver field of hk_stats)
+		[ "${d[2]}" = 3 ] || w[i]=0
+		((i == 2)) || [ $((k % 2)) != "$i" ] || sc_get >/dev/null
+	done
+	one=$((c[1] - c[0] - w[1] + w[0])) none=$((c[2] - c[1] - w[2] + w[1]))
+	[ $((k % 2)) = 0 ] || { i=$one; one=$none; none=$i; }
+	echo "pop=$pop round=$k v=pair one_ns=$one none_ns=$none walk_ns=$((w[2] - w[0])) iter=$([ "${w[2]}" = 0 ] && echo 0 || echo 1)" >>"$WORK/scrape.tsv"
 }
 
-# sc_walk: "walk_cpu_ns_total windows" of the instance now
+# sc_walk: "walk_cpu_ns_total windows driver" of the instance now
 sc_walk()
 {
 	local s
 
 	s=$("$OUT/bn-bpf" stats -p "$HK_PID" 2>/dev/null)
-	echo "$(kv walk_cpu_ns_total "$s") $(kv windows "$s")"
+	echo "$(kv walk_cpu_ns_total "$s") $(kv windows "$s") $(kv driver "$s")"
 }
 
 # sc_span V SECONDS [CMD...]: the tool's CPU, its walk and windows over
@@ -245,6 +246,21 @@ sc_lat()
 		awk -v q="$2" '{ a[NR] = $1 } END { if (!NR) print "nan"; else { i = int(q * NR + 0.999999); if (i < 1) i = 1; print a[i] / 1e6 } }'
 }
 
+# mean of the numbers on stdin (one a line; others skipped)
+sc_mean()
+{
+	awk '$1 ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ { s += $1; n++ } END { if (n) print s / n; else print "nan" }'
+}
+
+# sc_one POP [ORDER]: a scrape's CPU at one per window, µs: the mean over
+# the pairs (the two orders in equal number: the first window of a pair
+# costs more, scrape or not), or over those
+# of one ORDER (0: the scrape's window first, 1: second)
+sc_one()
+{
+	sc_col "$1" pair "${2:+f[\"round\"] % 2 != $2 ? \"x\" : }$sc_pair_expr" | sc_mean
+}
+
 sc_burst_expr='(f["cpu_ns"] - f["idle_ns"]) / f["n"] / 1000'
 sc_pair_expr='(f["one_ns"] - f["none_ns"]) / 1000'
 
@@ -256,7 +272,7 @@ scrape_report()
 	section 15-scrape
 	say "## 15. --metrics-listen: the cost of a scrape"
 	say ""
-	say "| flagged (listed / unlisted) | bytes per scrape | tool CPU per scrape, one per window (the text made anew) | back to back (one text per $SCRAPE_N) | latency, back to back: p50 / p99 | the first after a window (makes the text) |"
+	say "| flagged (listed / unlisted) | bytes per scrape | tool CPU per scrape, one per window (the text made anew): mean (scrape's window first / second) | back to back (one text per $SCRAPE_N) | latency, back to back: p50 / p99 | the first after a window (makes the text) |"
 	say "| --- | --- | --- | --- | --- | --- |"
 	for pop in $SCRAPE_POPS; do
 		fl=$(sc_col "$pop" set 'f["flagged"]' | head -1)
@@ -268,8 +284,8 @@ scrape_report()
 		li=$(sc_col "$pop" set 'f["listed"]' | head -1)
 		un=$(sc_col "$pop" set 'f["unlisted"]' | head -1)
 		by=$(sc_col "$pop" set 'f["bytes"]' | head -1)
-		one=$(sc_col "$pop" pair "$sc_pair_expr" | med)
-		onesp=$(sc_col "$pop" pair "$sc_pair_expr" | spread %.0f)
+		one=$(sc_one "$pop")
+		onesp="$(fmt %.0f "$(sc_one "$pop" 0)") / $(fmt %.0f "$(sc_one "$pop" 1)")"
 		bu=$(sc_col "$pop" burst "$sc_burst_expr" | med)
 		busp=$(sc_col "$pop" burst "$sc_burst_expr" | spread %.1f)
 		p50=$(sc_lat "$pop" 0.5)
@@ -280,7 +296,7 @@ scrape_report()
 	say ""
 	# a burst is one text and N serves, a pair's scrape one of each
 	say "Apart (per population: served = (back to back × $SCRAPE_N − one per window) ÷ $((SCRAPE_N - 1)), made = one per window − served): $(for pop in $SCRAPE_POPS; do
-		one=$(sc_col "$pop" pair "$sc_pair_expr" | med)
+		one=$(sc_one "$pop")
 		bu=$(sc_col "$pop" burst "$sc_burst_expr" | med)
 		v=$(calc "($bu * $SCRAPE_N - $one) / ($SCRAPE_N - 1)")
 		printf '%s%s flagged: the text made %s µs, a scrape served from it %s µs' "$sep" "$pop" "$(fmt %.0f "$(calc "$one - $v")")" "$(fmt %.0f "$v")"
@@ -292,8 +308,8 @@ scrape_report()
 	b0=$(sc_col 0 set 'f["bytes"]' | head -1)
 	b1=$(sc_col 100 set 'f["bytes"]' | head -1)
 	l1=$(sc_col 100 set 'f["listed"]' | head -1)
-	c0=$(sc_col 0 pair "$sc_pair_expr" | med)
-	c1=$(sc_col "$top" pair "$sc_pair_expr" | med)
+	c0=$(sc_one 0)
+	c1=$(sc_one "$top")
 	per=$(calc "(${b1:-nan} - ${b0:-nan}) / ${l1:-nan}")
 	est_b=$(calc "${b0:-nan} + $top * $per")
 	est_cpu=$(calc "$c0 + ($c1 - $c0) * ($est_b - ${b0:-nan}) / ($(sc_col "$top" set 'f["bytes"]' | head -1) - ${b0:-nan})")
@@ -314,8 +330,8 @@ scrape_report()
 		say "Connections and send queues 1 s in. The tool's counters after the slow clients left: $(sc_col "$top" counters '"refused_total " f["refused_total"] ", dropped_total " f["dropped_total"] ", scrapes_total " f["scrapes_total"]')."
 		say ""
 	fi
-	say "Method: for each population, \`bn-spawn -p N -c N -n $SCRAPE_NAME -e 1 -w 500 -f 2\` with \`-u\` for root and 9 other uids in turn (one owner holds at most a quarter of the listed set): N processes that each wake every 500 ms to fault 2 pages of their own in and drop them (MADV_DONTNEED: faults that no RSS growth explains), and \`hotspot-k -i 1s --json --driver wq --config C --comm $SCRAPE_NAME --metrics-listen 127.0.0.1:PORT\`, C holding \`[mem_thrashing] minor_faults_per_s = 1\` (default 10000), so that all N are flagged mem_thrashing from their second window and nothing else is watched (the figure measures the endpoint: any label makes the same series). Flagged, listed (\`hotspot_k_process_flagged\` series), unlisted and bytes from one scrape once all N were flagged. The client (\`tools/bench/bn_scrape.py\`, Python) scrapes as Prometheus does: a connection per scrape, \`GET /metrics\`, read to the close; latency from connect() to the close, over loopback, the client's own time included. The tool's CPU is its threads' time on a CPU, \`/proc/PID/task/*/schedstat\`'s first field (ns; utime+stime come in 10 ms ticks), summed, read around each part while it runs. One per window (Prometheus at any interval of a window or more: the text goes stale every window): $SCRAPE_PAIRS pairs of windows, one with a scrape at its start and one with none, in turn first, each from just after a window's end (\`bn-bpf stats\` seeing \`windows\` move) to just after the next, so each holds one walk; per scrape = the median of (with − without). \`--driver wq\` for both (the walk in a kernel worker, outside the tool's threads: a window with no scrape then costs them next to nothing, where under \`iter\`, the default above 2000 threads, its ~4 ms at 1000 flagged would be in both of a pair, and its noise in the difference). Back to back: $SCRAPE_ROUNDS rounds of $SCRAPE_N scrapes started just after a window (the first makes the text, the others reuse it), then as long with none just after the next window; per scrape = (with − without) ÷ $SCRAPE_N, median and range over rounds. The latency quantiles are over every scrape but each round's first; the first's median is beside them. Slow clients (at $top flagged only, a new instance with \`--driver iter\` over the same population: the walk is then the loop's own read(), which a stuck loop would delay): 8 s each from just after a window, with none, with $SCRAPE_SLOW clients that each connect with a 2 KiB receive buffer, send the request and then read 512 bytes a second, then as many that set TCP_MAXSEG 1448 before connecting (the segments of a client across Ethernet: over loopback's 64 KiB segments the kernel sizes a send buffer that takes a whole answer at once, over 1448-byte ones a small one: the send queues 1 s in are in the table) and read 2 KiB every 500 ms; meanwhile a fast client scrapes every 250 ms; the walk's CPU per window from hk_stats (\`walk_cpu_ns_total\`, \`windows\`)."
+	say "Method: for each population, \`bn-spawn -p N -c N -n $SCRAPE_NAME -e 1 -w 500 -f 2\` with \`-u\` for root and 9 other uids in turn (one owner holds at most a quarter of the listed set): N processes that each wake every 500 ms to fault 2 pages of their own in and drop them (MADV_DONTNEED: faults that no RSS growth explains), and \`hotspot-k -i 1s --json --driver wq --config C --comm $SCRAPE_NAME --metrics-listen 127.0.0.1:PORT\`, C holding \`[mem_thrashing] minor_faults_per_s = 1\` (default 10000), so that all N are flagged mem_thrashing from their second window and nothing else is watched (the figure measures the endpoint: any label makes the same series). Flagged, listed (\`hotspot_k_process_flagged\` series), unlisted and bytes from one scrape once all N were flagged. The client (\`tools/bench/bn_scrape.py\`, Python) scrapes as Prometheus does: a connection per scrape, \`GET /metrics\`, read to the close; latency from connect() to the close, over loopback, the client's own time included. The tool's CPU is its threads' time on a CPU, \`/proc/PID/task/*/schedstat\`'s first field (ns; utime+stime come in 10 ms ticks), summed, read around each part while it runs. One per window (Prometheus at any interval of a window or more: the text goes stale every window): $SCRAPE_PAIRS pairs of windows, one with a scrape at its start and one with none, in turn first, each from just after a window's end (\`bn-bpf stats\` seeing \`windows\` move) to just after the next, so each holds one walk; per scrape = the mean of (with − without) over the pairs, half of them in each order: the first window of a pair costs the tool more whatever it holds (without a scrape: 0 ns when second, ~100–200 µs when first at 0 and 100 flagged; likely the watchdog, which wakes after 3 windows without an event, a pair and the window before it being 3), so the two orders' means, beside it, differ by twice that and the mean takes it out. With \`--driver wq\` (the walk in a kernel worker, outside the tool's threads: a window with no scrape costs them next to nothing); a walk that outgrows a kernel worker's stretch is handed to \`iter\` ($(awk -v t="$top" -F'[ =]' '$2 == t && / v=pair / { n++; i += ($NF == 1) } END { printf "%d of %d pairs at %s flagged", i, n, t }' "$WORK/scrape.tsv") ran under \`iter\`), whose walk is the tool's own read(): then the walk's CPU, hk_stats' \`walk_cpu_ns_total\` read with the tool's at each end, is taken out of both windows of a pair (the walk's ~4-5 ms and its spread would otherwise be in the difference). Back to back: $SCRAPE_ROUNDS rounds of $SCRAPE_N scrapes started just after a window (the first makes the text, the others reuse it), then as long with none just after the next window; per scrape = (with − without) ÷ $SCRAPE_N, median and range over rounds. The latency quantiles are over every scrape but each round's first; the first's median is beside them. Slow clients (at $top flagged only, a new instance with \`--driver iter\` over the same population: the walk is then the loop's own read(), which a stuck loop would delay): 8 s each from just after a window, with none, with $SCRAPE_SLOW clients that each connect with a 2 KiB receive buffer, send the request and then read 512 bytes a second, then as many that set TCP_MAXSEG 1448 before connecting (the segments of a client across Ethernet: over loopback's 64 KiB segments the kernel sizes a send buffer that takes a whole answer at once, over 1448-byte ones a small one: the send queues 1 s in are in the table) and read 2 KiB every 500 ms; meanwhile a fast client scrapes every 250 ms; the walk's CPU per window from hk_stats (\`walk_cpu_ns_total\`, \`windows\`)."
 	say ""
-	summary "15. scrape" "at $top flagged ($(sc_col "$top" set 'f["listed"]' | head -1) listed, the cap): $(fmt %.0f "$(sc_col "$top" set 'f["bytes"]' | head -1)") bytes and $(fmt %.0f "$c1") µs of the tool's CPU per scrape at one per window ($(fmt %.0f "$c0") µs at 0 flagged), $(fmt %.1f "$(sc_col "$top" burst "$sc_burst_expr" | med)") µs back to back; p99 $(fmt %.2f "$(sc_lat "$top" 0.99)") ms" "report"
+	summary "15. scrape" "at $top flagged ($(sc_col "$top" set 'f["listed"]' | head -1) listed, the cap): $(fmt %.0f "$(sc_col "$top" set 'f["bytes"]' | head -1)") bytes and $(fmt %.0f "$c1") µs of the tool's CPU per scrape at one per window ($(fmt %.0f "$c0") µs at 0 flagged), $(fmt %.1f "$(sc_col "$top" burst "$sc_burst_expr" | med)") µs back to back; p99 $(fmt %.2f "$(sc_lat "$top" 0.99)") ms; $SCRAPE_SLOW slow clients: the tool's CPU $(fmt %.1f "$(sc_col "$top" slow 'f["cpu_ns"] / f["s"] / 1e6')") vs $(fmt %.1f "$(sc_col "$top" alone 'f["cpu_ns"] / f["s"] / 1e6')") ms/s, its walk $(fmt %.2f "$(sc_col "$top" slow 'f["walk_ns"] / f["windows"] / 1e6')") vs $(fmt %.2f "$(sc_col "$top" alone 'f["walk_ns"] / f["windows"] / 1e6')") ms per window; over Ethernet-sized segments 8 of them hold every client slot until dropped, the first scrape answered $(fmt %.1f "$(sc_col "$top" slow1448 'f["first_ok_ms"] / 1000')") s in" "report"
 	[ "$any" -gt 0 ] || fail scrape "no population was measured"
 }
