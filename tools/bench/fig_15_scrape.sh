@@ -121,7 +121,7 @@ sc_walk()
 # scrapes every 250 ms meanwhile (in scrape-V.txt)
 sc_span()
 {
-	local v=$1 s=$2 h=$HK_PID c0 c1 w0 w1 sp= q
+	local v=$1 s=$2 h=$HK_PID c0 c1 w0 w1 sp= q fc
 	local -a a b
 
 	shift 2
@@ -134,6 +134,7 @@ sc_span()
 	c0=$(sc_cpu "$h")
 	w0=$(sc_walk)
 	run_bg "$WORK/scrape-$v.txt" "$PY" "$SCRAPE_PY" every "127.0.0.1:$SC_PORT" $((s * 4 - 4)) 250
+	fc=$BG_PID
 	nap 1
 	# the answers not yet read: the send queues of the port's connections,
 	# the tool's and those it closed (orphans the kernel finishes)
@@ -142,7 +143,7 @@ sc_span()
 	nap "$((s - 1))"
 	c1=$(sc_cpu "$h")
 	w1=$(sc_walk)
-	stop "$BG_PID" TERM 10
+	stop "$fc" TERM 10
 	[ -n "$sp" ] && stop "$sp" TERM 10
 	read -r -a a <<<"$w0"
 	read -r -a b <<<"$w1"
