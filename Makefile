@@ -393,10 +393,11 @@ check-build: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/unit-tests $(OUTPUT)/doc-sampl
 e2e-smoke: hotspot-k $(OUTPUT)/hkload
 	$(Q)python3 tests/e2e/run.py --smoke --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 
+# FIGS: the figures (tools/bench/run.sh's names), e.g. make bench FIGS=scrape
 bench: deps
 	$(Q)tools/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory hotspot-k $(OUTPUT)/hkload
-	$(Q)tools/bench/run.sh
+	$(Q)tools/bench/run.sh $(FIGS)
 
 # booting other kernels under qemu: tools/vmtest/
 -include tools/vmtest/vmtest.mk

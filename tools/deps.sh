@@ -24,8 +24,9 @@ cross_pkgs()
 {
 	echo "gcc-$1-linux-gnu libc6-dev-$2-cross libbpf-dev:$2 libelf-dev:$2 zlib1g-dev:$2 python3"
 }
-# libbpf-tools: runqlat and cpudist, figure 1's peers on sched_switch
-bench="rt-tests stress-ng linux-perf sysstat strace libbpf-tools"
+# libbpf-tools: runqlat and cpudist, figure 1's peers on sched_switch;
+# iproute2: ss, figure 15's send queues
+bench="rt-tests stress-ng linux-perf sysstat strace libbpf-tools iproute2"
 # make install-test: systemd-analyze (verify, security, syscall-filter), man
 # and groff for the man page, setpriv, unshare and flock, strace, and
 # /bin/kill, which the unit's ExecReload runs; zsh for

@@ -13,6 +13,10 @@
  *                                the first 20 named hkb-keep (comm, by
  *                                prctl), one process in 10 waking every
  *                                100 ms, the others idle
+ *   bn-spawn -p 1000 -e 1 -w 1000 -f 4 -u 0 -u 60001 -u 60002
+ *                                each waking every second to fault 4
+ *                                pages in and drop them, processes i, i+3,
+ *                                ... under uid 0, the next under 60001...
  *
  * -s creates each process with clone(CLONE_VM) instead of fork(): still a
  * process of its own (own TGID, signal struct, files), but without a copy
@@ -25,6 +29,13 @@
  * none of whose threads ran is skipped as quiet whatever the filter says).
  * Process i is named when i < COUNT and wakes when i % EVERY == 0: its main
  * thread sleeps PERIOD ms in a loop instead of pause(), the others pause().
+ *
+ * -f and -u make the flagged population of the scrape figure (15): -f N
+ * faults N pages of its own in at each wake-up and drops them
+ * (MADV_DONTNEED), minor faults its RSS never shows as growth (what
+ * mem_thrashing's minor_faults_per_s counts); -u UID (up to 16, repeated)
+ * gives process i the uid and gid UIDS[i % n], as many owners as the
+ * Prometheus set's per-owner share (user/output/prom_share.h) needs.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -53,6 +64,10 @@ static void on_signal(int sig)
 /* what process i is: its name (-c/-n) and its wake-up period (-e/-w) */
 static long name_count, wake_every, wake_ms = 100;
 static const char *name;
+static long fault_pages;
+enum { MAX_UIDS = 16 };
+static uid_t uids[MAX_UIDS];
+static int nr_uids;
 
 static void *idle_thread(void *arg)
 {
@@ -73,12 +88,39 @@ static void child_name(long i)
 static void child_run(long i)
 {
 	struct timespec ts = { wake_ms / 1000, wake_ms % 1000 * 1000000L };
+	volatile char *pages = NULL;
+	long k, pg = 4096;
 
 	if (!wake_every || i % wake_every)
 		for (;;)
 			pause();
-	for (;;)
+	/* -s children share one mm: the faults are for forked ones */
+	if (fault_pages)
+		pages = mmap(NULL, fault_pages * pg, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (pages == MAP_FAILED)
+		pages = NULL;
+	for (;;) {
 		nanosleep(&ts, NULL);
+		if (!pages)
+			continue;
+		for (k = 0; k < fault_pages; k++)
+			pages[k * pg] = 1;
+		madvise((void *)pages, fault_pages * pg, MADV_DONTNEED);
+	}
+}
+
+/* process i's owner (-u): before PR_SET_PDEATHSIG, which a change of
+ * credentials clears */
+static void child_owner(long i)
+{
+	uid_t u;
+
+	if (!nr_uids)
+		return;
+	u = uids[i % nr_uids];
+	if (setresgid(u, u, u) || setresuid(u, u, u))
+		_exit(1);
 }
 
 /* the child: T - 1 more threads, tell the parent, block forever */
@@ -89,6 +131,7 @@ static void child(long idx, int nthreads, int ready_fd, pid_t parent)
 	char c = 1;
 	int i;
 
+	child_owner(idx);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(0);
@@ -120,6 +163,7 @@ static int light_child(void *p)
 	const struct light_arg *a = p;
 	char c = 1;
 
+	child_owner(a->idx);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != a->parent)
 		_exit(0);
@@ -166,7 +210,7 @@ int main(int argc, char **argv)
 	double t0;
 	char buf[4096];
 
-	while ((opt = getopt(argc, argv, "p:t:c:n:e:w:sh")) != -1) {
+	while ((opt = getopt(argc, argv, "p:t:c:n:e:w:f:u:sh")) != -1) {
 		switch (opt) {
 		case 's':
 			light = 1;
@@ -189,9 +233,19 @@ int main(int argc, char **argv)
 		case 'w':
 			wake_ms = parse_long(optarg, 1, 3600000);
 			break;
+		case 'f':
+			fault_pages = parse_long(optarg, 0, 65536);
+			break;
+		case 'u':
+			if (nr_uids == MAX_UIDS) {
+				fprintf(stderr, "bn-spawn: at most %d -u\n", MAX_UIDS);
+				return 2;
+			}
+			uids[nr_uids++] = (uid_t)parse_long(optarg, 0, 2147483647);
+			break;
 		default:
 			fprintf(stderr, "usage: bn-spawn -p PROCS [-t THREADS_PER_PROC | -s] "
-				"[-c COUNT -n NAME] [-e EVERY [-w PERIOD_MS]]\n");
+				"[-c COUNT -n NAME] [-e EVERY [-w PERIOD_MS] [-f PAGES]] [-u UID]...\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}

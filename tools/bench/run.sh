@@ -55,13 +55,18 @@
 #               create+exit with and without hotspot-k (hk_exit's ns), the
 #               seed pair's entry windows before and after over 20 runs
 #               (not in "all", ~5 min)
+#   scrape  15. issue #32's --metrics-listen: the tool's CPU, bytes and
+#               latency per scrape at 0, 100 and 1000 processes flagged, one
+#               scrape per window and back to back; 20 slow clients at 1000
+#               (not in "all", ~2.5 min)
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
 # hk_switch's filter and nothing more, a per-TGID hash hook, bare
 # task-iterator walks; reads a hotspot-k's hk_stats), bn-spawn (idle
 # populations), bn-pingpong (switch storms, both sides on one CPU or on
-# two), bn-poll (a minimal /proc poller; CPU time of a command).
+# two), bn-poll (a minimal /proc poller; CPU time of a command); and
+# bn_scrape.py, figure 15's HTTP client.
 #
 # Prints every figure with its method and writes the same markdown to
 # build/bench/results.md. Exit status: 0 when every figure asked for was
@@ -81,7 +86,9 @@
 # (default "1000x10 10000x1"), BENCH_MT_ROUNDS (default 2), BENCH_MT_S
 # (default 15), BENCH_HEALTHY_OPS (default 500000), BENCH_HOOK_PAIR_S
 # (default 20), BENCH_HOOK_EXIT_ROUNDS (default 5), BENCH_HOOK_THREADS
-# (default 20000), BENCH_HOOK_RUNS (default 20), BENCH_BUDGET_S (default 900: no
+# (default 20000), BENCH_HOOK_RUNS (default 20), BENCH_SCRAPE_POPS (default "0 100 1000"),
+# BENCH_SCRAPE_N (default 200), BENCH_SCRAPE_ROUNDS (default 5),
+# BENCH_SCRAPE_PAIRS (default 8), BENCH_SCRAPE_SLOW (default 20), BENCH_BUDGET_S (default 900: no
 # measurement starts later than this into the run).
 
 set -u
@@ -94,7 +101,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # in figure order; a figure may use another's helpers (3 and 5 share their
 # populations, 4 reads 7's maps), so all are sourced whatever runs
 for f in 1_hotpath 2_tput 3_walk 4_user 5_poll 6_detect 7_mem 8_stretch \
-	 9_filter 10_prom 11_profile 12_io 13_memtruth 14_hook; do
+	 9_filter 10_prom 11_profile 12_io 13_memtruth 14_hook 15_scrape; do
 	. "$HERE/fig_$f.sh"
 done
 
@@ -103,13 +110,14 @@ main()
 	local figs="$*" f
 
 	# stretch (~7 min), filter (~2 min), prom (~1.2 min), profile
-	# (~3 min), io (~2 min), memtruth (~2.5 min) and hook (~5 min) run on their own: the default set takes ~12 min of the
+	# (~3 min), io (~2 min), memtruth (~2.5 min), hook (~5 min) and scrape
+	# (~2.5 min) run on their own: the default set takes ~12 min of the
 	# 15-minute budget
 	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect"
 	for f in $figs; do
 		case $f in
-		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth | hook) ;;
-		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth|hook]..." >&2; exit 2 ;;
+		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth | hook | scrape) ;;
+		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth|hook|scrape]..." >&2; exit 2 ;;
 		esac
 	done
 	bench_setup
