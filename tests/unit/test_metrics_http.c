@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include "lib/clock.h"
 #include "output/metrics_http.h"
 #include "suites.h"
 
@@ -214,6 +215,49 @@ static void test_progress(void)
 	rmdir(f.dir);
 }
 
+/*
+ * A reader that takes a little often enough never to be idle: dropped at
+ * its whole exchange's deadline, not held for as long as its answer
+ * lasts (2 MiB at 4 KiB a step here; 330 KB at 4 KiB/s on a network).
+ */
+static void test_total_deadline(void)
+{
+	size_t got = 0, want = 65536 * 32;
+	struct fixture f;
+	char buf[4096];
+	__u64 t0 = mono_ns(), cut_ns = 0;
+	ssize_t n;
+	int fd, i;
+
+	CU_ASSERT_EQUAL_FATAL(fixture_up(&f), 0);
+	hk_metrics_http__set_limits(f.h, 2000, 300);
+	fd = client(&f);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(write(fd, REQ, sizeof(REQ) - 1) == (ssize_t)sizeof(REQ) - 1);
+	for (i = 0; i < 200; i++) {
+		hk_metrics_http__poll(f.h, render_big, &f);
+		/* the deadline the loop is told never passes the exchange's */
+		CU_ASSERT(hk_metrics_http__timeout_ms(f.h) <= 300);
+		if (hk_metrics_http__counts(f.h)->dropped) {
+			cut_ns = mono_ns() - t0;
+			break;
+		}
+		n = recv(fd, buf, 16, MSG_DONTWAIT);
+		if (n > 0)
+			got += (size_t)n;
+		usleep(10000);
+	}
+	close(fd);
+	CU_ASSERT(got < want);
+	CU_ASSERT_EQUAL(hk_metrics_http__counts(f.h)->dropped, 1);
+	CU_ASSERT_EQUAL(hk_metrics_http__counts(f.h)->scrapes, 0);
+	/* cut at 300 ms, within the polls' 10 ms steps (and a loaded host);
+	 * it took 16 bytes every 10 ms: never 2 s idle */
+	CU_ASSERT(cut_ns >= 300 * 1000000ULL && cut_ns < 1500 * 1000000ULL);
+	hk_metrics_http__free(f.h);
+	rmdir(f.dir);
+}
+
 static void test_refusals(void)
 {
 	struct hk_metrics_addr a;
@@ -246,6 +290,7 @@ int hk_add_metrics_http_suite(void)
 		{ "answers; the text made once until stale", test_answers },
 		{ "the ninth client refused", test_limit },
 		{ "a slow reader: written in parts", test_progress },
+		{ "a dripping reader: cut at the exchange's deadline", test_total_deadline },
 		{ "a file, an open directory: refused", test_refusals },
 	};
 

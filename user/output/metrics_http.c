@@ -9,7 +9,8 @@
  * answer closes its connection (no keep-alive: a scrape every 15 s or
  * more gains nothing from it), so a client's whole life is: its request,
  * read within HK_HTTP_IDLE_MS; its answer, written as fast as it reads
- * (each step given HK_HTTP_IDLE_MS again). The text is made only when a
+ * (each step given HK_HTTP_IDLE_MS again), all within HK_HTTP_TOTAL_MS of
+ * its connect. The text is made only when a
  * scrape finds it stale, into a buffer shared by reference: a client still
  * writing an older text keeps it until done.
  */
@@ -40,6 +41,7 @@ struct http_body {
 struct http_client {
 	int fd;				/* -1: a free slot */
 	__u64 due_ns;			/* dropped when this passes */
+	__u64 end_ns;			/* the whole exchange's deadline */
 	size_t got;			/* bytes of req */
 	size_t sent;			/* of head, then of body */
 	size_t head_len;
@@ -55,6 +57,7 @@ struct hk_metrics_http {
 	struct hk_metrics_sock sock;
 	int ep;
 	bool stale;
+	unsigned int idle_ms, total_ms;
 	struct http_body *body;		/* the current text; NULL: none yet */
 	struct hk_prom_http counts;
 	struct http_client cl[HK_HTTP_CLIENTS];
@@ -151,6 +154,14 @@ static void answer(struct hk_metrics_http *h, struct http_client *c, int code,
 	c->sent = 0;
 }
 
+/* Progress: HK_HTTP_IDLE_MS more, never past the exchange's deadline. */
+static void client_due(const struct hk_metrics_http *h, struct http_client *c)
+{
+	__u64 due = mono_ns() + h->idle_ms * 1000000ULL;
+
+	c->due_ns = due < c->end_ns ? due : c->end_ns;
+}
+
 /* As much as the socket takes now; true when the client is done with. */
 static bool client_write(struct hk_metrics_http *h, struct http_client *c)
 {
@@ -185,7 +196,7 @@ static bool client_write(struct hk_metrics_http *h, struct http_client *c)
 		if (n <= 0)
 			return true;	/* it went away: nothing to count */
 		c->sent += (size_t)n;
-		c->due_ns = mono_ns() + HK_HTTP_IDLE_MS * 1000000ULL;
+		client_due(h, c);
 	}
 	if (c->ok)
 		h->counts.scrapes++;
@@ -243,7 +254,8 @@ static void accept_all(struct hk_metrics_http *h)
 		c->fd = fd;
 		c->got = 0;
 		c->ok = c->writing = false;
-		c->due_ns = mono_ns() + HK_HTTP_IDLE_MS * 1000000ULL;
+		c->end_ns = mono_ns() + h->total_ms * 1000000ULL;
+		client_due(h, c);
 	}
 }
 
@@ -294,6 +306,13 @@ int hk_metrics_http__timeout_ms(const struct hk_metrics_http *h)
 	return due <= now ? 0 : (int)((due - now + 999999) / 1000000);
 }
 
+void hk_metrics_http__set_limits(struct hk_metrics_http *h, unsigned int idle_ms,
+				 unsigned int total_ms)
+{
+	h->idle_ms = idle_ms;
+	h->total_ms = total_ms;
+}
+
 void hk_metrics_http__stale(struct hk_metrics_http *h)
 {
 	h->stale = true;
@@ -322,6 +341,8 @@ struct hk_metrics_http *hk_metrics_http__new(const struct hk_metrics_addr *a, ch
 	}
 	h->addr = *a;
 	h->stale = true;
+	h->idle_ms = HK_HTTP_IDLE_MS;
+	h->total_ms = HK_HTTP_TOTAL_MS;
 	for (i = 0; i < HK_HTTP_CLIENTS; i++)
 		h->cl[i].fd = -1;
 	h->ep = epoll_create1(EPOLL_CLOEXEC);

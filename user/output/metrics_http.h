@@ -5,7 +5,7 @@
  * most once per staleness (the loop says when: a window, a change of the
  * set) into a buffer every scrape reuses, at most HK_HTTP_CLIENTS at once,
  * each with HK_HTTP_IDLE_MS to send its request and to take each part of
- * the answer, and no call that blocks.
+ * the answer and HK_HTTP_TOTAL_MS for the whole, and no call that blocks.
  */
 #ifndef HK_USER_METRICS_HTTP_H
 #define HK_USER_METRICS_HTTP_H
@@ -17,6 +17,10 @@
 enum {
 	HK_HTTP_CLIENTS = 8,		/* Prometheus pairs scrape one at a time */
 	HK_HTTP_IDLE_MS = 2000,		/* a whole request, or progress writing */
+	/* a whole exchange, accept to last byte: Prometheus's default
+	 * scrape_timeout; a reader that takes a little often enough never
+	 * to be idle is cut here rather than held for its answer's length */
+	HK_HTTP_TOTAL_MS = 10000,
 };
 
 struct hk_metrics_http;
@@ -43,6 +47,11 @@ void hk_metrics_http__stale(struct hk_metrics_http *h);
 /* Accept, read, answer, write and drop what is due, without blocking;
  * render makes the text when a scrape finds it stale. */
 void hk_metrics_http__poll(struct hk_metrics_http *h, hk_metrics_render_fn render, void *ctx);
+
+/* Other deadlines than HK_HTTP_IDLE_MS and HK_HTTP_TOTAL_MS, for clients
+ * accepted from now on (the unit tests'). */
+void hk_metrics_http__set_limits(struct hk_metrics_http *h, unsigned int idle_ms,
+				 unsigned int total_ms);
 
 /* Its counters (hotspot_k_metrics_*). */
 const struct hk_prom_http *hk_metrics_http__counts(const struct hk_metrics_http *h);
