@@ -320,7 +320,8 @@ static int npd_once(const struct hk_status_opts *o)
 	}
 	if (!e) {
 		e = hk_snapshot__read(&m, &s, &pids, &procs, err, sizeof(err));
-		if (!e && !clock_gettime(CLOCK_BOOTTIME, &ts) && m.load_time_ns)
+		if (!e && !clock_gettime(CLOCK_BOOTTIME, &ts) && m.load_time_ns &&
+		    (__u64)ts.tv_sec * HK_NSEC_PER_SEC + (__u64)ts.tv_nsec > m.load_time_ns)
 			in.since_load_ns = (__u64)ts.tv_sec * HK_NSEC_PER_SEC +
 					   (__u64)ts.tv_nsec - m.load_time_ns;
 		hk_instance__close(&m);
