@@ -4,11 +4,13 @@ processes as a table, as JSON and in the top lists (-a), the newest of two
 instances, an instance --pin left in the kernel, and exit 3 once none runs
 (with --json, the freezes recorded still); its usage errors. And --npd,
 node-problem-detector's checks: up and oom-risk OK beside a CPU-bound hog,
-up 1 and oom-risk 3 once none runs, oom-risk 1 naming a leak."""
+up 1 and oom-risk 3 once none runs, up 1 while a tool is stopped, oom-risk
+1 naming a leak."""
 
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -370,6 +372,34 @@ def t_npd_oom_risk(suite, ctx):
     ctx.record("npd_oom_risk", True, "exit 1 %.1f s into the leak: %s" % (took, line))
 
 
+def t_npd_up_stalled(suite, ctx):
+    """--npd up over a tool whose own process walks (driver iter) at -i 200ms:
+    0 while it runs; stopped (SIGSTOP) 2 s, 10 intervals with no window, past
+    the 6 up allows: 1, stalled; continued: 0 again within a second."""
+    tool = Tool(ctx, "stalled", extra=("-i", "200ms", "--driver", "iter"))
+    tool.wait_ready()
+    running = re.compile(r"^hotspot-k up: \d+ windows every 200ms \(driver iter\), "
+                         r"\d+ flagged$")
+    _npd(suite, "up", 0, running)
+    os.kill(tool.proc.pid, signal.SIGSTOP)
+    try:
+        time.sleep(2.0)
+        line = _npd(suite, "up", 1, re.compile(r"^hotspot-k stalled: no window for [23]s "
+                                               r"\(every 200ms, driver iter\)$"))
+    finally:
+        os.kill(tool.proc.pid, signal.SIGCONT)
+    deadline = mono() + 1.0
+    while True:
+        rc, out, err = _status(suite, "--npd", "up")
+        if rc == 0 or mono() > deadline:
+            break
+        time.sleep(0.1)
+    _npd(suite, "up", 0, running)
+    if tool.stop() != 0:
+        raise TestFailure("the tool exited non-zero on SIGINT")
+    ctx.record("npd_up_stalled", True, line)
+
+
 TESTS = [
     # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
     ("status_usage", t_status_usage, 30),
@@ -378,4 +408,5 @@ TESTS = [
     ("status_pinned", t_status_pinned, 60),
     ("status_watch", t_status_watch, 40),
     ("npd_oom_risk", t_npd_oom_risk, 60, True),
+    ("npd_up_stalled", t_npd_up_stalled, 30, True),
 ]
