@@ -330,7 +330,8 @@ static int npd_once(const struct hk_status_opts *o)
 		printf(PROG ": %s\n", err);
 		return HK_NPD_CANNOT;
 	}
-	s.who = hk_workload__of_pid;
+	/* who: for the one process named, not every row flagged */
+	in.who = hk_workload__of_pid;
 	if (hk_status_view__build(&v, &s, 0)) {
 		printf(PROG ": %s\n", strerror(errno));
 	} else {

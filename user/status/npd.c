@@ -31,16 +31,20 @@ static void comm_ascii(char *out, const char *comm)
 
 /* " container 0123456789ab", " unit nginx.service" or nothing; a unit's
  * bytes are systemd's (ASCII), a container id hex */
-static void who(char *out, size_t len, const struct hk_status_row *r)
+static void who(char *out, size_t len, const struct hk_npd_in *in,
+		const struct hk_status_row *r)
 {
+	struct hk_workload wl;
+
 	out[0] = '\0';
-	if (!r->wl)
+	if (!in->who)
 		return;
-	if (r->wl->container_id[0])
+	in->who(&wl, r->pid, r->p->start_boottime_ns);
+	if (wl.container_id[0])
 		snprintf(out, len, " container %.*s", HK_WORKLOAD_CONTAINER_ID_SHORT,
-			 r->wl->container_id);
-	else if (r->wl->unit[0])
-		snprintf(out, len, " unit %s", r->wl->unit);
+			 wl.container_id);
+	else if (wl.unit[0])
+		snprintf(out, len, " unit %s", wl.unit);
 }
 
 /* "; 2 more" after the one named, or nothing */
@@ -119,7 +123,7 @@ static int oom_risk(const struct hk_npd_in *in, char *msg, size_t len)
 		strcpy(eta, " ETA ");
 		hk_format__duration(eta + 5, sizeof(eta) - 5, worst->p->ev.eta_s);
 	}
-	who(wl, sizeof(wl), worst);
+	who(wl, sizeof(wl), in, worst);
 	more(n_more, sizeof(n_more), n);
 	snprintf(msg, len, "OOM risk: pid %u %s%s%s%s", worst->pid, comm, eta, wl, n_more);
 	return HK_NPD_PROBLEM;
@@ -165,7 +169,7 @@ static int noisy_neighbor(const struct hk_npd_in *in, char *msg, size_t len)
 		snprintf(victim, sizeof(victim), " starves pid %u%s%s", worst->p->ev.victim_tgid,
 			 vcomm[0] ? " " : "", vcomm);
 	}
-	who(wl, sizeof(wl), worst);
+	who(wl, sizeof(wl), in, worst);
 	more(n_more, sizeof(n_more), n);
 	snprintf(msg, len, "Noisy neighbor: pid %u %s%s%s%s", worst->pid, comm, victim, wl,
 		 n_more);

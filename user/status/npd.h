@@ -48,6 +48,9 @@ struct hk_npd_in {
 	__u64 now_mono_ns;		/* CLOCK_MONOTONIC, as the walk's stamps */
 	__u64 since_load_ns;		/* since its newest program's load;
 					 * 0: unknown */
+	/* who the process named is (container, unit): read for that one
+	 * only, not for every flagged row; NULL: nobody */
+	void (*who)(struct hk_workload *w, __u32 pid, __u64 start_boottime_ns);
 };
 
 /* "oom-risk" -> HK_NPD_OOM_RISK; HK_NPD_NR_CHECKS for none. */
