@@ -89,7 +89,21 @@ awk -v f="$kube" 'on && $0 == "```" { exit } on { print }
 	docs/fleet.md >"$tmp/kube.doc"
 [ -s "$tmp/kube.doc" ] && cmp -s "$tmp/kube.file" "$tmp/kube.doc" ||
 	{ diff -u "$tmp/kube.file" "$tmp/kube.doc"; fail "docs/fleet.md's rules are not $kube's"; }
-echo "kubernetes join: docs/fleet.md quotes $kube as it is"
+# ... and each promql example of that section is an expression the tests
+# evaluate (blanks aside)
+awk '/^## Pods and containers/ { sec = 1; next } /^## / { sec = 0 }
+	sec && $0 == "```promql" { on = 1; n++; next } on && $0 == "```" { on = 0; next }
+	on { print > (dir "/ex." n) }' dir="$tmp" docs/fleet.md
+flat() { tr -s ' \n' '  ' <"$1" | sed 's/^ //; s/ $//'; }
+examples=0
+for ex in "$tmp"/ex.*; do
+	[ -e "$ex" ] || break
+	examples=$((examples + 1))
+	flat tests/prometheus/kubernetes.test.yml | grep -qF -- "$(flat "$ex")" ||
+		{ cat "$ex"; fail "docs/fleet.md: this example is not in tests/prometheus/kubernetes.test.yml"; }
+done
+[ "$examples" -gt 0 ] || fail "docs/fleet.md: no promql example in its kube-state-metrics section"
+echo "kubernetes join: docs/fleet.md quotes $kube as it is, and its $examples example(s) are tested"
 
 # 3. the dashboard's expressions parse
 python3 tests/prometheus/dashboard_check.py "$dash" "$tmp/dash" || fail "$dash"
