@@ -87,7 +87,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
 
 .DELETE_ON_ERROR:
-.PHONY: all deps run test unit docs-check docs-drift promtool-test npd-test include-check prog-test e2e e2e-attack e2e-iter vmtest bench clean
+.PHONY: all deps run test unit docs-check docs-drift promtool-test browser-test npd-test include-check prog-test e2e e2e-attack e2e-iter vmtest bench clean
 
 # Each entry point installs what is missing first, then re-enters make so
 # that pkg-config and bpftool are looked up after the install.
@@ -301,6 +301,12 @@ $(OUTPUT)/doc-samples: tests/docs/samples.c $(USER_LIB_O) $(LINK_STAMP)
 docs-drift: hotspot-k $(OUTPUT)/doc-samples
 	$(Q)python3 tests/docs/drift.py --tool ./hotspot-k --samples $(OUTPUT)/doc-samples
 
+# tests/browser/flame.folded's flame graph, written by the code hotspot-k
+# profile writes it with, for make browser-test
+$(OUTPUT)/flame-svg: tests/browser/flame_svg.c $(USER_LIB_O) $(LINK_STAMP)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(INCLUDES) $< $(USER_LIB_O) $(ELF_LIBS) -o $@
+
 # the fleet's alert and recording rules (deploy/prometheus/) and dashboard
 # (deploy/grafana/) against Debian's promtool: the rules' unit tests, every
 # dashboard expression parsed and non-empty over the tool's own families,
@@ -320,6 +326,18 @@ promtool-test: hotspot-k $(OUTPUT)/hkload
 # maps it. NPD is not in Debian: NPD itself is not run. Under 1 s
 npd-test: hotspot-k
 	$(Q)python3 tests/npd/check_config.py --tool ./hotspot-k deploy/npd/hotspot-k-monitor.json
+
+# the flame graph's script and the dashboard's queries in Debian's headless
+# chromium, driven over its DevTools pipe (tests/browser/browser.py): a
+# click, a search, Reset zoom and Escape on tests/browser/flame.folded's
+# SVG (build/flame-svg: profile's own SVG code), the DOM read after each;
+# then each dashboard query in Debian's prometheus UI over fixture series
+# from doc-samples' families. In a network namespace of its own (loopback
+# only), no root of the tool, no BPF; about 5 s; measures no time
+browser-test: $(OUTPUT)/flame-svg $(OUTPUT)/doc-samples
+	$(Q)tools/deps.sh browser
+	$(Q)unshare --net sh -c 'ip link set lo up && exec python3 tests/browser/browser.py \
+		$(OUTPUT)/flame-svg $(OUTPUT)/doc-samples'
 
 e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload $(OUTPUT)/standin-test
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload

@@ -57,9 +57,10 @@ extern void bpf_rcu_read_unlock(void) __weak __ksym;
  * iterator's: a process's threads together), a thread that did nothing
  * and does not end its process's thread list costs the quiet test only;
  * by TID (iter/task), a quiet thread is counted too (see hk_cur_all_met):
- * its process is the one summed. A thread that did something adds to it,
- * and the last one closes it. in_list_order is a constant at each call:
- * the verifier sees one shape of the loop per driver.
+ * its process is the one summed. A thread that did something adds to it;
+ * 1 for the last one, whose caller closes the process (hk_walk_close).
+ * in_list_order is a constant at each call: the verifier sees one shape
+ * of the loop per driver.
  */
 static __always_inline int hk_walk_thread(struct task_struct *t, const int in_list_order)
 {
@@ -88,18 +89,36 @@ static __always_inline int hk_walk_thread(struct task_struct *t, const int in_li
 	}
 	if (!in_list_order)
 		last = hk_cur_all_met(t);
-	if (last) {
-		hk_cur_state = HK_CUR_CLOSED;
-		hk_cur_procs++;
-		hk_proc_close(t, hk_cur.tgid);
-	}
-	return 0;
+	return last;
+}
+
+/* t was its process's last thread: the process's window, from its sums */
+static __always_inline void hk_walk_close(struct task_struct *t)
+{
+	hk_cur_state = HK_CUR_CLOSED;
+	hk_cur_procs++;
+	hk_proc_close(t, hk_cur.tgid);
 }
 
 /* The iter/task driver's thread: by TID. */
 static __always_inline int hk_walk_task(struct task_struct *t)
 {
-	return hk_walk_thread(t, 0);
+	if (hk_walk_thread(t, 0))
+		hk_walk_close(t);
+	return 0;
+}
+
+/*
+ * The timer drivers' thread, in list order: a call, not inlined into the
+ * iterator's loop. Inlined, each of the body's paths reached the loop's
+ * head as a state of its own, and the verifier compared them all there:
+ * 2.1 s to verify hk_arm on 6.18, against 0.4 s as a call, whose paths end
+ * in it. The close stays in the loop: as a call from here it was one
+ * frame more on the timer's and the wq's deepest chains.
+ */
+static __noinline int hk_walk_listed(struct task_struct *t)
+{
+	return hk_walk_thread(t, 1);
 }
 
 /* Parked processes whose last thread the walk did not meet: as
@@ -378,7 +397,8 @@ static __always_inline int hk_walk(__u32 driver)
 	bpf_rcu_read_lock();
 	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
 	while ((t = bpf_iter_task_next(&it)))
-		hk_walk_thread(t, 1);
+		if (hk_walk_listed(t))
+			hk_walk_close(t);
 	bpf_iter_task_destroy(&it);
 	bpf_rcu_read_unlock();
 	took_ns = hk_walk_end(driver);
