@@ -87,7 +87,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
 
 .DELETE_ON_ERROR:
-.PHONY: all deps run test unit docs-check docs-drift promtool-test browser-test include-check prog-test e2e e2e-attack e2e-iter vmtest bench clean
+.PHONY: all deps run test unit docs-check docs-drift promtool-test browser-test npd-test include-check prog-test e2e e2e-attack e2e-iter vmtest bench clean
 
 # Each entry point installs what is missing first, then re-enters make so
 # that pkg-config and bpftool are looked up after the install.
@@ -319,6 +319,13 @@ promtool-test: hotspot-k $(OUTPUT)/hkload
 	$(Q)tools/deps.sh prometheus
 	$(Q)tests/prometheus/run.sh ./hotspot-k $(OUTPUT)/hkload
 	$(Q)python3 tests/prometheus/scrape.py ./hotspot-k $(OUTPUT)/hkload
+
+# deploy/npd/'s node-problem-detector config read as NPD reads it (every
+# key one it knows, Validate()'s rules) and each rule's command run against
+# the binary: a known --npd check, one line, its exit status mapped as NPD
+# maps it. NPD is not in Debian: NPD itself is not run. Under 1 s
+npd-test: hotspot-k
+	$(Q)python3 tests/npd/check_config.py --tool ./hotspot-k deploy/npd/hotspot-k-monitor.json
 
 # the flame graph's script and the dashboard's queries in Debian's headless
 # chromium, driven over its DevTools pipe (tests/browser/browser.py): a

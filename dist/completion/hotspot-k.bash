@@ -17,7 +17,7 @@ _hotspot_k_opts()
 			--driver --timer-walk --no-hook --bpf-stats --no-bpf-stats \
 			--generate-config --check-config --verbose --help --version
 		;;
-	status) echo --all --top --json --watch --help ;;
+	status) echo --all --top --json --watch --npd --help ;;
 	follow) echo --json --utc --help ;;
 	unpin) echo --help ;;
 	thaw) echo --all --help ;;
@@ -69,6 +69,10 @@ _hotspot_k()
 		;;
 	--driver)
 		COMPREPLY=($(compgen -W "wq timer iter" -- "$cur"))
+		return
+		;;
+	--npd)
+		COMPREPLY=($(compgen -W "up oom-risk noisy-neighbor" -- "$cur"))
 		return
 		;;
 	--cgroup|--never-freeze)

@@ -304,6 +304,16 @@ def t_cli_not_root(suite, ctx):
             raise TestFailure("as nobody, hotspot-k %s: exit %d (want 1), want one line `%s` "
                               "and nothing on stdout; stdout:\n%s\nstderr:\n%s" %
                               (" ".join(argv), rc, want.pattern, indent(out), indent(cerr)))
+    # status --npd: the same line on stdout, where node-problem-detector
+    # shows it, and exit 2 (its Unknown): 1 would set the condition True
+    rc, out, cerr, took = run_cli(suite, pre + [exe, "status", "--npd", "up"], timeout=10,
+                                  cwd=d)
+    want = ("hotspot-k status: needs root (it reads the running instance's BPF maps), not "
+            "uid 65534: try sudo hotspot-k status\n")
+    if rc != 2 or out != want or cerr:
+        raise TestFailure("as nobody, hotspot-k status --npd up: exit %d (want 2), want `%s` "
+                          "on stdout alone; stdout:\n%s\nstderr:\n%s" %
+                          (rc, want.strip(), indent(out), indent(cerr)))
     ctx.record("cli_not_root", True, "exit 1: %s; status, thaw, follow, unpin, profile: "
                "one line each" % err.strip().splitlines()[0])
 

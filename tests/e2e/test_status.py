@@ -2,22 +2,31 @@
 """`hotspot-k status` from another terminal: the running instance's flagged
 processes as a table, as JSON and in the top lists (-a), the newest of two
 instances, an instance --pin left in the kernel, and exit 3 once none runs
-(with --json, the freezes recorded still); its usage errors."""
+(with --json, the freezes recorded still); its usage errors. And --npd,
+node-problem-detector's checks: up and oom-risk OK beside a CPU-bound hog,
+up 1 and oom-risk 3 once none runs, up 1 while a tool is stopped, oom-risk
+1 naming a leak."""
 
 import json
 import os
 import re
+import signal
 import subprocess
+import sys
 import time
 
+from hk_e2e import cgroups
 from hk_e2e.checks import expect_enter, run_cli
-from hk_e2e.common import ENTER_WINDOWS, INTERVAL, INTERVAL_S, TEARDOWN_GRACE_S
+from hk_e2e.common import ENTER_WINDOWS, INTERVAL, INTERVAL_S, LEAK_MAX_S, TEARDOWN_GRACE_S
 from hk_e2e.procs import TestFailure, indent, kill_group, mono
 from hk_e2e.tool import Tool
 
 PIN_DIR = "/sys/fs/bpf/hotspot-k"
 NONE_MSG = ("hotspot-k status: no running hotspot-k (no BPF map hk_procs): "
             "start one with sudo hotspot-k")
+# --npd up's line, a running instance's (INTERVAL is 1s)
+NPD_UP = re.compile(r"^hotspot-k up: \d+ windows every 1s \(driver (wq|timer|iter)\), "
+                    r"\d+ flagged$")
 
 
 def _status(suite, *args):
@@ -29,6 +38,20 @@ def _status(suite, *args):
 def _fail(what, rc, out, err):
     raise TestFailure("%s: exit %s\n  stdout:\n%s\n  stderr:\n%s" %
                       (what, rc, indent(out), indent(err)))
+
+
+def _npd(suite, check, want_rc, want):
+    """`status --npd CHECK`: want_rc, and one line on stdout that matches
+    want (a string: equal; else a compiled pattern), nothing on stderr
+    (NPD shows stdout)."""
+    rc, out, err = _status(suite, "--npd", check)
+    line = out[:-1] if out.endswith("\n") and out.count("\n") == 1 else None
+    ok = line == want if isinstance(want, str) else bool(line and want.match(line))
+    if rc != want_rc or not ok or err:
+        _fail("status --npd %s: want exit %d, nothing on stderr and one line %s" %
+              (check, want_rc, want if isinstance(want, str) else want.pattern),
+              rc, out, err)
+    return line
 
 
 def _row(out, pid):
@@ -91,6 +114,9 @@ def t_status_flagged(suite, ctx):
     for title in ("top 5 by run delay (wait):", "top 5 by RSS growth:"):
         if not _top_section(out, title):
             _fail("status -a -n 5: no list \"%s\"" % title, rc, out, err)
+    # node-problem-detector's checks: up, and no OOM risk beside a hog
+    _npd(suite, "up", 0, NPD_UP)
+    _npd(suite, "oom-risk", 0, re.compile(r"^no process in OOM risk \(\d+ tracked\)$"))
 
     kill_group(p)
     stop_rc = tool.stop()
@@ -100,6 +126,10 @@ def t_status_flagged(suite, ctx):
     if rc != 3 or NONE_MSG not in err.splitlines() or out:
         _fail("status with no hotspot-k running (%.1f s after it exited): want exit 3, "
               "nothing on stdout and %r" % (took, NONE_MSG), rc, out, err)
+    # --npd: not running is up's problem (1: NPD's condition True); the
+    # others cannot tell (3: Unknown)
+    _npd(suite, "up", 1, "hotspot-k not running")
+    _npd(suite, "oom-risk", 3, "hotspot-k not running: OOM risk unknown")
     # --json as well: what a crashed tool left frozen matters most then
     rc, out, err = _status(suite, "--json")
     try:
@@ -159,7 +189,18 @@ def t_status_usage(suite, ctx):
         if rc != 2 or out or "Try 'hotspot-k status --help'" not in err:
             _fail("status %s: want exit 2 with a hint on stderr only" % " ".join(args),
                   rc, out, err)
-    ctx.record("status_usage", True, "6 usage errors exit 2")
+    # --npd: an unknown check is NPD's config's error: one line on stdout,
+    # where NPD shows it, naming the valid ones
+    rc, out, err = _status(suite, "--npd", "bogus")
+    if rc != 2 or err or out != ("hotspot-k status: unknown --npd check 'bogus' "
+                                 "(up, oom-risk, noisy-neighbor)\n"):
+        _fail("status --npd bogus: want exit 2 and one line on stdout naming the valid "
+              "checks", rc, out, err)
+    rc, out, err = _status(suite, "--npd", "up", "--json")
+    if rc != 2 or out or "hotspot-k status: --npd answers one check: not with --json" \
+            not in err.splitlines():
+        _fail("status --npd up --json: want exit 2 with a usage error", rc, out, err)
+    ctx.record("status_usage", True, "8 usage errors exit 2")
 
 
 def _unpin(suite):
@@ -288,6 +329,77 @@ def t_status_watch(suite, ctx):
     ctx.record("status_watch", True, "q and SIGTERM: exit 0, modes back; a pipe: exit 2")
 
 
+def t_npd_oom_risk(suite, ctx):
+    """node-problem-detector's oom-risk check: a leak in a memory cgroup ~50 s
+    from its limit, watched by an instance --pin left (status takes the
+    pinned one, whatever else runs) filtered to that cgroup: exit 1 and the
+    leak named, pid comm ETA, in the line's first 80 bytes; noisy-neighbor
+    0, up 0."""
+    from test_memory import LEAK_LIMIT, memcg
+    from test_seed import LEAK_PY
+    if "iter" in suite.tool_args or os.environ.get("HOTSPOT_K_AS_5_15"):
+        ctx.record("npd_oom_risk", True, "not run: --pin needs driver wq or timer")
+        return
+    if os.path.exists(PIN_DIR):
+        raise TestFailure("%s exists before the test: another pinned instance runs "
+                          "(hotspot-k unpin stops it)" % PIN_DIR)
+    cg = memcg(ctx, LEAK_LIMIT)
+    rc, out, err, _ = run_cli(suite, [suite.tool, "--pin", "-i", INTERVAL, "--cgroup",
+                                      cgroups.path_of(cg)], timeout=30)
+    ctx.undo.append(lambda: _unpin(suite) if os.path.exists(PIN_DIR) else None)
+    if rc != 0:
+        _fail("hotspot-k --pin --cgroup", rc, out, err)
+    p = ctx.workload("leak", cgroups.run_in(cg, [sys.executable, "-c", LEAK_PY]))
+    want = re.compile(r"^OOM risk: pid %d python3 ETA (\d+[hms])+"
+                      r"( unit \S+| container [0-9a-f]{12})?$" % p.pid)
+    deadline = p.hk_started + LEAK_MAX_S + 3
+    while True:
+        rc, out, err = _status(suite, "--npd", "oom-risk")
+        if rc != 0 or mono() > deadline:
+            break
+        time.sleep(0.5)
+    took = mono() - p.hk_started
+    line = _npd(suite, "oom-risk", 1, want)
+    if len(line[:line.index(" ETA ") + 6]) > 80:
+        _fail("status --npd oom-risk: its ETA past NPD's 80 bytes", rc, out, err)
+    _npd(suite, "noisy-neighbor", 0, re.compile(r"^no Noisy neighbor \(\d+ tracked\)$"))
+    _npd(suite, "up", 0, re.compile(r"^hotspot-k up: \d+ windows every 1s \(driver "
+                                    r"(wq|timer)\), 1 flagged$"))
+    kill_group(p)
+    urc, uout, uerr = _unpin(suite)
+    if urc != 0:
+        _fail("hotspot-k unpin", urc, uout, uerr)
+    ctx.record("npd_oom_risk", True, "exit 1 %.1f s into the leak: %s" % (took, line))
+
+
+def t_npd_up_stalled(suite, ctx):
+    """--npd up over a tool whose own process walks (driver iter) at -i 200ms:
+    0 while it runs; stopped (SIGSTOP) 2 s, 10 intervals with no window, past
+    the 6 up allows: 1, stalled; continued: 0 again within a second."""
+    tool = Tool(ctx, "stalled", extra=("-i", "200ms", "--driver", "iter"))
+    tool.wait_ready()
+    running = re.compile(r"^hotspot-k up: \d+ windows every 200ms \(driver iter\), "
+                         r"\d+ flagged$")
+    _npd(suite, "up", 0, running)
+    os.kill(tool.proc.pid, signal.SIGSTOP)
+    try:
+        time.sleep(2.0)
+        line = _npd(suite, "up", 1, re.compile(r"^hotspot-k stalled: no window for [23]s "
+                                               r"\(every 200ms, driver iter\)$"))
+    finally:
+        os.kill(tool.proc.pid, signal.SIGCONT)
+    deadline = mono() + 1.0
+    while True:
+        rc, out, err = _status(suite, "--npd", "up")
+        if rc == 0 or mono() > deadline:
+            break
+        time.sleep(0.1)
+    _npd(suite, "up", 0, running)
+    if tool.stop() != 0:
+        raise TestFailure("the tool exited non-zero on SIGINT")
+    ctx.record("npd_up_stalled", True, line)
+
+
 TESTS = [
     # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
     ("status_usage", t_status_usage, 30),
@@ -295,4 +407,6 @@ TESTS = [
     ("status_two_instances", t_status_two_instances, 60),
     ("status_pinned", t_status_pinned, 60),
     ("status_watch", t_status_watch, 40),
+    ("npd_oom_risk", t_npd_oom_risk, 60, True),
+    ("npd_up_stalled", t_npd_up_stalled, 30, True),
 ]

@@ -9,7 +9,10 @@
 #   1. promtool check rules deploy/prometheus/hotspot-k.rules.yml, and each
 #      alert's runbook_url names a page in docs/runbooks/;
 #   2. promtool test rules tests/prometheus/rules.test.yml: each alert fires
-#      and stays silent, with its labels and annotations;
+#      and stays silent, with its labels and annotations; and the join
+#      with kube-state-metrics (deploy/prometheus/hotspot-k-kubernetes.rules.yml)
+#      over tests/prometheus/kubernetes.test.yml, docs/fleet.md's copy of
+#      it equal to the file;
 #   3. every expression of deploy/grafana/hotspot-k.json parsed by promtool
 #      check rules (dashboard_check.py);
 #   4. the tool run for 3 s (-i 1s) beside a busy loop, as root and under
@@ -27,6 +30,7 @@ cd "$(dirname "$0")/../.."
 tool=${1:-./hotspot-k}
 hkload=${2:-build/hkload}
 rules=deploy/prometheus/hotspot-k.rules.yml
+kube=deploy/prometheus/hotspot-k-kubernetes.rules.yml
 dash=deploy/grafana/hotspot-k.json
 lock=/tmp/hk-bpf.lock
 tmp=
@@ -74,6 +78,33 @@ echo "runbooks: $alerts alerts, each with its page in docs/runbooks/ (and absolu
 promtool test rules tests/prometheus/rules.test.yml ||
 	fail "promtool test rules tests/prometheus/rules.test.yml"
 
+# the join with kube-state-metrics, and docs/fleet.md's copy of its rules:
+# the fenced block after the comment that names the file
+promtool check rules "$kube" || fail "promtool check rules $kube"
+promtool test rules tests/prometheus/kubernetes.test.yml ||
+	fail "promtool test rules tests/prometheus/kubernetes.test.yml"
+sed -n '/^groups:/,$p' "$kube" >"$tmp/kube.file"
+awk -v f="$kube" 'on && $0 == "```" { exit } on { print }
+	$0 == "```yaml" && prev ~ "^<!-- " f " " { on = 1 } { prev = $0 }' \
+	docs/fleet.md >"$tmp/kube.doc"
+[ -s "$tmp/kube.doc" ] && cmp -s "$tmp/kube.file" "$tmp/kube.doc" ||
+	{ diff -u "$tmp/kube.file" "$tmp/kube.doc"; fail "docs/fleet.md's rules are not $kube's"; }
+# ... and each promql example of that section is an expression the tests
+# evaluate (blanks aside)
+awk '/^## Pods and containers/ { sec = 1; next } /^## / { sec = 0 }
+	sec && $0 == "```promql" { on = 1; n++; next } on && $0 == "```" { on = 0; next }
+	on { print > (dir "/ex." n) }' dir="$tmp" docs/fleet.md
+flat() { tr -s ' \n' '  ' <"$1" | sed 's/^ //; s/ $//'; }
+examples=0
+for ex in "$tmp"/ex.*; do
+	[ -e "$ex" ] || break
+	examples=$((examples + 1))
+	flat tests/prometheus/kubernetes.test.yml | grep -qF -- "$(flat "$ex")" ||
+		{ cat "$ex"; fail "docs/fleet.md: this example is not in tests/prometheus/kubernetes.test.yml"; }
+done
+[ "$examples" -gt 0 ] || fail "docs/fleet.md: no promql example in its kube-state-metrics section"
+echo "kubernetes join: docs/fleet.md quotes $kube as it is, and its $examples example(s) are tested"
+
 # 3. the dashboard's expressions parse
 python3 tests/prometheus/dashboard_check.py "$dash" "$tmp/dash" || fail "$dash"
 promtool check rules "$tmp/dash/dashboard.rules.yml" >"$tmp/dash.log" 2>&1 ||
@@ -119,7 +150,8 @@ echo "textfile: $(grep -c '^# TYPE' "$tmp/running.prom") families, $(grep -vc '^
 
 # 5. the dashboard and the rules over the tool's own families
 python3 tests/prometheus/dashboard_check.py "$dash" "$tmp/dash" --textfile "$tmp/running.prom" \
-	--rules "$rules" --names "$rules" tests/prometheus/rules.test.yml || fail "$dash or $rules"
+	--rules "$rules" --names "$rules" tests/prometheus/rules.test.yml "$kube" \
+	tests/prometheus/kubernetes.test.yml || fail "$dash or $rules"
 promtool test rules "$tmp/dash/dashboard.test.yml" >"$tmp/dash.log" 2>&1 ||
 	{ cat "$tmp/dash.log"; fail "$dash: an expression empty over the tool's families (DashboardExprEmpty names the panel)"; }
 echo "promtool-test: rules, alerts' tests, dashboard and the tool's metrics passed"

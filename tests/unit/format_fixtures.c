@@ -42,6 +42,21 @@ void set_comm(char *dst, const char *src)
 	memcpy(dst, src, strnlen(src, HK_COMM_LEN));
 }
 
+void snap_base(struct hk_status_snap *s, __u32 *pids, struct hk_proc *procs, size_t n,
+	       __u64 walk_end_ns)
+{
+	memset(pids, 0, n * sizeof(*pids));
+	memset(procs, 0, n * sizeof(*procs));
+	memset(s, 0, sizeof(*s));
+	s->pids = pids;
+	s->procs = procs;
+	s->cfg.interval_ns = HK_NSEC_PER_SEC;
+	s->stats.windows = 57;
+	s->stats.driver = HK_DRIVER_WQ;
+	s->stats.last_walk_end_ns = walk_end_ns;
+	s->stats.last_walk_ns = HK_NSEC_PER_MSEC;
+}
+
 void ev_base(struct hk_event *e, __u32 tgid, const char *comm, __u32 from,
 	     __u32 to)
 {

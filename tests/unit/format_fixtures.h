@@ -9,6 +9,7 @@
 
 #include <string.h>
 #include <CUnit/CUnit.h>
+#include "kernel/instance.h"
 #include "output/format.h"
 
 #define BUF_LEN HK_FORMAT_LINE_MAX
@@ -67,6 +68,14 @@ void ls_names(const char *dir, char *buf, size_t len);
 
 /* HK_COMM_LEN bytes, NUL-terminated only when shorter. */
 void set_comm(char *dst, const char *src);
+
+/*
+ * A status snapshot over pids and procs (n of each, zeroed): an instance
+ * at -i 1s, 57 windows in, driver wq, its latest walk (1 ms) ending at
+ * walk_end_ns of the monotonic clock, nothing tracked yet.
+ */
+void snap_base(struct hk_status_snap *s, __u32 *pids, struct hk_proc *procs, size_t n,
+	       __u64 walk_end_ns);
 
 /* A quiet single-threaded process with nothing wrong. */
 void ev_base(struct hk_event *e, __u32 tgid, const char *comm, __u32 from,

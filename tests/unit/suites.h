@@ -29,6 +29,7 @@ int hk_add_classify_suite(void);
 int hk_add_oom_risk_suite(void);
 int hk_add_prometheus_suite(void);
 int hk_add_status_suite(void);
+int hk_add_npd_suite(void);
 int hk_add_window_step_suite(void);
 int hk_add_symbolize_suite(void);
 int hk_add_symbolize_caps_suite(void);

@@ -29,18 +29,9 @@ static char *out;
 /* An instance at -i 1s, 57 windows in, nothing tracked yet. */
 static void snap_reset(void)
 {
-	memset(pids, 0, sizeof(pids));
-	memset(procs, 0, sizeof(procs));
-	memset(&snap, 0, sizeof(snap));
-	snap.pids = pids;
-	snap.procs = procs;
-	snap.cfg.interval_ns = HK_NSEC_PER_SEC;
+	snap_base(&snap, pids, procs, MAX_PROCS, WALK_END_NS);
 	snap.cfg.enter_windows = 2;
 	snap.cfg.exit_windows = 3;
-	snap.stats.windows = 57;
-	snap.stats.driver = HK_DRIVER_WQ;
-	snap.stats.last_walk_end_ns = WALK_END_NS;
-	snap.stats.last_walk_ns = WALK_NS;
 	snap.max_procs = 4096;
 }
 

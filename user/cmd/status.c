@@ -21,6 +21,7 @@
 #include "lib/msg.h"
 #include "lib/units.h"
 #include "output/format.h"
+#include "status/npd.h"
 #include "status/status.h"
 #include "usage.h"
 
@@ -28,6 +29,7 @@
 
 static const char usage_text[] =
 "Usage: hotspot-k status [-a] [-n N] [--json | --watch [DUR]]\n"
+"       hotspot-k status --npd CHECK\n"
 "\n"
 "From another terminal, while a hotspot-k runs: every process it has flagged\n"
 "(its label is not OK), read from the running instance's maps.\n"
@@ -40,6 +42,12 @@ static const char usage_text[] =
 "                  the tables redrawn in place every DUR (default 2s,\n"
 "                  1s..1h; a bare number is seconds), as top does, until\n"
 "                  q, Ctrl-C or SIGTERM; on a terminal only\n"
+"      --npd CHECK one node-problem-detector check (a custom plugin): one\n"
+"                  line on stdout, exit 0 OK, 1 a problem, 2 could not look,\n"
+"                  3 no hotspot-k runs (NPD reads 2 and 3 as Unknown).\n"
+"                  CHECK: up (not running or its windows stalled: 1),\n"
+"                  oom-risk (the soonest to its limit named: pid, comm, ETA),\n"
+"                  noisy-neighbor (the one that starves another named)\n"
 "  -h, --help      this help\n"
 "\n"
 "Cgroups --freeze-on-oom froze are listed after the tables (\"frozen\" in\n"
@@ -58,15 +66,17 @@ static const char usage_text[] =
 "  sudo hotspot-k status -a -n 5            # ... and the top 5 of each\n"
 "  sudo hotspot-k status --json | jq .flagged\n"
 "  sudo hotspot-k status --watch            # live, every 2 s\n"
+"  sudo hotspot-k status --npd oom-risk     # NPD: exit 1 and who, or 0\n"
 "\n"
 "Exit status: 0 shown (nothing flagged included), 1 a failure, 2 usage\n"
-"error, 3 no running hotspot-k.\n";
+"error, 3 no running hotspot-k; --npd's above.\n";
 
 static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "top", required_argument, NULL, 'n' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "watch", optional_argument, NULL, 'w' },
+	{ "npd", required_argument, NULL, 'N' },
 	{ "help", no_argument, NULL, 'h' },
 	{},
 };
@@ -134,6 +144,9 @@ static int parse_args(struct hk_status_opts *o, int argc, char **argv)
 				return usage_error("bad --watch '%s' (1s..1h in whole seconds, "
 						   "e.g. 2s; a bare number is seconds)", optarg);
 			break;
+		case 'N':
+			o->npd = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
@@ -145,6 +158,17 @@ static int parse_args(struct hk_status_opts *o, int argc, char **argv)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->watch_s && o->json)
 		return usage_error("--watch redraws tables: not with %s", "--json");
+	if (o->npd && (o->all || o->json || o->watch_s))
+		return usage_error("--npd answers one check: not with %s", o->all ? "-a or -n" :
+				   o->json ? "--json" : "--watch");
+	/* one line on stdout, where NPD looks (its config names the check) */
+	if (o->npd && hk_npd__parse(o->npd) == HK_NPD_NR_CHECKS) {
+		char q[HK_QUOTE_BUF];
+
+		printf(PROG ": unknown --npd check '%s' (%s)\n",
+		       hk_msg__quote(q, sizeof(q), o->npd), hk_npd__names());
+		return EXIT_USAGE;
+	}
 	return -1;
 }
 
@@ -270,6 +294,59 @@ static void watch_frame(FILE *f, const struct hk_status_opts *o)
 	status_once(f, f, o, false);
 }
 
+/*
+ * --npd CHECK: its line on stdout and its exit status (npd.h), nothing on
+ * stderr (NPD logs it, and shows stdout). A failure to look exits 2, never
+ * 1: NPD would set the condition True.
+ */
+static int npd_once(const struct hk_status_opts *o)
+{
+	struct hk_npd_in in = {};
+	struct hk_status_view v;
+	struct hk_status_snap s;
+	struct hk_instance m;
+	struct hk_proc *procs = NULL;
+	struct timespec ts;
+	__u32 *pids = NULL;
+	char err[512], msg[HK_NPD_MSG_LEN + 1];
+	int e, ret = HK_NPD_CANNOT;
+
+	e = hk_instance__find(&m, err, sizeof(err));
+	if (e == -ENOENT) {
+		in.stale_pin = m.stale_pin;
+		ret = hk_npd__check(hk_npd__parse(o->npd), &in, msg, sizeof(msg));
+		printf("%s\n", msg);
+		return ret;
+	}
+	if (!e) {
+		e = hk_snapshot__read(&m, &s, &pids, &procs, err, sizeof(err));
+		if (!e && !clock_gettime(CLOCK_BOOTTIME, &ts) && m.load_time_ns &&
+		    (__u64)ts.tv_sec * HK_NSEC_PER_SEC + (__u64)ts.tv_nsec > m.load_time_ns)
+			in.since_load_ns = (__u64)ts.tv_sec * HK_NSEC_PER_SEC +
+					   (__u64)ts.tv_nsec - m.load_time_ns;
+		hk_instance__close(&m);
+	}
+	if (e) {
+		printf(PROG ": %s\n", err);
+		return HK_NPD_CANNOT;
+	}
+	/* who: for the one process named, not every row flagged */
+	in.who = hk_workload__of_pid;
+	if (hk_status_view__build(&v, &s, 0)) {
+		printf(PROG ": %s\n", strerror(errno));
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		in.v = &v;
+		in.now_mono_ns = (__u64)ts.tv_sec * HK_NSEC_PER_SEC + (__u64)ts.tv_nsec;
+		ret = hk_npd__check(hk_npd__parse(o->npd), &in, msg, sizeof(msg));
+		printf("%s\n", msg);
+		hk_status_view__free(&v);
+	}
+	free(pids);
+	free(procs);
+	return ret;
+}
+
 int hk_cmd_status(int argc, char **argv)
 {
 	struct hk_status_opts o;
@@ -283,8 +360,13 @@ int hk_cmd_status(int argc, char **argv)
 		return ret;
 	if (hk_preflight__need_root("status", "it reads the running instance's BPF maps", err,
 				    sizeof(err))) {
-		fprintf(stderr, "hotspot-k status: %s\n", err);
-		return EXIT_RUNTIME;
+		/* --npd: where NPD shows it, and Unknown rather than a problem */
+		fprintf(o.npd ? stdout : stderr, "hotspot-k status: %s\n", err);
+		return o.npd ? HK_NPD_CANNOT : EXIT_RUNTIME;
+	}
+	if (o.npd) {
+		ret = npd_once(&o);
+		return fflush(stdout) || ferror(stdout) ? HK_NPD_CANNOT : ret;
 	}
 	o.frozen_dir = HK_RUNDIR;
 	if (o.watch_s) {
