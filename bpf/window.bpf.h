@@ -287,6 +287,9 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 	if (!hk_window_step_frame(c, p, s, &match))
 		goto out;
 	p->hyst.match = match;
+	/* the node's CPU wait by cause: one walk at a time adds */
+	for (i = 0; i < HK_STALL_CPU_NR; i++)
+		st->node_cpu_wait_ns[i] += p->ev.stall_win.ns[i];
 
 	if (hk_may_be_noisy(c, &p->ev, match)) {
 		i = hk_nr_defer;

@@ -12,6 +12,7 @@
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+#include "stall.h"
 
 /* Diagnoses, most severe first: the first that matches wins. */
 enum hk_label {
@@ -171,6 +172,11 @@ struct hk_evidence {
 					 * (hk_thrash_stalled) */
 	__u32 rss_growing_ms;		/* how long the trend has shown steady
 					 * growth (hk_growth_age); 0: none */
+	/* the stall ledger (classify_stall.h): this window's waits by
+	 * cause, and their running total since the tool first saw it (an
+	 * event carries both) */
+	struct hk_ledger stall_win;
+	struct hk_ledger stall_ns;
 };
 
 #endif /* HK_SHARED_EVIDENCE_H */

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #endif
 #include "capacities.h"
+#include "stall.h"
 
 /*
  * One process's counters for one window, as the walk sums them (or a test
@@ -90,6 +91,7 @@ struct hk_sample {
 	__u32 mem_stall_tid;
 	__u64 thread_mem_stall_delta_ns; /* stalled on memory in this window,
 					  * the thread stalled longest */
+	struct hk_stall_walk stall;	/* the stall ledger's parts */
 };
 
 /* In and out of the hk_test_win program (its .bss): one synthetic window. */

@@ -12,6 +12,7 @@
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+#include "stall.h"
 
 /* How the tool knows what its programs cost (struct hk_cost.source). */
 enum hk_cost_source {
@@ -121,6 +122,9 @@ struct hk_stats {
 	 * first, a sweep: every thread visited); the start line says it */
 	__u64 procs_no_delays;
 	__u64 procs_evicted;		/* quiet entries given up for room */
+	/* the node's CPU wait by cause, every process's stall ledger summed
+	 * window by window (enum hk_stall_cause's first HK_STALL_CPU_NR) */
+	__u64 node_cpu_wait_ns[HK_STALL_CPU_NR];
 	struct hk_cost cost;		/* written by the tool, not here */
 };
 

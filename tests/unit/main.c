@@ -46,7 +46,8 @@ int main(void)
 	    hk_add_preflight_jit_suite() ||
 	    hk_add_sysinfo_suite() ||
 	    hk_add_mem_stall_suite() || hk_add_pindir_suite() ||
-	    hk_add_metrics_listen_suite() || hk_add_metrics_http_suite()) {
+	    hk_add_metrics_listen_suite() || hk_add_metrics_http_suite() ||
+	    hk_add_stall_suite()) {
 		fprintf(stderr, "unit: cannot register suites: %s\n", CU_get_error_msg());
 		CU_cleanup_registry();
 		return 1;

@@ -58,6 +58,7 @@ int hk_add_sysinfo_suite(void);
 int hk_add_mem_stall_suite(void);
 int hk_add_pindir_suite(void);
 int hk_add_metrics_listen_suite(void);
+int hk_add_stall_suite(void);
 int hk_add_metrics_http_suite(void);
 
 #endif

@@ -59,6 +59,10 @@ struct hk_format_ctx {
 
 /* Stable machine id ("cpu_bound") and display name ("CPU-bound"). */
 const char *hk_label__id(__u32 label);
+/* The stall ledger's cause (enum hk_stall_cause) as an id ("neighbor"),
+ * and its resource ("cpu", "memory", "io"). */
+const char *hk_stall__cause(__u32 cause);
+const char *hk_stall__resource(__u32 cause);
 const char *hk_label__name(__u32 label);
 /* The syslog priority of a transition into label: 3 OOM killed, 4 for an
  * alarm, 5 for CPU-bound, 6 back to OK or exited. */

@@ -123,3 +123,28 @@ const char *hk_driver__name(enum hk_driver d)
 		return "none";
 	}
 }
+
+/* The stall ledger's causes (enum hk_stall_cause) and their resources. */
+static const char *const stall_causes[HK_STALL_NR] = {
+	[HK_STALL_NEIGHBOR] = "neighbor",
+	[HK_STALL_SELF] = "self",
+	[HK_STALL_QUOTA] = "quota",
+	[HK_STALL_STEAL_IRQ] = "steal_irq",
+	[HK_STALL_WEIGHT] = "weight",
+	[HK_STALL_RECLAIM] = "reclaim",
+	[HK_STALL_SWAPIN] = "swapin",
+	[HK_STALL_REFAULT] = "refault",
+	[HK_STALL_IO] = "io",
+};
+
+const char *hk_stall__cause(__u32 cause)
+{
+	return cause < HK_STALL_NR ? stall_causes[cause] : "unknown";
+}
+
+const char *hk_stall__resource(__u32 cause)
+{
+	if (cause < HK_STALL_CPU_NR)
+		return "cpu";
+	return cause == HK_STALL_IO ? "io" : cause < HK_STALL_NR ? "memory" : "unknown";
+}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "prom_stats.h"
+#include "format.h"
 #include "shared/units.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -100,10 +101,12 @@ static const struct stat_metric stat_metrics[] = {
  * Every hk_stats field is in stat_metrics[] or one of these five: driver
  * (hotspot_k_driver), last_walk_ns and last_walk_end_ns (monotonic clock
  * stamps, meaningless to Prometheus), oom_kills_flagged and
- * oom_kills_missed (one family with a label, below); and cost, the tool's
+ * oom_kills_missed (one family with a label, below); node_cpu_wait_ns (one
+ * family with a cause label, below); and cost, the tool's
  * own (hotspot_k_own_*, its own table). A new field breaks the build here.
  */
-HK_STATIC_ASSERT(ARRAY_SIZE(stat_metrics) + 5 + sizeof(struct hk_cost) / sizeof(__u64) ==
+HK_STATIC_ASSERT(ARRAY_SIZE(stat_metrics) + 5 + HK_STALL_CPU_NR +
+		 sizeof(struct hk_cost) / sizeof(__u64) ==
 		 sizeof(struct hk_stats) / sizeof(__u64),
 		 "an hk_stats field is neither exported nor skipped");
 
@@ -132,6 +135,25 @@ static void write_table(FILE *out, const struct stat_metric *m, size_t n, const 
 	}
 }
 
+/* The node's CPU wait by cause: every process's, not only those listed. */
+static void hk_prom_stats__write_node_wait(FILE *out, const struct hk_stats *st)
+{
+	__u32 i;
+	__u64 v;
+
+	fprintf(out, "# HELP hotspot_k_node_cpu_wait_seconds_total Time the node's "
+		"threads waited for a CPU, every process's stall ledger summed, by cause: "
+		"neighbor (another process held the CPU), self (its own threads), quota "
+		"(its cgroup's cpu.max), steal_irq, weight (it asked for less).\n"
+		"# TYPE hotspot_k_node_cpu_wait_seconds_total counter\n");
+	for (i = 0; i < HK_STALL_CPU_NR; i++) {
+		v = st->node_cpu_wait_ns[i];
+		fprintf(out, "hotspot_k_node_cpu_wait_seconds_total{cause=\"%s\"} %llu.%09llu\n",
+			hk_stall__cause(i), (unsigned long long)(v / HK_NSEC_PER_SEC),
+			(unsigned long long)(v % HK_NSEC_PER_SEC));
+	}
+}
+
 void hk_prom_stats__write(FILE *out, const struct hk_stats *st)
 {
 	write_table(out, stat_metrics, ARRAY_SIZE(stat_metrics), st);
@@ -145,6 +167,7 @@ void hk_prom_stats__write(FILE *out, const struct hk_stats *st)
 		(unsigned long long)st->oom_kills_flagged);
 	fprintf(out, "hotspot_k_oom_kills_total{flagged=\"false\"} %llu\n",
 		(unsigned long long)st->oom_kills_missed);
+	hk_prom_stats__write_node_wait(out, st);
 	hk_prom_stats__write_cost(out, &st->cost);
 }
 

@@ -250,6 +250,26 @@ static size_t info_line(char *buf, const struct prom_proc *pp)
 	return n > 0 && n < LINE_MAX_LEN ? (size_t)n : 0;
 }
 
+#define STALL_NAME "hotspot_k_stall_seconds_total"
+
+/* Its stall ledger's total for one cause (enum hk_stall_cause); none for
+ * a cause it never waited for (most have one or two: 9 lines each would
+ * take the room of the processes the cap lets in). */
+static size_t stall_line(char *buf, const struct prom_proc *pp, __u32 cause)
+{
+	__u64 v = pp->ev.stall_ns.ns[cause];
+	int n;
+
+	if (!v)
+		return 0;
+	n = snprintf(buf, LINE_MAX_LEN, STALL_NAME "{%s,resource=\"%s\",cause=\"%s\"} "
+			 "%llu.%09llu\n", pp->labels, hk_stall__resource(cause),
+			 hk_stall__cause(cause), (unsigned long long)(v / HK_NSEC_PER_SEC),
+			 (unsigned long long)(v % HK_NSEC_PER_SEC));
+
+	return n > 0 && n < LINE_MAX_LEN ? (size_t)n : 0;
+}
+
 /* The bytes of all of pp's samples. */
 static size_t proc_bytes(const struct prom_proc *pp)
 {
@@ -258,6 +278,8 @@ static size_t proc_bytes(const struct prom_proc *pp)
 
 	for (j = 0; j < ARRAY_SIZE(proc_metrics); j++)
 		n += proc_line(buf, &proc_metrics[j], pp);
+	for (j = 0; j < HK_STALL_NR; j++)
+		n += stall_line(buf, pp, (__u32)j);
 	return n;
 }
 
@@ -314,6 +336,14 @@ int hk_prom__format(const struct hk_prom *p, const struct hk_stats *st,
 			if (proc_line(line, &proc_metrics[j], &p->procs[i]))
 				fputs(line, out);
 	}
+	family(out, STALL_NAME, "counter",
+	       "Time its threads waited since the tool first saw it, by resource and cause "
+	       "(the stall ledger: docs/stall-ledger.md), as of the transition that "
+	       "flagged it; listed processes only, as the gauges above.");
+	for (i = 0; i < p->nr; i++)
+		for (j = 0; j < HK_STALL_NR; j++)
+			if (stall_line(line, &p->procs[i], (__u32)j))
+				fputs(line, out);
 	hk_prom_stats__write(out, st);
 	if (p->http)
 		hk_prom_stats__write_http(out, &p->scrapes);
