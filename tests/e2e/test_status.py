@@ -193,7 +193,7 @@ def t_status_usage(suite, ctx):
     # where NPD shows it, naming the valid ones
     rc, out, err = _status(suite, "--npd", "bogus")
     if rc != 2 or err or out != ("hotspot-k status: unknown --npd check 'bogus' "
-                                 "(up, oom-risk, noisy-neighbor)\n"):
+                                 "(up, oom-risk, noisy-neighbor, cpu-contention)\n"):
         _fail("status --npd bogus: want exit 2 and one line on stdout naming the valid "
               "checks", rc, out, err)
     rc, out, err = _status(suite, "--npd", "up", "--json")

@@ -11,8 +11,12 @@
 #include "shared/classify.h"
 #include "suites.h"
 
-/* what only an oom_killed says, null in every other transition */
-#define J_NOOOM ",\"oom_memcg\":null,\"oom_memcg_id\":null,\"oom_limit_bytes\":null," \
+/* a stall ledger of nothing (the window's, or the running total) */
+#define J_STALL0 "{\"neighbor_s\":0.000,\"self_s\":0.000,\"quota_s\":0.000,\"steal_irq_s\":0.000,\"weight_s\":0.000,\"reclaim_s\":0.000,\"swapin_s\":0.000,\"refault_s\":0.000,\"io_s\":0.000}"
+#define J_NOSTALL ",\"stall\":" J_STALL0 ",\"stall_total\":" J_STALL0
+/* what only an oom_killed says, null in every other transition (after
+ * the stall ledger, which every transition has) */
+#define J_NOOOM J_NOSTALL ",\"oom_memcg\":null,\"oom_memcg_id\":null,\"oom_limit_bytes\":null," \
 		"\"oom_usage_bytes\":null,\"flagged\":null,\"flagged_for_s\":null," \
 		"\"tracked\":null}\n"
 #define J_NOPEERS ",\"aggressor_pid\":null,\"aggressor_comm\":null," \

@@ -240,7 +240,58 @@ static void test_names(void)
 		CU_ASSERT_EQUAL(seen[c], 1);
 	CU_ASSERT_EQUAL(hk_npd__parse("OOM-risk"), HK_NPD_NR_CHECKS);
 	CU_ASSERT_EQUAL(hk_npd__parse(""), HK_NPD_NR_CHECKS);
-	CU_ASSERT_EQUAL(hk_npd__parse("cpu-contention"), HK_NPD_NR_CHECKS);
+	CU_ASSERT_EQUAL(hk_npd__parse("cpu-contention"), HK_NPD_CPU_CONTENTION);
+}
+
+/* A process's CPU wait in the latest window (1 s), by cause, in ms. */
+static struct hk_proc *waiting(__u32 pid, const char *comm, __u32 neighbor_ms, __u32 self_ms,
+			       __u32 quota_ms, __u32 aggressor)
+{
+	struct hk_proc *p = add(pid, comm, HK_OK);
+
+	p->ev.window_ns = HK_NSEC_PER_SEC;
+	p->ev.stall_win.ns[HK_STALL_NEIGHBOR] = (__u64)neighbor_ms * HK_NSEC_PER_MSEC;
+	p->ev.stall_win.ns[HK_STALL_SELF] = (__u64)self_ms * HK_NSEC_PER_MSEC;
+	p->ev.stall_win.ns[HK_STALL_QUOTA] = (__u64)quota_ms * HK_NSEC_PER_MSEC;
+	p->ev.aggressor_tgid = aggressor;
+	return p;
+}
+
+static void test_cpu_contention(void)
+{
+	struct hk_proc *p;
+
+	snap_reset();
+	CU_ASSERT_EQUAL(check(HK_NPD_CPU_CONTENTION), HK_NPD_OK);
+	ASSERT_MSG("no CPU wait in the last window (0 tracked)");
+	/* a pod at its quota, a build crowding its own threads: not
+	 * contention, however long they wait */
+	waiting(200, "quota-pod", 30, 20, 1700, 0);
+	waiting(201, "make", 0, 2900, 0, 0);
+	CU_ASSERT_EQUAL(check(HK_NPD_CPU_CONTENTION), HK_NPD_OK);
+	ASSERT_MSG("no CPU contention: last window's CPU wait 4.6 s: 1% neighbor, "
+		   "37% quota, 63% self");
+	/* two hogs on one CPU: each waits for the other */
+	snap_reset();
+	waiting(300, "hog-a", 450, 0, 0, 301);
+	waiting(301, "hog-b", 480, 10, 0, 300);
+	CU_ASSERT_EQUAL(check(HK_NPD_CPU_CONTENTION), HK_NPD_PROBLEM);
+	ASSERT_MSG("CPU contention: pid 301 hog-b waited 0.48 s for pid 300 hog-a; "
+		   "neighbor 99% of 0.9 s; 1 more");
+	CU_ASSERT(strlen(msg) <= HK_NPD_MSG_LEN);
+	/* under a quarter of a CPU waiting on others: noise, not a problem */
+	snap_reset();
+	waiting(300, "hog-a", 200, 0, 0, 301);
+	CU_ASSERT_EQUAL(check(HK_NPD_CPU_CONTENTION), HK_NPD_OK);
+	ASSERT_MSG("no CPU contention: last window's CPU wait 0.2 s: 100% neighbor, "
+		   "0% quota, 0% self");
+	/* a quiet process (not sampled by the latest walk): its old window
+	 * is not recent */
+	snap_reset();
+	p = waiting(300, "hog-a", 900, 0, 0, 301);
+	p->sample_ns = WALK_END_NS - 10 * HK_NSEC_PER_SEC;
+	CU_ASSERT_EQUAL(check(HK_NPD_CPU_CONTENTION), HK_NPD_OK);
+	ASSERT_MSG("no CPU wait in the last window (1 tracked)");
 }
 
 int hk_add_npd_suite(void)
@@ -253,6 +304,7 @@ int hk_add_npd_suite(void)
 		{ "oom-risk: 80 bytes, ASCII", test_oom_risk_80_bytes },
 		{ "noisy-neighbor: the aggressor named", test_noisy_neighbor },
 		{ "names", test_names },
+		{ "cpu-contention: neighbor only, named", test_cpu_contention },
 	};
 
 	return HK_ADD_SUITE("npd", tests);

@@ -383,6 +383,8 @@ static void test_json_exact(void)
 		   "\"rss_slope_bytes_per_s\":0,\"limit_kind\":\"ram\","
 		   "\"limit_bytes\":17179869184,\"eta_s\":null,\"aggressor_pid\":null,"
 		   "\"aggressor_comm\":null,\"victim_pid\":null,\"victim_comm\":null,"
+		   "\"stall\":{\"neighbor_s\":0.000,\"self_s\":0.000,\"quota_s\":0.000,\"steal_irq_s\":0.000,\"weight_s\":0.000,\"reclaim_s\":0.000,\"swapin_s\":0.000,\"refault_s\":0.000,\"io_s\":0.000},"
+		   "\"stall_total\":{\"neighbor_s\":0.000,\"self_s\":0.000,\"quota_s\":0.000,\"steal_irq_s\":0.000,\"weight_s\":0.000,\"reclaim_s\":0.000,\"swapin_s\":0.000,\"refault_s\":0.000,\"io_s\":0.000},"
 		   "\"evidence\":\"thread 18217 at 100 % of cpu1 · 3 faults/s\"}],"
 		   "\"top_cpu\":null,\"top_run_delay\":null,\"top_rss_growth\":null}\n");
 	check_json(out);
@@ -508,6 +510,44 @@ static void test_who_columns(void)
 }
 
 /* The tool's own cost, as the running tool last wrote it into hk_stats. */
+/* The stall ledger: the node's CPU wait, then each flagged process's
+ * waits since first seen and in its latest window, causes above 0 only;
+ * in JSON every cause, in seconds. */
+static void test_stall_ledger(void)
+{
+	struct hk_proc *p;
+
+	snap_reset();
+	p = add(18217, "yes", HK_THROTTLED, 12, 2000, 1536 * HK_KIB);
+	p->ev.stall_ns.ns[HK_STALL_QUOTA] = 11 * HK_NSEC_PER_SEC;
+	p->ev.stall_ns.ns[HK_STALL_SELF] = 1340 * HK_NSEC_PER_MSEC;
+	p->ev.stall_ns.ns[HK_STALL_IO] = 5 * HK_NSEC_PER_MSEC;	/* under 0.01 s */
+	p->ev.stall_win.ns[HK_STALL_QUOTA] = 850 * HK_NSEC_PER_MSEC;
+	snap.stats.node_cpu_wait_ns[HK_STALL_QUOTA] = 11 * HK_NSEC_PER_SEC;
+	snap.stats.node_cpu_wait_ns[HK_STALL_NEIGHBOR] = 250 * HK_NSEC_PER_MSEC;
+	TEXT(false, 10);
+	ASSERT_HAS(out, "\nnode CPU wait since the start: 11.25 s: neighbor 0.25, quota 11.00\n"
+		   "\nwaited since first seen, by cause (seconds):\n"
+		   "  18217  yes waited 12.34 s: self 1.34, quota 11.00; "
+		   "last window 0.85 s: quota 0.85\n");
+	check_terminal_safe(out);
+	JSON(false, 10);
+	ASSERT_HAS(out, "\"stall\":{\"neighbor_s\":0.000,\"self_s\":0.000,"
+		   "\"quota_s\":0.850,");
+	ASSERT_HAS(out, "\"stall_total\":{\"neighbor_s\":0.000,\"self_s\":1.340,"
+		   "\"quota_s\":11.000,\"steal_irq_s\":0.000,\"weight_s\":0.000,"
+		   "\"reclaim_s\":0.000,\"swapin_s\":0.000,\"refault_s\":0.000,"
+		   "\"io_s\":0.005}");
+	check_json(out);
+	/* all 0: no such lines */
+	snap_reset();
+	add(18217, "yes", HK_THROTTLED, 12, 2000, 1536 * HK_KIB);
+	TEXT(false, 10);
+	CU_ASSERT_PTR_NULL(strstr(out, "waited since first seen"));
+	CU_ASSERT_PTR_NULL(strstr(out, "yes waited"));
+	CU_ASSERT_PTR_NULL(strstr(out, "node CPU wait"));
+}
+
 static void test_own_cost(void)
 {
 	struct hk_cost *c = &snap.stats.cost;
@@ -556,6 +596,7 @@ int hk_add_status_suite(void)
 		{ "FOR column", test_for_column },
 		{ "UNIT and CONTAINER", test_who_columns },
 		{ "own cost", test_own_cost },
+		{ "stall ledger", test_stall_ledger },
 	};
 
 	return HK_ADD_SUITE("status", tests);

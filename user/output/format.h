@@ -63,6 +63,11 @@ const char *hk_label__id(__u32 label);
  * and its resource ("cpu", "memory", "io"). */
 const char *hk_stall__cause(__u32 cause);
 const char *hk_stall__resource(__u32 cause);
+/* ,"KEY":{"neighbor_s":1.234,...}: a stall ledger (ns per enum
+ * hk_stall_cause) in seconds, every cause, for a transition's line and
+ * `status --json` alike. */
+struct hk_out;
+void hk_format__json_stall(struct hk_out *o, const char *key, const struct hk_ledger *l);
 const char *hk_label__name(__u32 label);
 /* The syslog priority of a transition into label: 3 OOM killed, 4 for an
  * alarm, 5 for CPU-bound, 6 back to OK or exited. */

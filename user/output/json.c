@@ -43,6 +43,20 @@ static bool path_str(struct hk_out *o, const char *path, __u64 *paths_cut)
 	return cut;
 }
 
+void hk_format__json_stall(struct hk_out *o, const char *key, const struct hk_ledger *l)
+{
+	__u64 ms;
+	__u32 c;
+
+	hk_out__printf(o, ",\"%s\":{", key);
+	for (c = 0; c < HK_STALL_NR; c++) {
+		ms = l->ns[c] / HK_NSEC_PER_MSEC;
+		hk_out__printf(o, "%s\"%s_s\":%llu.%03llu", c ? "," : "", hk_stall__cause(c),
+			       (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000));
+	}
+	hk_out__str(o, "}");
+}
+
 /*
  * An OOM kill: the memory cgroup whose limit was hit ("host": none), its
  * limit, whether the tool had flagged the victim OOM risk in time and how
@@ -190,6 +204,9 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	hk_json__peer(&o, "aggressor", ev->aggressor_tgid, e->aggressor_comm);
 	hk_json__peer(&o, "victim", ev->victim_tgid, e->victim_comm);
 	hk_json__bool(&o, "victim_deprioritised", ev->victim_deprioritised);
+	/* the stall ledger: the window that decided, and the running total */
+	hk_format__json_stall(&o, "stall", &ev->stall_win);
+	hk_format__json_stall(&o, "stall_total", &ev->stall_ns);
 	json_oom(&o, e, ctx);
 	hk_out__str(&o, "}\n");
 	return hk_out__finish(&o);

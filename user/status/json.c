@@ -46,6 +46,7 @@ static void json_evidence(struct hk_out *o, const struct hk_status_view *v,
 static void json_row(struct hk_out *o, const struct hk_status_view *v,
 		     const struct hk_status_row *r)
 {
+	static const struct hk_ledger no_stall;
 	const struct hk_proc *p = r->p;
 	const struct hk_evidence *ev = &p->ev;
 	__u64 s;
@@ -90,6 +91,10 @@ static void json_row(struct hk_out *o, const struct hk_status_view *v,
 		      hk_status_view__comm(v, ev->aggressor_tgid));
 	hk_json__peer(o, "victim", ev->victim_tgid,
 		      hk_status_view__comm(v, ev->victim_tgid));
+	/* the stall ledger: the latest window's (none when quiet, as the
+	 * rates above) and the running total */
+	hk_format__json_stall(o, "stall", r->quiet ? &no_stall : &ev->stall_win);
+	hk_format__json_stall(o, "stall_total", &ev->stall_ns);
 	json_evidence(o, v, r);
 	hk_out__mem(o, "}", 1);
 }

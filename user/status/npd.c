@@ -176,10 +176,87 @@ static int noisy_neighbor(const struct hk_npd_in *in, char *msg, size_t len)
 	return HK_NPD_PROBLEM;
 }
 
+/* ns as seconds with `decimals` (1 or 2) places: "0.48" */
+static void secs(char *out, size_t len, __u64 ns, unsigned int decimals)
+{
+	__u64 unit = decimals > 1 ? HK_NSEC_PER_SEC / 100 : HK_NSEC_PER_SEC / 10;
+	__u64 n = ns / unit, scale = decimals > 1 ? 100 : 10;
+
+	snprintf(out, len, "%llu.%0*llu", (unsigned long long)(n / scale), (int)decimals,
+		 (unsigned long long)(n % scale));
+}
+
+/* part of whole in whole percent, rounded */
+static unsigned int pct(__u64 part, __u64 whole)
+{
+	return whole ? (unsigned int)((part * 100 + whole / 2) / whole) : 0;
+}
+
+/*
+ * The node's CPU wait in the latest window (every process the latest walk
+ * sampled: a quiet one's window is older), by the stall ledger's causes: a
+ * problem only when other workloads cause it (neighbor), not a quota, a
+ * process's own threads or its weight (HK_NPD_CONTENTION_CPU_PCT). The
+ * process that waited longest for others is named, with its aggressor.
+ */
+static int cpu_contention(const struct hk_npd_in *in, char *msg, size_t len)
+{
+	const struct hk_status_row *r, *worst = NULL;
+	char comm[HK_COMM_LEN], acomm[HK_COMM_LEN], aggr[HK_COMM_LEN + 32];
+	char total_s[32], wait_s[32], n_more[32];
+	__u64 cause[HK_STALL_CPU_NR] = {}, total = 0, floor_ns;
+	const char *ac;
+	size_t i, n = 0, c;
+
+	for (i = 0; i < in->v->n; i++) {
+		r = &in->v->rows[i];
+		if (r->quiet)
+			continue;
+		for (c = 0; c < HK_STALL_CPU_NR; c++) {
+			cause[c] += r->p->ev.stall_win.ns[c];
+			total += r->p->ev.stall_win.ns[c];
+		}
+		if (!r->p->ev.stall_win.ns[HK_STALL_NEIGHBOR])
+			continue;
+		n++;
+		if (!worst || r->p->ev.stall_win.ns[HK_STALL_NEIGHBOR] >
+			      worst->p->ev.stall_win.ns[HK_STALL_NEIGHBOR])
+			worst = r;
+	}
+	if (!total) {
+		snprintf(msg, len, "no CPU wait in the last window (%zu tracked)", in->v->n);
+		return HK_NPD_OK;
+	}
+	secs(total_s, sizeof(total_s), total, 1);
+	floor_ns = in->v->snap->cfg.interval_ns * HK_NPD_CONTENTION_CPU_PCT / 100;
+	if (!worst || cause[HK_STALL_NEIGHBOR] < floor_ns ||
+	    cause[HK_STALL_NEIGHBOR] * 2 < total) {
+		snprintf(msg, len, "no CPU contention: last window's CPU wait %s s: %u%% neighbor, "
+			 "%u%% quota, %u%% self", total_s, pct(cause[HK_STALL_NEIGHBOR], total),
+			 pct(cause[HK_STALL_QUOTA], total), pct(cause[HK_STALL_SELF], total));
+		return HK_NPD_OK;
+	}
+	comm_ascii(comm, worst->p->comm);
+	secs(wait_s, sizeof(wait_s), worst->p->ev.stall_win.ns[HK_STALL_NEIGHBOR], 2);
+	aggr[0] = '\0';
+	if (worst->p->ev.aggressor_tgid) {
+		ac = hk_status_view__comm(in->v, worst->p->ev.aggressor_tgid);
+		comm_ascii(acomm, ac ? ac : "");
+		snprintf(aggr, sizeof(aggr), " for pid %u%s%s", worst->p->ev.aggressor_tgid,
+			 acomm[0] ? " " : "", acomm);
+	}
+	more(n_more, sizeof(n_more), n);
+	snprintf(msg, len, "CPU contention: pid %u %s waited %s s%s; neighbor %u%% of %s s%s",
+		 worst->pid, comm, wait_s, aggr, pct(cause[HK_STALL_NEIGHBOR], total), total_s,
+		 n_more);
+	return HK_NPD_PROBLEM;
+}
+
 static const struct check checks[HK_NPD_NR_CHECKS] = {
 	[HK_NPD_UP]		= { "up", up, NULL },
 	[HK_NPD_OOM_RISK]	= { "oom-risk", oom_risk, "OOM risk" },
 	[HK_NPD_NOISY_NEIGHBOR]	= { "noisy-neighbor", noisy_neighbor, "Noisy neighbor" },
+	[HK_NPD_CPU_CONTENTION]	= { "cpu-contention", cpu_contention, "CPU contention" },
 };
 
 enum hk_npd_check hk_npd__parse(const char *name)
@@ -199,7 +276,7 @@ const char *hk_npd__name(enum hk_npd_check c)
 
 const char *hk_npd__names(void)
 {
-	return "up, oom-risk, noisy-neighbor";
+	return "up, oom-risk, noisy-neighbor, cpu-contention";
 }
 
 int hk_npd__check(enum hk_npd_check c, const struct hk_npd_in *in, char *msg, size_t len)

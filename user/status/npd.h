@@ -18,7 +18,8 @@ enum hk_npd_check {
 	HK_NPD_UP,		/* the tool runs and its windows come */
 	HK_NPD_OOM_RISK,	/* a process in OOM risk: the soonest named */
 	HK_NPD_NOISY_NEIGHBOR,	/* a process starves another: it is named */
-	/* #33's cpu-contention goes here, with its row in npd.c's table */
+	HK_NPD_CPU_CONTENTION,	/* the node's CPU wait is caused by other
+				 * workloads: the victim and aggressor named */
 	HK_NPD_NR_CHECKS,
 };
 
@@ -37,6 +38,15 @@ enum hk_npd_status {
  * so that a take-over in progress is not a stall.
  */
 #define HK_NPD_STALL_INTERVALS 6
+
+/*
+ * cpu-contention's problem: in the latest window, the CPU wait the stall
+ * ledgers put on other processes (neighbor) is at least half of all the
+ * node's CPU wait (neighbor, self, quota, steal_irq, weight) and at least
+ * this share of one CPU over the interval (a quarter: threads waiting
+ * 250 ms of each second on others).
+ */
+#define HK_NPD_CONTENTION_CPU_PCT 25
 
 /* The longest line a check writes, its newline not counted. */
 #define HK_NPD_MSG_LEN 160

@@ -150,6 +150,72 @@ static void out_instance(struct hk_out *o, const struct hk_status_view *v)
 		   s->n == 1 && !s->max_procs ? "" : "es", v->nr_flagged);
 }
 
+/* " 12.34 s: quota 11.00, self 1.34": a ledger's sum and its causes
+ * above 0 (first n causes), in seconds; false when it is all 0 */
+static bool out_ledger(struct hk_out *o, const __u64 *ns, __u32 n)
+{
+	__u64 sum = 0, cs;
+	const char *sep = ": ";
+	__u32 c;
+
+	for (c = 0; c < n; c++)
+		sum += ns[c] / (HK_NSEC_PER_SEC / 100);
+	if (!sum)
+		return false;
+	hk_out__printf(o, " %llu.%02llu s", (unsigned long long)(sum / 100),
+		       (unsigned long long)(sum % 100));
+	for (c = 0; c < n; c++) {
+		cs = ns[c] / (HK_NSEC_PER_SEC / 100);
+		if (!cs)
+			continue;
+		hk_out__printf(o, "%s%s %llu.%02llu", sep, hk_stall__cause(c),
+			       (unsigned long long)(cs / 100), (unsigned long long)(cs % 100));
+		sep = ", ";
+	}
+	return true;
+}
+
+/*
+ * The stall ledger (docs/stall-ledger.md): the node's CPU wait since the
+ * start, then each flagged process's waits since the tool first saw it and
+ * in its latest window; nothing while all are 0.
+ */
+static int write_stall(FILE *f, const struct hk_status_view *v)
+{
+	char buf[LINE_MAX_LEN];
+	const struct hk_status_row *r;
+	bool head = false;
+	struct hk_out o;
+	size_t i;
+
+	hk_out__init(&o, buf, sizeof(buf));
+	hk_out__str(&o, "\nnode CPU wait since the start:");
+	if (out_ledger(&o, v->snap->stats.node_cpu_wait_ns, HK_STALL_CPU_NR) && put_line(f, &o))
+		return -1;
+	for (i = 0; i < v->nr_flagged; i++) {
+		r = v->flagged[i];
+		hk_out__init(&o, buf, sizeof(buf));
+		hk_out__printf(&o, "%*u  ", COL_PID, r->pid);
+		hk_out__term_text(&o, r->p->comm, hk_comm__len(r->p->comm));
+		hk_out__str(&o, " waited");
+		if (!out_ledger(&o, r->p->ev.stall_ns.ns, HK_STALL_NR))
+			continue;
+		if (!r->quiet) {
+			hk_out__str(&o, "; last window");
+			if (!out_ledger(&o, r->p->ev.stall_win.ns, HK_STALL_NR))
+				hk_out__str(&o, " none");
+		}
+		if (!head) {
+			if (fputs("\nwaited since first seen, by cause (seconds):\n", f) < 0)
+				return -1;
+			head = true;
+		}
+		if (put_line(f, &o))
+			return -1;
+	}
+	return 0;
+}
+
 static int write_top(FILE *f, const struct hk_status_view *v, enum hk_status_top t,
 		     unsigned int top_n)
 {
@@ -210,6 +276,8 @@ int hk_status__write_text(FILE *f, const struct hk_status_view *v, const struct 
 		if (put_line(f, &o))
 			return -1;
 	}
+	if (write_stall(f, v))
+		return -1;
 	for (t = 0; op->all && t < HK_NR_TOPS; t++)
 		if (write_top(f, v, t, op->top_n))
 			return -1;
