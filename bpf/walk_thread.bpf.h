@@ -64,9 +64,9 @@ static __always_inline void hk_counters_add_since(struct hk_counters *sum,
 
 /* A thread's memory stall since it was last seen, by kind, into the
  * process's sums for the stall ledger: each kind at most the window. */
-static __always_inline void hk_stall_walk_add(struct hk_stall_walk *sum,
-					      const struct hk_stall_ns *now,
-					      const struct hk_stall_ns *seen, __u64 window)
+static __always_inline void hk_stall_mem_add(struct hk_stall_mem *sum,
+					     const struct hk_stall_ns *now,
+					     const struct hk_stall_ns *seen, __u64 window)
 {
 	__u64 thrashing = hk_sub_clamp(now->thrashing_ns, seen->thrashing_ns);
 	__u64 swapin = hk_sub_clamp(now->swapin_ns, seen->swapin_ns);
@@ -131,7 +131,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	struct hk_thread_now *r = &hk_visit_now;
 	struct hk_config *c = hk_cfg();
 	struct hk_sample *acc = &hk_cur.s;
-	__u64 drun, dwait = 0, dio = 0, dbytes = 0, dmem = 0, dniv = 0;
+	__u64 drun, dwait = 0, dio = 0, dbytes = 0, dmem = 0;
 	__u64 wait, window = hk_cur_window_ns;
 	struct hk_counters zero = {};
 	struct hk_stall_ns no_stall = {};
@@ -152,8 +152,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 		dio = hk_sub_clamp(r->io_ns, ts->io_ns);
 		dbytes = hk_sub_clamp(r->io_bytes, ts->io_bytes);
 		dmem = hk_mem_stall_delta(&r->stall, &ts->stall);
-		dniv = hk_sub_clamp(r->c.nivcsw, ts->seen.nivcsw);
-		hk_stall_walk_add(&acc->stall, &r->stall, &ts->stall, window);
+		hk_stall_mem_add(&acc->stall, &r->stall, &ts->stall, window);
 		hk_counters_add_since(&hk_cur.did, &r->c, &ts->seen);
 		/* the stale stamp was consumed since: the kernel credited
 		 * the whole sleep as run delay */
@@ -171,8 +170,7 @@ __noinline int hk_thread_account(struct hk_task *ts)
 		dbytes = r->io_bytes;
 		dmem = hk_mem_stall_delta(&r->stall, &no_stall);
 		window = hk_sub_clamp(hk_walk_start_ns, r->start_ns);
-		dniv = r->c.nivcsw;
-		hk_stall_walk_add(&acc->stall, &r->stall, &no_stall, window);
+		hk_stall_mem_add(&acc->stall, &r->stall, &no_stall, window);
 		hk_counters_add_since(&hk_cur.did, &r->c, &zero);
 	} else {
 		drun = 0;	/* first seen: a baseline only */
@@ -220,13 +218,6 @@ __noinline int hk_thread_account(struct hk_task *ts)
 	ts->walk = hk_walk_no;
 
 	acc->wait_delta_ns += dwait;
-	/* the stall ledger: its wait by who took the CPU, as the hook
-	 * counted its involuntary switches to another process (only while
-	 * watched: an unwatched thread waited little) */
-	if (dniv)
-		acc->stall.other_ns += dwait * hk_min_u64(ts->invol, dniv) / dniv;
-	else
-		acc->stall.unswitched_ns += dwait;
 	if (dwait > acc->thread_wait_delta_ns) {
 		acc->thread_wait_delta_ns = dwait;
 		acc->wait_tid = r->pid;

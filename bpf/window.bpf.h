@@ -266,6 +266,27 @@ static __noinline int hk_window_step_frame(const struct hk_config *c, struct hk_
 }
 
 /*
+ * The stall ledger of the window just made (hk_stall_window), and the
+ * node's CPU wait by cause (one walk at a time adds). A global function:
+ * verified once, on its own; inlined into the window step, the test
+ * entry's bounded-loop build passed the verifier's 1M instructions. A
+ * sibling of hk_window_step_frame: no call level deeper.
+ */
+__noinline int hk_stall_frame(struct hk_proc *p, const struct hk_stall_mem *mem)
+{
+	struct hk_config *c = hk_cfg();
+	struct hk_stats *st = hk_st();
+	__u32 i;
+
+	if (!p || !mem || !c || !st)
+		return 0;
+	hk_stall_window(c, &p->ev, mem);
+	for (i = 0; i < HK_STALL_CPU_NR; i++)
+		st->node_cpu_wait_ns[i] += p->ev.stall_win.ns[i];
+	return 0;
+}
+
+/*
  * One window of one process. A process that could still turn out to be a
  * Noisy neighbor waits for hk_window_end, when every Starved victim of the
  * window is known: both sides of a pair are labelled from the same facts.
@@ -287,9 +308,7 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 	if (!hk_window_step_frame(c, p, s, &match))
 		goto out;
 	p->hyst.match = match;
-	/* the node's CPU wait by cause: one walk at a time adds */
-	for (i = 0; i < HK_STALL_CPU_NR; i++)
-		st->node_cpu_wait_ns[i] += p->ev.stall_win.ns[i];
+	hk_stall_frame(p, &s->stall);
 
 	if (hk_may_be_noisy(c, &p->ev, match)) {
 		i = hk_nr_defer;

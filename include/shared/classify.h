@@ -103,13 +103,15 @@ static inline void hk_proc_baseline(struct hk_proc *p, const struct hk_sample *s
  * One window for one process: rates from the counters' deltas, the RSS
  * trend, and this window's diagnosis (Noisy neighbor aside). Returns 1 when
  * the process has a diagnosis, 0 when this was its first sample (a baseline
- * only) or the window was too short to mean anything.
+ * only) or the window was too short to mean anything. Its stall ledger is
+ * the next step (hk_stall_window, after a 1), apart: inlined here, it took
+ * the test entry's bounded-loop build past the verifier's 1M instructions.
  */
 static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 				 const struct hk_sample *s, __u32 *match)
 {
 	struct hk_evidence *ev = &p->ev;
-	__u64 window_ns, start_ns, wait_ns, io_ns;
+	__u64 window_ns, start_ns;
 
 	*match = HK_OK;
 	if (!p->windows++) {
@@ -145,12 +147,7 @@ static inline int hk_window_step(const struct hk_config *c, struct hk_proc *p,
 
 	ev->window_ns = window_ns;
 	ev->nr_threads = s->nr_threads;
-	/* hk_cpu_shares takes the carries */
-	wait_ns = s->wait_delta_ns + p->carry_wait_ns;
-	io_ns = s->io_delta_ns + p->carry_io_ns;
 	hk_cpu_shares(c, p, s, window_ns, ev);
-	hk_stall_split(ev, &s->stall, wait_ns, io_ns, hk_cpu_saturated(c, ev), &ev->stall_win);
-	hk_stall_add(&ev->stall_ns, &ev->stall_win);
 	ev->minor_faults_per_s = hk_per_s(hk_sub_clamp(s->minor_faults, p->minor_faults),
 					  window_ns);
 	ev->major_faults_per_s = hk_per_s(hk_sub_clamp(s->major_faults, p->major_faults),

@@ -29,21 +29,22 @@ static inline __u64 hk_stall_take(__u64 x, __u64 budget, __u64 *used)
  *  1. quota: while its group is throttled every thread it has waiting
  *     waits; that is the throttled share (at most the window) times the
  *     threads waiting on average (wait / window, rounded up);
- *  2. the rest of the run-queue wait, by who took the CPU: the share the
- *     sched_switch hook saw go to other processes is neighbor (weight when
- *     the thread asked for less), the rest self (its own threads, and
- *     kernel threads); a wait with no switch behind it (woken onto a busy
- *     CPU) is self when it got all the CPUs it may use, else neighbor;
- *  3. steal + IRQ, then I/O, then memory (reclaim, swap-in, refault).
+ *  2. self: the rest of the run-queue wait, as far as its own threads
+ *     outnumbered the CPUs it may use (cpus: the host's and its affinity's,
+ *     its quota apart): with nobody else there, threads that ran and waited
+ *     (cpu + wait) for more than cpus x window wait the excess anyway;
+ *  3. neighbor: what is left, another process held the CPU (weight when
+ *     the thread that waited most asked for less);
+ *  4. steal + IRQ, then I/O, then memory (reclaim, swap-in, refault).
  */
-static inline void hk_stall_split(const struct hk_evidence *ev, const struct hk_stall_walk *in,
-				  __u64 wait_ns, __u64 io_ns, __u32 saturated,
+static inline void hk_stall_split(const struct hk_evidence *ev, const struct hk_stall_mem *mem,
+				  __u64 wait_ns, __u64 io_ns, __u32 cpus,
 				  struct hk_ledger *out)
 {
 	__u64 window_ns = ev->window_ns;
 	__u64 budget = window_ns * (ev->nr_threads ? ev->nr_threads : 1);
-	__u64 used = 0, wait, quota, rest, other, unsw, share, waiting;
 	__u64 throttled_x100 = hk_min_u64(ev->throttled_norm_pct_x100, 10000);
+	__u64 used = 0, wait, quota, rest, ran, crowd, waiting;
 	__u32 i;
 
 	for (i = 0; i < HK_STALL_NR; i++)
@@ -54,29 +55,27 @@ static inline void hk_stall_split(const struct hk_evidence *ev, const struct hk_
 	waiting = (wait + window_ns - 1) / window_ns;
 	quota = hk_min_u64(wait, window_ns * throttled_x100 / 10000 * waiting);
 	rest = wait - quota;
-	other = 0;
-	unsw = 0;
-	if (wait) {
-		/* shares of the measured wait, applied to what quota left */
-		share = hk_min_u64(in->other_ns, wait) * 10000 / wait;
-		other = rest * share / 10000;
-		share = hk_min_u64(in->unswitched_ns, wait) * 10000 / wait;
-		unsw = hk_min_u64(rest * share / 10000, rest - other);
-	}
-	if (saturated)
-		out->ns[HK_STALL_SELF] = rest - other;
-	else {
-		out->ns[HK_STALL_SELF] = rest - other - unsw;
-		other += unsw;
-	}
-	out->ns[hk_deprio(ev) ? HK_STALL_WEIGHT : HK_STALL_NEIGHBOR] = other;
+	ran = window_ns * ev->cpu_pct_x100 / 10000;
+	crowd = hk_sub_clamp(ran + wait, window_ns * (cpus ? cpus : 1));
 	out->ns[HK_STALL_QUOTA] = quota;
+	out->ns[HK_STALL_SELF] = hk_min_u64(rest, crowd);
+	out->ns[hk_deprio(ev) ? HK_STALL_WEIGHT : HK_STALL_NEIGHBOR] =
+		rest - out->ns[HK_STALL_SELF];
 	out->ns[HK_STALL_STEAL_IRQ] = hk_stall_take(window_ns * ev->cpu_lost_pct_x100 / 10000,
 						    budget, &used);
 	out->ns[HK_STALL_IO] = hk_stall_take(io_ns, budget, &used);
-	out->ns[HK_STALL_RECLAIM] = hk_stall_take(in->reclaim_ns, budget, &used);
-	out->ns[HK_STALL_SWAPIN] = hk_stall_take(in->swapin_ns, budget, &used);
-	out->ns[HK_STALL_REFAULT] = hk_stall_take(in->refault_ns, budget, &used);
+	out->ns[HK_STALL_RECLAIM] = hk_stall_take(mem->reclaim_ns, budget, &used);
+	out->ns[HK_STALL_SWAPIN] = hk_stall_take(mem->swapin_ns, budget, &used);
+	out->ns[HK_STALL_REFAULT] = hk_stall_take(mem->refault_ns, budget, &used);
+}
+
+/* The CPUs a process may use for its own crowding (hk_stall_split): the
+ * host's, or its widest thread affinity's when fewer. */
+static inline __u32 hk_stall_cpus(const struct hk_config *c, const struct hk_evidence *ev)
+{
+	__u32 n = c->nr_cpus ? c->nr_cpus : 1;
+
+	return ev->cpus_allowed && ev->cpus_allowed < n ? ev->cpus_allowed : n;
 }
 
 /* Add a window's ledger to a running total. */
@@ -86,6 +85,22 @@ static inline void hk_stall_add(struct hk_ledger *total, const struct hk_ledger 
 
 	for (i = 0; i < HK_STALL_NR; i++)
 		total->ns[i] += win->ns[i];
+}
+
+/*
+ * The ledger of the window hk_window_step just made (it returned 1): its
+ * wait and I/O from the evidence's shares (to 0.01 % of the window; in
+ * 100 ns units first, so that 100 000 threads' shares of a minute fit 64
+ * bits), mem what the walk summed, into stall_win and the running total.
+ */
+static inline void hk_stall_window(const struct hk_config *c, struct hk_evidence *ev,
+				   const struct hk_stall_mem *mem)
+{
+	__u64 unit = ev->window_ns / 100;
+
+	hk_stall_split(ev, mem, unit * ev->wait_pct_x100 / 100, unit * ev->io_pct_x100 / 100,
+		       hk_stall_cpus(c, ev), &ev->stall_win);
+	hk_stall_add(&ev->stall_ns, &ev->stall_win);
 }
 
 #endif /* HK_SHARED_CLASSIFY_STALL_H */

@@ -91,7 +91,7 @@ struct hk_sample {
 	__u32 mem_stall_tid;
 	__u64 thread_mem_stall_delta_ns; /* stalled on memory in this window,
 					  * the thread stalled longest */
-	struct hk_stall_walk stall;	/* the stall ledger's parts */
+	struct hk_stall_mem stall;	/* the stall ledger's memory parts */
 };
 
 /* In and out of the hk_test_win program (its .bss): one synthetic window. */

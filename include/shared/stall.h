@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * stall.h - the stall ledger's types: the causes a process's threads
- * waited for (enum hk_stall_cause), a ledger of ns per cause, and what
- * the walk measures for the split (classify_stall.h has the rule). Part
+ * waited for (enum hk_stall_cause), a ledger of ns per cause, and the
+ * memory stall the walk sums for it (classify_stall.h has the rule). Part
  * of hotspot.h: include that.
  */
 #ifndef HK_SHARED_STALL_H
@@ -35,18 +35,10 @@ struct hk_ledger {
 	__u64 ns[HK_STALL_NR];
 };
 
-/*
- * What the walk sums over a process's threads in one window for the split
- * (hk_sample's `stall`; each thread at most a window): its run-queue wait
- * by who took the CPU, and its memory stall by kind.
- */
-struct hk_stall_walk {
-	__u64 other_ns;		/* each thread's wait times the share of its
-				 * involuntary switches that went to another
-				 * process (the sched_switch hook's count) */
-	__u64 unswitched_ns;	/* wait of threads with no involuntary switch:
-				 * woken onto a busy CPU */
-	__u64 reclaim_ns;	/* memory: direct reclaim + compaction */
+/* A process's threads' memory stall in one window, by kind, as the walk
+ * sums it (hk_sample's `stall`; each thread at most a window). */
+struct hk_stall_mem {
+	__u64 reclaim_ns;	/* direct reclaim + compaction */
 	__u64 swapin_ns;
 	__u64 refault_ns;	/* thrashing minus swap-in: delay accounting
 				 * counts a swapped-in working-set page in both */

@@ -317,6 +317,7 @@ static void check_entry(struct env *env, const struct hkv_vector *v, __u32 w,
 {
 	struct shadow *sh = shadow_find(tgid);
 	struct hk_proc kp;
+	__u32 k;
 
 	if (!check(g, sh != NULL, "%s window %u tgid %u: no userspace shadow", v->name, w, tgid))
 		return;
@@ -362,6 +363,9 @@ static void check_entry(struct env *env, const struct hkv_vector *v, __u32 w,
 	SAME(ev.mem_stall_tid);
 	SAME(ev.thrash_stalled);
 	SAME(ev.aggressor_tgid);
+	/* the stall ledger: the kernel's split is classify_stall.h's */
+	for (k = 0; k < HK_STALL_NR; k++)
+		SAME(ev.stall_ns.ns[k]);
 	check(g, comm_is(kp.comm, (const char *)sh->p.comm),
 	      "%s window %u tgid %u: comm \"%.16s\", expected \"%.16s\"", v->name, w, tgid,
 	      kp.comm, sh->p.comm);
@@ -413,7 +417,8 @@ static void run_vector(struct env *env, const struct hkv_vector *v)
 				   v->name, w))
 				goto out;
 			memcpy(sh->p.comm, tw.sample[i].comm, HK_COMM_LEN);
-			hk_window_step(&env->cfg, &sh->p, &tw.sample[i], &match);
+			if (hk_window_step(&env->cfg, &sh->p, &tw.sample[i], &match))
+				hk_stall_window(&env->cfg, &sh->p.ev, &tw.sample[i].stall);
 		}
 		if (exit_tgid && (sh = shadow_find(exit_tgid)) &&
 		    sh->p.start_time_ns == exit_start)

@@ -18,6 +18,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -68,7 +69,8 @@ static const char usage_text[] =
 "      plus --leak/s (0) of anonymous memory\n"
 "  mmapread --file PATH [--size SIZE] [--rate SIZE]\n"
 "      fill PATH to --size (512M), map it, read a byte per 4 KiB at --rate/s (30M)\n"
-"  spin [--threads N]                 N busy threads (1), main included\n"
+"  spin [--threads N] [--spread]     N busy threads (1), main included;\n"
+"      --spread: thread i pinned to the i-th CPU it may use (round robin)\n"
 "  sleepers --procs N --threads M     N processes of M sleeping threads\n"
 "  interleaved --procs N --threads M [--sleep] [--exit-every DUR]\n"
 "      N processes of M busy (or sleeping) threads, made in turn, one thread\n"
@@ -534,18 +536,43 @@ static void *spin_loop(void *arg)
 	return NULL;
 }
 
+/* Pin thread t to the i-th CPU of the affinity it was started with. */
+static void spread_one(pthread_t t, const cpu_set_t *allowed, int i)
+{
+	int n = CPU_COUNT(allowed), cpu, k = -1, err;
+	cpu_set_t one;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, allowed) && ++k == i % n)
+			break;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	err = pthread_setaffinity_np(t, sizeof(one), &one);
+	if (err)
+		die("pthread_setaffinity_np: %s", strerror(err));
+}
+
 static int cmd_spin(int argc, char **argv)
 {
 	int threads = 1, i, err;
-	const struct opt_spec spec[] = { { "threads", OPT_COUNT, &threads } };
+	bool spread = false;
+	const struct opt_spec spec[] = { { "threads", OPT_COUNT, &threads },
+					 { "spread", OPT_FLAG, &spread } };
+	cpu_set_t allowed;
 	pthread_t t;
 
 	parse_opts(argc, argv, spec, ARRAY_SIZE(spec));
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		die("sched_getaffinity: %s", strerror(errno));
 	for (i = 1; i < threads; i++) {
 		err = pthread_create(&t, NULL, spin_loop, NULL);
 		if (err)
 			die("pthread_create: %s", strerror(err));
+		if (spread)
+			spread_one(t, &allowed, i);
 	}
+	if (spread)
+		spread_one(pthread_self(), &allowed, 0);
 	say_ready();
 	spin_loop(NULL);
 	return 0;

@@ -279,6 +279,15 @@ static void test_cpu_contention(void)
 	ASSERT_MSG("CPU contention: pid 301 hog-b waited 0.48 s for pid 300 hog-a; "
 		   "neighbor 99% of 0.9 s; 1 more");
 	CU_ASSERT(strlen(msg) <= HK_NPD_MSG_LEN);
+	/* no aggressor seen (the hook watches threads that wait most of a
+	 * window): the two that waited longest on others */
+	snap_reset();
+	waiting(300, "hog-a", 450, 0, 0, 0);
+	waiting(301, "hog-b", 480, 10, 0, 0);
+	waiting(302, "hog-c", 20, 0, 0, 0);
+	CU_ASSERT_EQUAL(check(HK_NPD_CPU_CONTENTION), HK_NPD_PROBLEM);
+	ASSERT_MSG("CPU contention: pid 301 hog-b waited 0.48 s, pid 300 hog-a 0.45 s; "
+		   "neighbor 99% of 0.9 s; 1 more");
 	/* under a quarter of a CPU waiting on others: noise, not a problem */
 	snap_reset();
 	waiting(300, "hog-a", 200, 0, 0, 301);

@@ -11,13 +11,13 @@
 #define MS HK_NSEC_PER_MSEC
 #define WIN (1000 * MS)
 
-static struct hk_ledger split(const struct hk_evidence *ev, const struct hk_stall_walk *w,
-			      __u64 wait_ns, __u64 io_ns, __u32 saturated)
+static struct hk_ledger split(const struct hk_evidence *ev, const struct hk_stall_mem *m,
+			      __u64 wait_ns, __u64 io_ns, __u32 cpus)
 {
 	struct hk_ledger out;
 
 	memset(&out, 0xa5, sizeof(out));
-	hk_stall_split(ev, w, wait_ns, io_ns, saturated, &out);
+	hk_stall_split(ev, m, wait_ns, io_ns, cpus, &out);
 	return out;
 }
 
@@ -33,12 +33,14 @@ static __u64 sum(const struct hk_ledger *l)
 
 #define CAUSE(l, c, want) check_s64((__s64)(l).ns[c], (__s64)(want), __LINE__, "%s", #c)
 
-/* Two hogs of two processes on one CPU: every switch went to the other. */
+static const struct hk_stall_mem no_mem;
+
+/* Two hogs of two processes on one CPU: each ran half and waited half,
+ * one thread on the one CPU it may use: all of it is the other's. */
 static void test_neighbor(void)
 {
-	struct hk_evidence ev = { .window_ns = WIN, .nr_threads = 1 };
-	struct hk_stall_walk w = { .other_ns = 500 * MS };
-	struct hk_ledger l = split(&ev, &w, 500 * MS, 0, 0);
+	struct hk_evidence ev = { .window_ns = WIN, .nr_threads = 1, .cpu_pct_x100 = 5000 };
+	struct hk_ledger l = split(&ev, &no_mem, 500 * MS, 0, 1);
 
 	CAUSE(l, HK_STALL_NEIGHBOR, 500 * MS);
 	CAUSE(l, HK_STALL_SELF, 0);
@@ -47,64 +49,72 @@ static void test_neighbor(void)
 	check_s64((__s64)sum(&l), 500 * MS, __LINE__, "sum");
 	/* the same, but its waiting thread is nice 10: it asked for less */
 	ev.wait_nice = 10;
-	l = split(&ev, &w, 500 * MS, 0, 0);
+	l = split(&ev, &no_mem, 500 * MS, 0, 1);
 	CAUSE(l, HK_STALL_NEIGHBOR, 0);
 	CAUSE(l, HK_STALL_WEIGHT, 500 * MS);
+	/* four loops of four processes on two CPUs: each runs and waits half */
+	ev.wait_nice = 0;
+	l = split(&ev, &no_mem, 500 * MS, 0, 2);
+	CAUSE(l, HK_STALL_NEIGHBOR, 500 * MS);
+	CAUSE(l, HK_STALL_SELF, 0);
 }
 
-/* Four busy threads on one CPU: the switches went to its own threads, and
- * a wait with no switch behind it is its own when it got the CPUs. */
+/* Eight busy threads of one process on one CPU: its own crowd. Four on two
+ * CPUs beside a hog: 2 s of the wait is its own, the hog's 0.4 s is not. */
 static void test_self(void)
 {
-	struct hk_evidence ev = { .window_ns = WIN, .nr_threads = 4 };
-	struct hk_stall_walk w = { .other_ns = 300 * MS, .unswitched_ns = 600 * MS };
-	struct hk_ledger l = split(&ev, &w, 3000 * MS, 0, 1);
+	struct hk_evidence ev = { .window_ns = WIN, .nr_threads = 8, .cpu_pct_x100 = 10000 };
+	struct hk_ledger l = split(&ev, &no_mem, 7000 * MS, 0, 1);
 
-	CAUSE(l, HK_STALL_NEIGHBOR, 300 * MS);
-	CAUSE(l, HK_STALL_SELF, 2700 * MS);
-	/* not saturated: the unswitched wait was behind somebody else */
-	l = split(&ev, &w, 3000 * MS, 0, 0);
-	CAUSE(l, HK_STALL_NEIGHBOR, 900 * MS);
-	CAUSE(l, HK_STALL_SELF, 2100 * MS);
+	CAUSE(l, HK_STALL_SELF, 7000 * MS);
+	CAUSE(l, HK_STALL_NEIGHBOR, 0);
+	ev.nr_threads = 4;
+	ev.cpu_pct_x100 = 16000;
+	l = split(&ev, &no_mem, 2400 * MS, 0, 2);
+	CAUSE(l, HK_STALL_SELF, 2000 * MS);
+	CAUSE(l, HK_STALL_NEIGHBOR, 400 * MS);
 }
 
 /*
  * A 20 % quota, 2 threads on 1 CPU: throttled 80 % of the window, each
  * thread waits it, and each waits 10 % behind the other: 1.6 s quota of
- * 1.8 s, the rest its own. Some of the throttled switches went to other
- * processes (a neighbor ran while it was throttled): their share is taken
- * from what the quota left.
+ * 1.8 s, the rest its own. Spread on 2 CPUs, throttled on both (180 %,
+ * taken as 100 %): all of it is the quota's. One loop under the quota
+ * beside a hog: throttled 60 %, and the hog held it back 20 %.
  */
 static void test_quota(void)
 {
-	struct hk_evidence ev = { .window_ns = WIN, .nr_threads = 2,
+	struct hk_evidence ev = { .window_ns = WIN, .nr_threads = 2, .cpu_pct_x100 = 2000,
 				  .throttled_norm_pct_x100 = 8000 };
-	struct hk_stall_walk w = { .other_ns = 900 * MS };
-	struct hk_ledger l = split(&ev, &w, 1800 * MS, 0, 1);
+	struct hk_ledger l = split(&ev, &no_mem, 1800 * MS, 0, 1);
 
 	CAUSE(l, HK_STALL_QUOTA, 1600 * MS);
-	CAUSE(l, HK_STALL_NEIGHBOR, 100 * MS);	/* 200 ms x 50 % */
-	CAUSE(l, HK_STALL_SELF, 100 * MS);
-	/* spread over 2 CPUs, throttled on both (180 %, taken as 100 %):
-	 * all of it is the quota's */
-	ev.throttled_norm_pct_x100 = 18000;
-	l = split(&ev, &w, 1800 * MS, 0, 1);
-	CAUSE(l, HK_STALL_QUOTA, 1800 * MS);
+	CAUSE(l, HK_STALL_SELF, 200 * MS);
 	CAUSE(l, HK_STALL_NEIGHBOR, 0);
+	ev.throttled_norm_pct_x100 = 18000;
+	l = split(&ev, &no_mem, 1800 * MS, 0, 2);
+	CAUSE(l, HK_STALL_QUOTA, 1800 * MS);
 	CAUSE(l, HK_STALL_SELF, 0);
+	CAUSE(l, HK_STALL_NEIGHBOR, 0);
+	ev.nr_threads = 1;
+	ev.throttled_norm_pct_x100 = 6000;
+	l = split(&ev, &no_mem, 800 * MS, 0, 1);
+	CAUSE(l, HK_STALL_QUOTA, 600 * MS);
+	CAUSE(l, HK_STALL_SELF, 0);
+	CAUSE(l, HK_STALL_NEIGHBOR, 200 * MS);
 }
 
 /* Steal, I/O and memory after the run-queue wait, each capped by what the
  * window x threads leaves: the sum never passes it. */
 static void test_budget(void)
 {
-	struct hk_evidence ev = { .window_ns = WIN, .nr_threads = 2,
+	struct hk_evidence ev = { .window_ns = WIN, .nr_threads = 2, .cpu_pct_x100 = 5000,
 				  .cpu_lost_pct_x100 = 1500 };
-	struct hk_stall_walk w = { .reclaim_ns = 400 * MS, .swapin_ns = 300 * MS,
-				   .refault_ns = 200 * MS };
-	struct hk_ledger l = split(&ev, &w, 500 * MS, 700 * MS, 1);
+	struct hk_stall_mem m = { .reclaim_ns = 400 * MS, .swapin_ns = 300 * MS,
+				  .refault_ns = 200 * MS };
+	struct hk_ledger l = split(&ev, &m, 500 * MS, 700 * MS, 2);
 
-	CAUSE(l, HK_STALL_SELF, 500 * MS);
+	CAUSE(l, HK_STALL_NEIGHBOR, 500 * MS);
 	CAUSE(l, HK_STALL_STEAL_IRQ, 150 * MS);
 	CAUSE(l, HK_STALL_IO, 700 * MS);
 	CAUSE(l, HK_STALL_RECLAIM, 400 * MS);
@@ -112,12 +122,13 @@ static void test_budget(void)
 	CAUSE(l, HK_STALL_REFAULT, 0);
 	check_s64((__s64)sum(&l), 2000 * MS, __LINE__, "sum = window x threads");
 	/* a wait past window x threads (a thread counted twice) is cut */
-	l = split(&ev, &w, 5000 * MS, 0, 1);
-	CAUSE(l, HK_STALL_SELF, 2000 * MS);
+	l = split(&ev, &m, 5000 * MS, 0, 1);
+	CAUSE(l, HK_STALL_SELF, 1500 * MS);	/* 0.5 s ran + 2 s - 1 CPU */
+	CAUSE(l, HK_STALL_NEIGHBOR, 500 * MS);
 	check_s64((__s64)sum(&l), 2000 * MS, __LINE__, "sum = window x threads");
 	/* no window: nothing */
 	ev.window_ns = 0;
-	l = split(&ev, &w, 500 * MS, 0, 1);
+	l = split(&ev, &m, 500 * MS, 0, 1);
 	check_s64((__s64)sum(&l), 0, __LINE__, "no window");
 }
 
@@ -126,21 +137,23 @@ static void test_budget(void)
 static void test_invariant(void)
 {
 	static const __u64 v[] = { 0, 1, 7 * MS, 333 * MS, WIN, 3 * WIN, 50 * WIN };
+	const unsigned int nv = sizeof(v) / sizeof(v[0]);
 	struct hk_evidence ev = { .window_ns = WIN };
-	struct hk_stall_walk w;
+	struct hk_stall_mem m;
 	struct hk_ledger l;
 	unsigned int a, b, c, d, n, bad = 0;
 
 	for (n = 0; n <= 3; n++)
-		for (a = 0; a < sizeof(v) / sizeof(v[0]); a++)
-			for (b = 0; b < sizeof(v) / sizeof(v[0]); b++)
-				for (c = 0; c < sizeof(v) / sizeof(v[0]); c++)
-					for (d = 0; d < sizeof(v) / sizeof(v[0]); d++) {
+		for (a = 0; a < nv; a++)
+			for (b = 0; b < nv; b++)
+				for (c = 0; c < nv; c++)
+					for (d = 0; d < nv; d++) {
 						ev.nr_threads = n;
 						ev.throttled_norm_pct_x100 = (__u32)(v[d] % 20011);
 						ev.cpu_lost_pct_x100 = (__u32)(v[c] % 10001);
-						w = (struct hk_stall_walk){ v[b], v[c], v[d], v[a], v[b] };
-						l = split(&ev, &w, v[a], v[c], a & 1);
+						ev.cpu_pct_x100 = (__u32)(v[b] % 40009);
+						m = (struct hk_stall_mem){ v[b], v[d], v[a] };
+						l = split(&ev, &m, v[a], v[c], n);
 						bad += sum(&l) > WIN * (n ? n : 1);
 					}
 	check_s64(bad, 0, __LINE__, "ledgers past window x threads");

@@ -197,12 +197,14 @@ static unsigned int pct(__u64 part, __u64 whole)
  * sampled: a quiet one's window is older), by the stall ledger's causes: a
  * problem only when other workloads cause it (neighbor), not a quota, a
  * process's own threads or its weight (HK_NPD_CONTENTION_CPU_PCT). The
- * process that waited longest for others is named, with its aggressor.
+ * process that waited longest for others is named, with its aggressor
+ * when the sched_switch hook saw one (it watches threads that wait most
+ * of a window), else with the one that waited next longest.
  */
 static int cpu_contention(const struct hk_npd_in *in, char *msg, size_t len)
 {
-	const struct hk_status_row *r, *worst = NULL;
-	char comm[HK_COMM_LEN], acomm[HK_COMM_LEN], aggr[HK_COMM_LEN + 32];
+	const struct hk_status_row *r, *worst = NULL, *next = NULL;
+	char comm[HK_COMM_LEN], acomm[HK_COMM_LEN], aggr[HK_COMM_LEN + 48];
 	char total_s[32], wait_s[32], n_more[32];
 	__u64 cause[HK_STALL_CPU_NR] = {}, total = 0, floor_ns;
 	const char *ac;
@@ -220,8 +222,13 @@ static int cpu_contention(const struct hk_npd_in *in, char *msg, size_t len)
 			continue;
 		n++;
 		if (!worst || r->p->ev.stall_win.ns[HK_STALL_NEIGHBOR] >
-			      worst->p->ev.stall_win.ns[HK_STALL_NEIGHBOR])
+			      worst->p->ev.stall_win.ns[HK_STALL_NEIGHBOR]) {
+			next = worst;
 			worst = r;
+		} else if (!next || r->p->ev.stall_win.ns[HK_STALL_NEIGHBOR] >
+				    next->p->ev.stall_win.ns[HK_STALL_NEIGHBOR]) {
+			next = r;
+		}
 	}
 	if (!total) {
 		snprintf(msg, len, "no CPU wait in the last window (%zu tracked)", in->v->n);
@@ -244,6 +251,12 @@ static int cpu_contention(const struct hk_npd_in *in, char *msg, size_t len)
 		comm_ascii(acomm, ac ? ac : "");
 		snprintf(aggr, sizeof(aggr), " for pid %u%s%s", worst->p->ev.aggressor_tgid,
 			 acomm[0] ? " " : "", acomm);
+	} else if (next) {
+		comm_ascii(acomm, next->p->comm);
+		secs(total_s, sizeof(total_s), next->p->ev.stall_win.ns[HK_STALL_NEIGHBOR], 2);
+		snprintf(aggr, sizeof(aggr), ", pid %u %s %s s", next->pid, acomm, total_s);
+		secs(total_s, sizeof(total_s), total, 1);
+		n--;
 	}
 	more(n_more, sizeof(n_more), n);
 	snprintf(msg, len, "CPU contention: pid %u %s waited %s s%s; neighbor %u%% of %s s%s",
