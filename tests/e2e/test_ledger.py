@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""The stall ledger (docs/stall-ledger.md) and `status --npd cpu-contention`,
+read from an instance --pin left at -i 500ms, filtered to a memory cgroup of
+the test's own (its workloads in cgroups below it; the node's CPU wait is
+then theirs alone, whatever else the host runs):
+
+- a cgroup at a 20 % quota spinning two threads (one per CPU): >= 90 % of
+  its CPU wait in a window is `quota`; beside it, a process of eight busy
+  threads pinned to one CPU: >= 80 % `self`. Neither is contention: exit 0;
+- then two hogs in two cgroups pinned to one CPU: >= 90 % of each one's CPU
+  wait is `neighbor`; exit 1, the line naming both.
+"""
+
+import json
+import os
+import re
+import time
+
+from hk_e2e import cgroups
+from hk_e2e.checks import run_cli
+from hk_e2e.procs import TestFailure, kill_group, mono
+from test_status import PIN_DIR, _fail, _npd, _status, _unpin
+
+CPU_CAUSES = ("neighbor_s", "self_s", "quota_s", "steal_irq_s", "weight_s")
+
+
+def _child(ctx, parent, name):
+    """A cgroup below parent (same hierarchy), removed before it."""
+    path = os.path.join(parent.path, name)
+    if os.path.isdir(path):
+        cgroups.Cgroup(path, parent.version).remove()
+    os.mkdir(path)
+    cg = cgroups.Cgroup(path, parent.version)
+    ctx.undo.append(cg.remove)
+    return cg
+
+
+def _ledgers(suite, pids):
+    """{pid: stall} of the flagged rows among pids (status --json): the
+    latest window's. Not stall_total: a process's first window (born in it)
+    has no quota's throttling, whose counter is its cgroup's, measured from
+    the first sample on."""
+    rc, out, err = _status(suite, "--json")
+    if rc != 0:
+        _fail("status --json", rc, out, err)
+    rows = json.loads(out).get("flagged") or []
+    return {r["pid"]: r["stall"] for r in rows if r.get("pid") in pids}
+
+
+def _wait_ledgers(suite, pids, min_wait_s, deadline_s):
+    """Poll until every pid is flagged with at least min_wait_s of CPU wait
+    in its latest window."""
+    deadline = mono() + deadline_s
+    while True:
+        got = _ledgers(suite, pids)
+        if all(p in got and sum(got[p][c] for c in CPU_CAUSES) >= min_wait_s for p in pids):
+            return got
+        if mono() > deadline:
+            raise TestFailure("not all of pids %s flagged with %.1f s of CPU wait in %d s: "
+                              "%s" % (sorted(pids), min_wait_s, deadline_s, got))
+        time.sleep(0.5)
+
+
+def _share(ledger, cause):
+    total = sum(ledger[c] for c in CPU_CAUSES)
+    return ledger[cause] / total if total else 0.0
+
+
+def _quota_cgroup(ctx, mem):
+    """The quota'd cgroup: the memory cgroup itself on v2 (cpu enabled in
+    its parent), else a v1 cpu cgroup; and the argv prefix to start in both."""
+    if mem.version == 2:
+        with open(os.path.join(os.path.dirname(mem.path), "cgroup.subtree_control"), "w") as f:
+            f.write("+cpu")
+        cgroups.cpu_quota(mem, 20000)
+        return lambda argv: cgroups.run_in(mem, argv)
+    cpu = cgroups.make(ctx, "cpu", 1)
+    if cpu is None:
+        raise TestFailure("this host has no cgroup v1 cpu controller beside v1 memory")
+    cgroups.cpu_quota(cpu, 20000)
+    return lambda argv: cgroups.run_in_both(cpu, mem, argv)
+
+
+def t_cpu_contention(suite, ctx):
+    if "iter" in suite.tool_args or os.environ.get("HOTSPOT_K_AS_5_15"):
+        ctx.record("cpu_contention", True, "not run: --pin needs driver wq or timer")
+        return
+    if os.path.exists(PIN_DIR):
+        raise TestFailure("%s exists before the test: another pinned instance runs "
+                          "(hotspot-k unpin stops it)" % PIN_DIR)
+    top = cgroups.make(ctx, "memory")
+    if top is None:
+        raise TestFailure("this host has no memory cgroup controller (v1 or v2)")
+    rc, out, err, _ = run_cli(suite, [suite.tool, "--pin", "-i", "500ms", "--cgroup",
+                                      cgroups.path_of(top)], timeout=30)
+    ctx.undo.append(lambda: _unpin(suite) if os.path.exists(PIN_DIR) else None)
+    if rc != 0:
+        _fail("hotspot-k --pin --cgroup", rc, out, err)
+    cpus = sorted(os.sched_getaffinity(0))
+
+    # a quota and a crowd of its own threads: waits, but no contention
+    in_quota = _quota_cgroup(ctx, _child(ctx, top, "quota"))
+    crowd_cg = _child(ctx, top, "crowd")
+    q = ctx.workload("quota", in_quota([ctx.hkload, "spin", "--threads", "2", "--spread"]))
+    crowd = ctx.workload("crowd", cgroups.run_in(crowd_cg, [
+        "taskset", "-c", str(cpus[-1]), ctx.hkload, "spin", "--threads", "8"]))
+    got = _wait_ledgers(suite, {q.pid, crowd.pid}, 0.5, 15)
+    line = _npd(suite, "cpu-contention", 0, re.compile(r"^no CPU contention: .*$"))
+    if _share(got[q.pid], "quota_s") < 0.9 or _share(got[crowd.pid], "self_s") < 0.8:
+        raise TestFailure("want >= 90 %% of the quota'd loop's CPU wait quota and >= 80 %% "
+                          "of the crowd's self: %s, %s" % (got[q.pid], got[crowd.pid]))
+    kill_group(q)
+    kill_group(crowd)
+    quiet = "quota %.0f %%, self %.0f %%, %s" % (100 * _share(got[q.pid], "quota_s"),
+                                                 100 * _share(got[crowd.pid], "self_s"), line)
+
+    # two hogs of two cgroups on one CPU: each waits for the other
+    hogs = [ctx.workload("hog%d" % i, cgroups.run_in(_child(ctx, top, "hog%d" % i), [
+        "taskset", "-c", str(cpus[0]), ctx.hkload, "spin"])) for i in (1, 2)]
+    pids = {h.pid for h in hogs}
+    got = _wait_ledgers(suite, pids, 0.15, 15)
+    deadline = mono() + 10
+    while True:
+        rc, out, err = _status(suite, "--npd", "cpu-contention")
+        if rc != 0 or mono() > deadline:
+            break
+        time.sleep(0.5)
+    line = _npd(suite, "cpu-contention", 1, re.compile(r"^CPU contention: pid \d+ .*$"))
+    named = {int(x) for x in re.findall(r"pid (\d+)", line)}
+    if named != pids:
+        raise TestFailure("status --npd cpu-contention: want the hogs %s named, got: %s" %
+                          (sorted(pids), line))
+    for p in pids:
+        if _share(got[p], "neighbor_s") < 0.9:
+            raise TestFailure("want >= 90 %% of hog %d's CPU wait neighbor: %s" % (p, got[p]))
+    for h in hogs:
+        kill_group(h)
+    urc, uout, uerr = _unpin(suite)
+    if urc != 0:
+        _fail("hotspot-k unpin", urc, uout, uerr)
+    ctx.record("cpu_contention", True, "%s; hogs neighbor %s: %s" % (
+        quiet, ", ".join("%.0f %%" % (100 * _share(got[p], "neighbor_s")) for p in sorted(pids)),
+        line))
+
+
+TESTS = [
+    # name, function, hard timeout (s)[, rerun once when the machine was disturbed]
+    ("cpu_contention", t_cpu_contention, 60, True),
+]
