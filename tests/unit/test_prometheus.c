@@ -1492,6 +1492,43 @@ static void test_workload(void)
 	tmp_dir_remove();
 }
 
+/* The stall ledger: a counter per cause above 0 of each listed process,
+ * with its gauges' labels, resource and cause; promtool takes it; and the
+ * node's CPU wait by cause from hk_stats. */
+static void test_stall(void)
+{
+	struct hk_stats st = {};
+	struct hk_prom *p;
+	struct hk_event e;
+	char *text;
+
+	tmp_dir_make();
+	p = prom_new(tmp_path("hk.prom"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	ev_cpu(&e);
+	e.from = HK_OK;
+	e.ev.stall_ns.ns[HK_STALL_QUOTA] = 1500 * HK_NSEC_PER_MSEC;
+	e.ev.stall_ns.ns[HK_STALL_SELF] = 7;
+	e.ev.stall_ns.ns[HK_STALL_REFAULT] = 12 * HK_NSEC_PER_SEC;
+	hk_prom__event(p, &e, "/user.slice", NULL);
+	st.node_cpu_wait_ns[HK_STALL_NEIGHBOR] = 2 * HK_NSEC_PER_SEC + 5;
+	text = text_of(p, &st, "wq");
+	ASSERT_HAS(text, "# TYPE hotspot_k_stall_seconds_total counter\n"
+		   "hotspot_k_stall_seconds_total{pid=\"4250\",comm=\"yes\",label=\"cpu_bound\","
+		   "resource=\"cpu\",cause=\"self\"} 0.000000007\n"
+		   "hotspot_k_stall_seconds_total{pid=\"4250\",comm=\"yes\",label=\"cpu_bound\","
+		   "resource=\"cpu\",cause=\"quota\"} 1.500000000\n"
+		   "hotspot_k_stall_seconds_total{pid=\"4250\",comm=\"yes\",label=\"cpu_bound\","
+		   "resource=\"memory\",cause=\"refault\"} 12.000000000\n#");
+	ASSERT_HAS(text, "\nhotspot_k_node_cpu_wait_seconds_total{cause=\"neighbor\"} "
+		   "2.000000005\nhotspot_k_node_cpu_wait_seconds_total{cause=\"self\"} "
+		   "0.000000000\n");
+	check_text(text, NULL);
+	free(text);
+	hk_prom__free(p);
+	tmp_dir_remove();
+}
+
 int hk_add_prometheus_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -1510,6 +1547,7 @@ int hk_add_prometheus_suite(void)
 		{ "write errors", test_write_errors },
 		{ "strict reader", test_checker },
 		{ "unit, container, pod on the info series", test_workload },
+		{ "the stall ledger: per process and the node", test_stall },
 	};
 
 	return HK_ADD_SUITE("prometheus", tests);
