@@ -32,6 +32,9 @@ int main(void)
 	memcpy(e.comm, "leak", sizeof("leak"));
 	e.ev.window_ns = 5000000000ULL;
 	e.ev.eta_s = 60;
+	/* its stall ledger: a leak stalled in reclaim (the family has a
+	 * sample only for a cause above 0) */
+	e.ev.stall_ns.ns[HK_STALL_RECLAIM] = 3000000000ULL;
 	if (hk_format__json(line, sizeof(line), &e, "/hk/leak", &ctx) < 0) {
 		fprintf(stderr, "samples: the JSON line did not fit\n");
 		return 1;

@@ -38,6 +38,10 @@ INSTANCE = {'instance': 'node-a:9100', 'job': 'node'}
 SERIES_MINUTES = 40
 EVAL = '30m'
 INFO = 'hotspot_k_process_info'
+# per-process counters beside the hotspot_k_process_* gauges, with the
+# labels of their own a fixture process gets (a cause at 0 has no sample in
+# the tool's file: a short run may have none)
+PROC_COUNTERS = {'hotspot_k_stall_seconds_total': {'resource': 'cpu', 'cause': 'neighbor'}}
 # a family's name, not a part of a recorded name (level:metric:operations)
 NAME = re.compile(r'(?<![\w:])hotspot_k_\w+(?![\w:])')
 
@@ -123,6 +127,10 @@ def fixtures(types, samples):
         for name in proc_families:
             series.append({'series': selector(name, dict(proc, label=label)),
                            'values': '%dx%d' % (i + 1, SERIES_MINUTES)})
+        for name, extra in sorted(PROC_COUNTERS.items()):
+            if types.get(name) == 'counter':
+                series.append({'series': selector(name, dict(proc, label=label, **extra)),
+                               'values': '0+%dx%d' % (i + 1, SERIES_MINUTES)})
         info = dict(proc, cgroup='/fixture.slice/%s' % label, unit='fixture.service',
                     container_id='c%d' % i, pod_uid='p%d' % i)
         series.append({'series': selector(INFO, info), 'values': '1x%d' % SERIES_MINUTES})
