@@ -270,17 +270,22 @@ static __noinline int hk_window_step_frame(const struct hk_config *c, struct hk_
  * node's CPU wait by cause (one walk at a time adds). A global function:
  * verified once, on its own; inlined into the window step, the test
  * entry's bounded-loop build passed the verifier's 1M instructions. A
- * sibling of hk_window_step_frame: no call level deeper.
+ * sibling of hk_window_step_frame: no call level deeper. The memory
+ * stall comes in hk_stall_cur, not as a pointer: the test entry's sample
+ * sits at a variable offset, which older verifiers may refuse to pass to
+ * a global function.
  */
-__noinline int hk_stall_frame(struct hk_proc *p, const struct hk_stall_mem *mem)
+static struct hk_stall_mem hk_stall_cur;
+
+__noinline int hk_stall_frame(struct hk_proc *p)
 {
 	struct hk_config *c = hk_cfg();
 	struct hk_stats *st = hk_st();
 	__u32 i;
 
-	if (!p || !mem || !c || !st)
+	if (!p || !c || !st)
 		return 0;
-	hk_stall_window(c, &p->ev, mem);
+	hk_stall_window(c, &p->ev, &hk_stall_cur);
 	for (i = 0; i < HK_STALL_CPU_NR; i++)
 		st->node_cpu_wait_ns[i] += p->ev.stall_win.ns[i];
 	return 0;
@@ -308,7 +313,8 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 	if (!hk_window_step_frame(c, p, s, &match))
 		goto out;
 	p->hyst.match = match;
-	hk_stall_frame(p, &s->stall);
+	hk_stall_cur = s->stall;
+	hk_stall_frame(p);
 
 	if (hk_may_be_noisy(c, &p->ev, match)) {
 		i = hk_nr_defer;
