@@ -13,6 +13,7 @@
 #include "maps.bpf.h"
 #include "loop.bpf.h"
 #include "procs_room.bpf.h"
+#include "stall.bpf.h"
 
 #ifndef EEXIST
 #define EEXIST 17
@@ -263,32 +264,6 @@ static __noinline int hk_window_step_frame(const struct hk_config *c, struct hk_
 	if (!c || !p || !s)
 		return 0;
 	return hk_window_step(c, p, s, match);
-}
-
-/*
- * The stall ledger of the window just made (hk_stall_window), and the
- * node's CPU wait by cause (one walk at a time adds). A global function:
- * verified once, on its own; inlined into the window step, the test
- * entry's bounded-loop build passed the verifier's 1M instructions. A
- * sibling of hk_window_step_frame: no call level deeper. The memory
- * stall comes in hk_stall_cur, not as a pointer: the test entry's sample
- * sits at a variable offset, which older verifiers may refuse to pass to
- * a global function.
- */
-static struct hk_stall_mem hk_stall_cur;
-
-__noinline int hk_stall_frame(struct hk_proc *p)
-{
-	struct hk_config *c = hk_cfg();
-	struct hk_stats *st = hk_st();
-	__u32 i;
-
-	if (!p || !c || !st)
-		return 0;
-	hk_stall_window(c, &p->ev, &hk_stall_cur);
-	for (i = 0; i < HK_STALL_CPU_NR; i++)
-		st->node_cpu_wait_ns[i] += p->ev.stall_win.ns[i];
-	return 0;
 }
 
 /*
