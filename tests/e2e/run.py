@@ -58,6 +58,7 @@ import test_metrics_listen
 import test_oom_kill
 import test_output
 import test_pin
+import test_postmortem
 import test_preexisting
 import test_profile
 import test_service
@@ -79,7 +80,8 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS +
          test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS +
-         test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS)
+         test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS +
+         test_postmortem.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or
@@ -116,8 +118,10 @@ TOGETHER = (
      "npd_oom_risk"),
     # judged on bytes and shares, not on CPU time: the memory and
     # leaf-frame profiles, the flame graph's script; and a kill nobody
-    # flagged (its tool judges its own victim)
-    ("memprof_manual", "memprof_offcpu_leaf", "profile_svg_script", "oom_kill_untracked"),
+    # flagged (its tool judges its own victim); the OOM post-mortem of a
+    # leak (its tool's state directory its own, judged by its victim's PID)
+    ("memprof_manual", "memprof_offcpu_leaf", "profile_svg_script", "oom_kill_untracked",
+     "postmortem_oom"),
     # OOM risk against the host's own headroom, not beside host_headroom
     # (it holds a third of the RAM): a fill minutes from the limit and a
     # leak ~200 s from it (sized from MemAvailable at its start); each

@@ -90,6 +90,9 @@ void hk_act__profile_started(struct hk_act *a, __u32 pid, const char *comm,
 		hk_out__str(&o, ".{folded,svg}\n");
 	}
 	act_write(a, &o, 6);
+	/* the post-mortem of a kill names the growth profile taken */
+	if (kind == HK_PROF_MEMORY)
+		hk_postmortem__profile(a->pm, pid, prefix);
 }
 
 /* " (cut: perf map cut at 64 MiB of 64 GiB; ...)" and the line's end */
@@ -190,6 +193,9 @@ void hk_act__transition(void *act, const struct hk_event *e)
 	char prefix[HK_PROFILE_PATH_MAX], err[512];
 	int n, prio;
 
+	/* what the post-mortem of an OOM kill needs: before the profile
+	 * of an OOM risk starts, so that its path is the history's */
+	hk_postmortem__event(a->pm, e, a->pr->fmt.oom_memcg);
 	/* first: a freeze stops the damage, a profile only explains it */
 	if (a->freeze) {
 		n = hk_freeze__event(a->freeze, e, a->pr->json, &a->pr->fmt, &prio);

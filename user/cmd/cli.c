@@ -32,6 +32,7 @@ enum {
 	OPT_PIN,
 	OPT_PROFILE,
 	OPT_PROFILE_DIR,
+	OPT_POSTMORTEM_DIR,
 	OPT_FREEZE_ON_OOM,
 	OPT_FREEZE_MAX,
 	OPT_NEVER_FREEZE,
@@ -81,6 +82,9 @@ static const char usage_text[] =
 "      --profile-dir DIR    where profiles are written, 0640 (default: .);\n"
 "                           refused when its group or others can write it\n"
 "                           and it is not sticky\n"
+"      --postmortem-dir DIR the state directory whose oom/ gets a post-mortem\n"
+"                           of each OOM kill ([postmortem]; default\n"
+"                           /run/hotspot-k): root's, 0700, made when absent\n"
 "      --freeze-on-oom ETA  freeze the cgroup of a process in OOM risk whose ETA\n"
 "                           is, or falls, below ETA (whole seconds up to 30d,\n"
 "                           e.g. 60s; 0s: never, the default), and say so;\n"
@@ -174,6 +178,7 @@ static const struct option long_opts[] = {
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "profile-dir", required_argument, NULL, OPT_PROFILE_DIR },
+	{ "postmortem-dir", required_argument, NULL, OPT_POSTMORTEM_DIR },
 	{ "freeze-on-oom", required_argument, NULL, OPT_FREEZE_ON_OOM },
 	{ "freeze-max", required_argument, NULL, OPT_FREEZE_MAX },
 	{ "never-freeze", required_argument, NULL, OPT_NEVER_FREEZE },
@@ -317,6 +322,9 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 			break;
 		case OPT_PROFILE_DIR:
 			c->profile_dir = optarg;
+			break;
+		case OPT_POSTMORTEM_DIR:
+			c->postmortem_dir = optarg;
 			break;
 		case 'i':
 			if (hk_units__parse_duration_ns(optarg, &c->interval_ns) ||

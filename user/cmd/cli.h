@@ -27,6 +27,7 @@ struct hk_cli {
 	__u64 profile_ns;		/* --profile */
 	int profile_set;
 	const char *profile_dir;	/* --profile-dir; NULL: "." */
+	const char *postmortem_dir;	/* --postmortem-dir; NULL: HK_RUNDIR */
 	/* --pid, --comm, --exclude-comm, --cgroup, --freeze-on-oom,
 	 * --freeze-max: each replaces its key; --never-freeze adds to its */
 	struct hk_config filters;

@@ -17,6 +17,7 @@
 #include <sys/time.h>
 #include "act/act.h"
 #include "act/freeze.h"
+#include "lib/rundir.h"
 #include "config/config.h"
 #include "kernel/bpffs.h"
 #include "kernel/delayacct.h"
@@ -356,6 +357,9 @@ int hk_cmd_run(int argc, char **argv)
 		}
 		pr.on_transition = hk_act__transition;
 		pr.act = &act;
+		/* after the line that says the start failed, nothing to undo */
+		act.pm = hk_postmortem__new(&c.opts.cfg, c.postmortem_dir ? c.postmortem_dir :
+					    HK_RUNDIR);
 	}
 
 	/* bound now, after the last check that can refuse the start and
@@ -395,6 +399,7 @@ int hk_cmd_run(int argc, char **argv)
 		delayacct_put_back();
 		hk_stopguard__done();
 		hk_profiler__free(act.prof);
+		hk_postmortem__free(act.pm);
 		hk_printer__free(&pr);
 		hk_freeze__free(&fz);
 		return EXIT_RUNTIME;
@@ -453,6 +458,8 @@ int hk_cmd_run(int argc, char **argv)
 	hk_stopguard__phase("writing the profiles in progress");
 	hk_profiler__free(act.prof);
 	act.prof = NULL;
+	hk_postmortem__free(act.pm);
+	act.pm = NULL;
 	/* the textfile says we stopped: hotspot_k_up 0, no stale flagged set */
 	if (c.prom_path) {
 		hk_stopguard__phase("writing the --prometheus textfile at exit");

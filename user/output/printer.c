@@ -304,22 +304,21 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 		n = hk_format__human(p->line, HK_FORMAT_LINE_MAX, e, NULL, &p->fmt);
 	}
 	event_who__free(&who);
-	p->fmt.oom_memcg = NULL;
-	free(oom_memcg);
 	if (n <= 0) {
 		/* cannot happen (HK_FORMAT_LINE_MAX): say so rather than skip */
 		n = snprintf(p->line, HK_FORMAT_LINE_MAX,
 			     "hotspot-k: pid %u: %s -> %s: line too long to format\n",
 			     e->tgid, hk_label__id(e->from), hk_label__id(e->to));
 	}
-	if (take == HK_LINELIMIT_WRITE) {
-		if (hk_printer__write(p, hk_event__priority(e), p->line, (size_t)n))
-			return -EIO;
+	if (take == HK_LINELIMIT_WRITE && !hk_printer__write(p, hk_event__priority(e), p->line,
+							     (size_t)n))
 		p->events++;
-	}
-	/* after the line that says why: what the tool does about it */
-	if (p->on_transition)
+	/* after the line that says why: what the tool does about it (an OOM
+	 * kill's post-mortem names its memory cgroup as the line did) */
+	if (p->on_transition && !p->write_errno)
 		p->on_transition(p->act, e);
+	p->fmt.oom_memcg = NULL;
+	free(oom_memcg);
 	return p->write_errno ? -EIO : 0;
 }
 
