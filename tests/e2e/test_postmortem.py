@@ -58,8 +58,10 @@ def t_postmortem_oom(suite, ctx):
         "--postmortem-dir", state, "--profile", "60s", "--profile-dir", prof])
     tool.wait_ready()
     w0 = tool.windows()
-    # 20 MiB/s into 400 MiB: OOM risk after ~5 s, the kill ~20 s in
-    cg, leak = grow_in(ctx, "leak", LIMIT, ["--step", "5M", "--every", "250ms"])
+    # 40 MiB, then 20 MiB/s into 400 MiB: OOM risk after ~5 s, the kill
+    # ~18 s in (~12 s of windows in OOM risk)
+    cg, leak = grow_in(ctx, "leak", LIMIT, ["--start", "40M", "--step", "5M",
+                                            "--every", "250ms"])
     gone_s = remove_at_once(cg, leak, 60)
     if gone_s > 0.1:
         raise TestFailure("the cgroup was removed %.0f ms after the kill: the test "
