@@ -34,7 +34,7 @@ int main(void)
 	    hk_add_prometheus_suite() ||
 	    hk_add_classify_suite() || hk_add_oom_risk_suite() ||
 	    hk_add_status_suite() || hk_add_npd_suite() || hk_add_freeze_suite() || hk_add_freeze_state_suite() ||
-	    hk_add_freeze_blame_suite() ||
+	    hk_add_freeze_blame_suite() || hk_add_mem_blame_suite() ||
 	    hk_add_freeze_hand_suite() ||
 	    hk_add_delayacct_suite() || hk_add_safefile_suite() || hk_add_service_suite() ||
 	    hk_add_cgroup_parse_suite() || hk_add_workload_suite() || hk_add_shares_suite() ||

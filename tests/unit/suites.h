@@ -41,6 +41,7 @@ int hk_add_flame_caps_suite(void);
 int hk_add_freeze_suite(void);
 int hk_add_freeze_state_suite(void);
 int hk_add_freeze_blame_suite(void);
+int hk_add_mem_blame_suite(void);
 int hk_add_freeze_hand_suite(void);
 int hk_add_delayacct_suite(void);
 int hk_add_safefile_suite(void);

@@ -401,6 +401,7 @@ int hk_cmd_run(int argc, char **argv)
 	}
 	hk_delayacct__loaded();
 	running = l;
+	pr.blame.procs_fd = hk_loader__procs_fd(l);
 	hk_delayacct__say();
 	if (c.pin) {
 		ret = hk_run__pin(l, err, sizeof(err));

@@ -64,6 +64,7 @@ void hk_printer__free(struct hk_printer *p)
 	free(p->line);
 	p->line = NULL;
 	hk_oom_memcgs__free(&p->oom_memcgs);
+	hk_mem_blame__free(&p->blame);
 	if (p->use_outfd)
 		hk_outfd__close(&p->outfd);
 	p->use_outfd = 0;
@@ -250,6 +251,7 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	struct hk_printer *p = ctx;
 	const struct hk_event *e = data;
 	struct event_who who = {};
+	struct hk_mem_blame blame;
 	char *oom_memcg = NULL;
 	enum hk_linelimit_take take;
 	long oom_uid = -1, uid;
@@ -288,6 +290,11 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	if (take == HK_LINELIMIT_HOLD_FIRST)
 		say_held(p, uid, 0);
 	p->fmt.oom_memcg = oom_memcg;
+	/* a stall in reclaim: who grew under the same limit meanwhile */
+	if (hk_mem_blame__wanted(e) && p->blame.procs_fd > 0) {
+		hk_mem_blame__find(&p->blame, e, &blame);
+		p->fmt.blame = &blame;
+	}
 	if (p->prom) {
 		hk_prom__event(p->prom, e, who.cgroup, &who.workload);
 		p->prom_changed = 1;
@@ -305,6 +312,7 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	}
 	event_who__free(&who);
 	p->fmt.oom_memcg = NULL;
+	p->fmt.blame = NULL;
 	free(oom_memcg);
 	if (n <= 0) {
 		/* cannot happen (HK_FORMAT_LINE_MAX): say so rather than skip */

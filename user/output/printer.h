@@ -11,6 +11,7 @@
 #include "lib/outfd.h"
 #include "lib/ratelimit.h"
 #include "linelimit.h"
+#include "mem_blame_scope.h"
 #include "oom_memcg.h"
 #include "prometheus.h"
 
@@ -28,6 +29,9 @@ struct hk_printer {
 	struct hk_outfd outfd;		/* out's fd, written without blocking */
 	struct hk_ratelimit stall;	/* "stdout is not read", said seldom */
 	struct hk_oom_memcgs oom_memcgs; /* OOM kills' memory cgroups, kept */
+	/* a stall transition's growers (procs_fd: the run's hk_procs; unset,
+	 * none are sought) */
+	struct hk_mem_blame_ctx blame;
 	struct hk_linelimit limit;	/* lines per user, bounded */
 	__u64 oom_kills_delegated;	/* in memory cgroups a user owns */
 	int syslog_prefix;		/* "<N>" before each line: the journal */

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * mem_blame_scope.c - the memory cgroup whose limit binds a stalled
+ * process, the ids of the cgroups under it, and the candidates read from
+ * hk_procs (mem_blame_scope.h).
+ *
+ * The kernel side says which limit binds by value (limit_bytes, the
+ * smallest headroom's memory.max) and by id for memory.high
+ * (mem_high_cgroup_id); the cgroup itself is found here, up from the
+ * process's own memory cgroup (by id, through a file handle): the highest
+ * one whose limit is limit_bytes (a child given its parent's limit shares
+ * it with its siblings). Reading it here, at the rare stall transition,
+ * keeps the walk and hk_proc as they are.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "kernel/bpf_sys.h"
+#include "lib/cgroup_id.h"
+#include "lib/sysinfo.h"
+#include "mem_blame_scope.h"
+#include "oom_memcg.h"
+
+#define BATCH 64			/* hk_procs entries read at a time */
+
+int hk_mem_blame__wanted(const struct hk_event *e)
+{
+	return e->type == HK_EV_TRANSITION &&
+	       (e->to == HK_MEM_THRASHING || e->to == HK_MEM_THROTTLED);
+}
+
+static int mount_of(struct hk_mem_blame_ctx *x)
+{
+	char *mi;
+
+	if (x->mount_state)
+		return x->mount_state > 0;
+	mi = hk_sysinfo__read_text("/proc/self/mountinfo");
+	x->mount_state = mi && !hk_cgid__mount(mi, "memory", x->mount, sizeof(x->mount)) ?
+			 1 : -1;
+	free(mi);
+	return x->mount_state > 0;
+}
+
+/* A memory cgroup's hard limit in bytes (v2 memory.max, v1
+ * memory.limit_in_bytes); 0 when unset or unread. */
+static __u64 limit_at(int dfd)
+{
+	static const char *const names[] = { "memory.max", "memory.limit_in_bytes" };
+	char buf[32];
+	unsigned long long v;
+	ssize_t n;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		fd = openat(dfd, names[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			return 0;
+		buf[n] = '\0';
+		return sscanf(buf, "%llu", &v) == 1 ? (__u64)v : 0;
+	}
+	return 0;
+}
+
+/*
+ * The path (relative to the mount, "/a/b") of the memory cgroup whose
+ * limit is limit_bytes: the highest ancestor of path (itself included)
+ * that has it. Cut in place; "" when none has.
+ */
+static void limiting(const char *mount, char *path, __u64 limit_bytes)
+{
+	char full[PATH_MAX], up[PATH_MAX], *slash;
+	size_t best = 0;
+	int found = 0, dfd, n;
+
+	snprintf(up, sizeof(up), "%s", path);
+	for (;;) {
+		n = snprintf(full, sizeof(full), "%s%s", mount, up);
+		dfd = n > 0 && (size_t)n < sizeof(full) ?
+		      open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		if (dfd >= 0) {
+			if (limit_at(dfd) == limit_bytes) {
+				best = strlen(up);
+				found = 1;
+			}
+			close(dfd);
+		}
+		slash = strrchr(up, '/');
+		if (!slash || slash == up)
+			break;
+		*slash = '\0';
+	}
+	/* up was cut level by level; path keeps the whole */
+	path[found ? best : 0] = '\0';
+}
+
+/* The ids (directory inodes) of dfd's cgroup and those under it, depth
+ * first, into x->ids; *n grows; what a cap leaves out counted in *cut. */
+static void list_ids(int dfd, struct hk_mem_blame_ctx *x, size_t *n, int depth, __u64 *cut)
+{
+	struct dirent *d;
+	struct stat st;
+	DIR *dir;
+	int sub;
+
+	if (!fstat(dfd, &st)) {
+		if (*n < HK_BLAME_MAX_MEMCGS)
+			x->ids[(*n)++] = (__u64)st.st_ino;
+		else
+			(*cut)++;
+	}
+	if (depth >= HK_BLAME_MAX_DEPTH || *n >= HK_BLAME_MAX_MEMCGS)
+		return;
+	sub = dup(dfd);
+	dir = sub >= 0 ? fdopendir(sub) : NULL;
+	if (!dir) {
+		if (sub >= 0)
+			close(sub);
+		return;
+	}
+	while ((d = readdir(dir))) {
+		if (d->d_type != DT_DIR || d->d_name[0] == '.')
+			continue;
+		sub = openat(dfd, d->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+		if (sub < 0)
+			continue;
+		list_ids(sub, x, n, depth + 1, cut);
+		close(sub);
+		if (*n >= HK_BLAME_MAX_MEMCGS) {
+			(*cut)++;
+			break;
+		}
+	}
+	closedir(dir);
+}
+
+/* The scope of e's limit: s->all for the host, else the ids under the
+ * cgroup found (*scope_id its id); -1 when it cannot be found. */
+static int scope_of(struct hk_mem_blame_ctx *x, const struct hk_event *e,
+		    struct hk_blame_scope *s, __u64 *scope_id, __u64 *cut)
+{
+	const struct hk_evidence *ev = &e->ev;
+	__u64 id = ev->memcg_id;
+	char full[PATH_MAX], *path;
+	struct stat st;
+	size_t nr = 0;
+	int gone, dfd, n;
+
+	memset(s, 0, sizeof(*s));
+	*scope_id = 0;
+	if (e->to == HK_MEM_THROTTLED && ev->mem_high_cgroup_id)
+		id = ev->mem_high_cgroup_id;
+	else if (ev->limit_kind != HK_LIMIT_MEMCG)
+		return s->all = 1, 0;
+	if (!id || !mount_of(x))
+		return -1;
+	path = hk_oom_memcg__by_id(x->mount, id, &gone, NULL);
+	if (!path)
+		return -1;
+	if (id == ev->memcg_id && e->to != HK_MEM_THROTTLED)
+		limiting(x->mount, path, ev->limit_bytes);
+	n = snprintf(full, sizeof(full), "%s%s", x->mount, strcmp(path, "/") ? path : "");
+	dfd = path[0] && n > 0 && (size_t)n < sizeof(full) ?
+	      open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	free(path);
+	if (dfd < 0)
+		return -1;
+	if (!fstat(dfd, &st))
+		*scope_id = (__u64)st.st_ino;
+	list_ids(dfd, x, &nr, 0, cut);
+	close(dfd);
+	hk_mem_blame__sort_ids(x->ids, nr);
+	s->ids = x->ids;
+	s->nr_ids = nr;
+	return 0;
+}
+
+/* The candidates in scope, read from hk_procs a batch at a time. */
+static int read_cands(struct hk_mem_blame_ctx *x, const struct hk_blame_scope *s,
+		      __u64 newest_ns, size_t *nr, __u64 *cut)
+{
+	static __u32 pids[BATCH];
+	static struct hk_proc procs[BATCH];
+	__u32 in = 0, out = 0, count;
+	size_t k = 0, read_n = 0, got;
+	__u64 over;
+	int e, first = 1;
+
+	for (;;) {
+		count = BATCH;
+		e = hk_bpf_sys__lookup_batch(x->procs_fd, first ? NULL : &in, &out, pids, procs,
+					     &count);
+		if (e && e != -ENOENT)
+			break;
+		got = hk_mem_blame__cands(pids, procs, count, s, newest_ns, x->cands + k,
+					  HK_BLAME_MAX_PROCS - k, &over);
+		k += got;
+		*cut += over;
+		read_n += count;
+		if (e == -ENOENT || read_n >= HK_BLAME_MAX_PROCS)
+			break;
+		in = out;
+		first = 0;
+	}
+	*nr = k;
+	return e == -ENOENT ? 0 : e;
+}
+
+int hk_mem_blame__find(struct hk_mem_blame_ctx *x, const struct hk_event *e,
+		       struct hk_mem_blame *b)
+{
+	struct hk_blame_scope s;
+	__u64 scope_id, cut = 0;
+	size_t n = 0;
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	b->looked = 1;
+	if (x->procs_fd < 1)
+		return 0;
+	if (!x->ids)
+		x->ids = calloc(HK_BLAME_MAX_MEMCGS, sizeof(*x->ids));
+	if (!x->cands)
+		x->cands = calloc(HK_BLAME_MAX_PROCS, sizeof(*x->cands));
+	if (!x->ids || !x->cands)
+		return -ENOMEM;
+	if (scope_of(x, e, &s, &scope_id, &cut))
+		return 0;
+	if (x->last.looked && x->last_time_ns == e->time_ns && x->last_scope_id == scope_id) {
+		*b = x->last;
+		return 0;
+	}
+	x->looks++;
+	err = read_cands(x, &s, e->time_ns, &n, &cut);
+	if (err)
+		return err;
+	hk_mem_blame__shares(x->cands, n, HK_BLAME_MIN_GROWTH_BYTES, b);
+	b->cut = cut;
+	x->cut += cut;
+	x->last = *b;
+	x->last_time_ns = e->time_ns;
+	x->last_scope_id = scope_id;
+	return 0;
+}
+
+void hk_mem_blame__free(struct hk_mem_blame_ctx *x)
+{
+	free(x->ids);
+	free(x->cands);
+	x->ids = NULL;
+	x->cands = NULL;
+}

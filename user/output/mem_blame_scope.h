@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * mem_blame_scope.h - memory-pressure blame at a stall transition, from
+ * the running tool's own hk_procs and the memory cgroup tree: which
+ * cgroup's limit binds the stalled process, the processes under it, and
+ * the growers among them (mem_blame.h). Bounded: at most
+ * HK_BLAME_MAX_MEMCGS cgroups listed and HK_BLAME_MAX_PROCS entries read
+ * per look, and one look per walk and limit (the victims of one walk
+ * under one limit share it); what a cap left out is counted.
+ */
+#ifndef HK_USER_MEM_BLAME_SCOPE_H
+#define HK_USER_MEM_BLAME_SCOPE_H
+
+#include <limits.h>
+#include "mem_blame.h"
+
+struct hk_mem_blame_ctx {
+	int procs_fd;			/* hk_procs; < 1: no blame */
+	int mount_state;		/* 0: not looked for, 1: mount, -1: none */
+	char mount[PATH_MAX];		/* the memory hierarchy's */
+	__u64 *ids;			/* HK_BLAME_MAX_MEMCGS */
+	struct hk_blame_cand *cands;	/* HK_BLAME_MAX_PROCS */
+	/* the last look, kept for the other victims of its walk */
+	__u64 last_time_ns;
+	__u64 last_scope_id;		/* 0: the host */
+	struct hk_mem_blame last;
+	__u64 looks;			/* looks made (not taken from last) */
+	__u64 cut;			/* processes and cgroups past a cap */
+};
+
+/* Whether transition e is one blame is sought for: into Mem-thrashing
+ * or Mem-throttled. */
+int hk_mem_blame__wanted(const struct hk_event *e);
+
+/*
+ * Blame for stall transition e into b: b->looked set, b->n growers (0:
+ * nobody grew, or what binds could not be read). 0, or -errno when
+ * hk_procs could not be read (b then names nobody).
+ */
+int hk_mem_blame__find(struct hk_mem_blame_ctx *x, const struct hk_event *e,
+		       struct hk_mem_blame *b);
+void hk_mem_blame__free(struct hk_mem_blame_ctx *x);
+
+#endif /* HK_USER_MEM_BLAME_SCOPE_H */
