@@ -52,6 +52,7 @@ import test_freeze
 import test_hook
 import test_io
 import test_json
+import test_memblame
 import test_memory
 import test_memprof
 import test_metrics_listen
@@ -79,7 +80,8 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS +
          test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS +
-         test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS)
+         test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS +
+         test_memblame.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or
@@ -140,8 +142,10 @@ TOGETHER = (
      "cli_sigint_teardown", "cli_sigterm_teardown", "cli_duration", "cli_duration_long",
      "summary_losses", "attrib_pidns", "cost_others_untimed"),
     # swap on (a zram device each), so never beside a test that expects an
-    # OOM kill or a memory cgroup at its limit without swap
-    ("swap_leak", "thrash_stall"),
+    # OOM kill or a memory cgroup at its limit without swap; with them the
+    # memory-pressure blame (#33: its leak, service and writer in a parent
+    # of their own, judged by their own PIDs; ~7 s alone)
+    ("swap_leak", "thrash_stall", "leak_blame"),
     # one busy loop each (4 on the 2 CPUs: each waits at most about half
     # the time, short of Starved's 70 %, so each is CPU-bound in any
     # window), each judged by its own PID in its own tool's lines: a
