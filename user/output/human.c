@@ -417,7 +417,7 @@ static void ev_oom_killed(struct hk_out *o, const struct hk_event *e, const char
  */
 /* " · reclaim caused by pid 4242 (leak) 86 %, pid 300 (x) 14 % of the
  * limit's growth": the growers under the stalled process's limit. */
-static void out_growers(struct hk_out *o, const struct hk_mem_blame *b)
+void hk_out__growers(struct hk_out *o, const struct hk_mem_blame *b)
 {
 	__u32 i;
 
@@ -449,7 +449,7 @@ static void out_evidence(struct hk_out *o, const struct hk_event *e,
 		break;
 	default:
 		hk_out__evidence(o, e, e->to, 0);
-		out_growers(o, ctx->blame);
+		hk_out__growers(o, ctx->blame);
 		break;
 	}
 }

@@ -146,10 +146,9 @@ static void list_ids(int dfd, struct hk_mem_blame_ctx *x, size_t *n, int depth, 
 
 /* The scope of e's limit: s->all for the host, else the ids under the
  * cgroup found (*scope_id its id); -1 when it cannot be found. */
-static int scope_of(struct hk_mem_blame_ctx *x, const struct hk_event *e,
+static int scope_of(struct hk_mem_blame_ctx *x, __u32 label, const struct hk_evidence *ev,
 		    struct hk_blame_scope *s, __u64 *scope_id, __u64 *cut)
 {
-	const struct hk_evidence *ev = &e->ev;
 	__u64 id = ev->memcg_id;
 	char full[PATH_MAX], *path;
 	struct stat st;
@@ -158,7 +157,7 @@ static int scope_of(struct hk_mem_blame_ctx *x, const struct hk_event *e,
 
 	memset(s, 0, sizeof(*s));
 	*scope_id = 0;
-	if (e->to == HK_MEM_THROTTLED && ev->mem_high_cgroup_id)
+	if (label == HK_MEM_THROTTLED && ev->mem_high_cgroup_id)
 		id = ev->mem_high_cgroup_id;
 	else if (ev->limit_kind != HK_LIMIT_MEMCG)
 		return s->all = 1, 0;
@@ -167,7 +166,7 @@ static int scope_of(struct hk_mem_blame_ctx *x, const struct hk_event *e,
 	path = hk_oom_memcg__by_id(x->mount, id, &gone, NULL);
 	if (!path)
 		return -1;
-	if (id == ev->memcg_id && e->to != HK_MEM_THROTTLED)
+	if (id == ev->memcg_id && label != HK_MEM_THROTTLED)
 		limiting(x->mount, path, ev->limit_bytes);
 	n = snprintf(full, sizeof(full), "%s%s", x->mount, strcmp(path, "/") ? path : "");
 	dfd = path[0] && n > 0 && (size_t)n < sizeof(full) ?
@@ -216,6 +215,15 @@ static int read_cands(struct hk_mem_blame_ctx *x, const struct hk_blame_scope *s
 	return e == -ENOENT ? 0 : e;
 }
 
+static int ctx_alloc(struct hk_mem_blame_ctx *x)
+{
+	if (!x->ids)
+		x->ids = calloc(HK_BLAME_MAX_MEMCGS, sizeof(*x->ids));
+	if (!x->cands)
+		x->cands = calloc(HK_BLAME_MAX_PROCS, sizeof(*x->cands));
+	return x->ids && x->cands ? 0 : -ENOMEM;
+}
+
 int hk_mem_blame__find(struct hk_mem_blame_ctx *x, const struct hk_event *e,
 		       struct hk_mem_blame *b)
 {
@@ -228,13 +236,9 @@ int hk_mem_blame__find(struct hk_mem_blame_ctx *x, const struct hk_event *e,
 	b->looked = 1;
 	if (x->procs_fd < 1)
 		return 0;
-	if (!x->ids)
-		x->ids = calloc(HK_BLAME_MAX_MEMCGS, sizeof(*x->ids));
-	if (!x->cands)
-		x->cands = calloc(HK_BLAME_MAX_PROCS, sizeof(*x->cands));
-	if (!x->ids || !x->cands)
+	if (ctx_alloc(x))
 		return -ENOMEM;
-	if (scope_of(x, e, &s, &scope_id, &cut))
+	if (scope_of(x, e->to, &e->ev, &s, &scope_id, &cut))
 		return 0;
 	if (x->last.looked && x->last_time_ns == e->time_ns && x->last_scope_id == scope_id) {
 		*b = x->last;
@@ -250,6 +254,27 @@ int hk_mem_blame__find(struct hk_mem_blame_ctx *x, const struct hk_event *e,
 	x->last = *b;
 	x->last_time_ns = e->time_ns;
 	x->last_scope_id = scope_id;
+	return 0;
+}
+
+int hk_mem_blame__snapshot(struct hk_mem_blame_ctx *x, __u32 label, const struct hk_proc *p,
+			   const __u32 *pids, const struct hk_proc *procs, size_t n,
+			   struct hk_mem_blame *b)
+{
+	struct hk_blame_scope s;
+	__u64 scope_id, cut = 0, over = 0;
+	size_t k;
+
+	memset(b, 0, sizeof(*b));
+	b->looked = 1;
+	if (ctx_alloc(x))
+		return -ENOMEM;
+	if (scope_of(x, label, &p->ev, &s, &scope_id, &cut))
+		return 0;
+	k = hk_mem_blame__cands(pids, procs, n < HK_BLAME_MAX_PROCS ? n : HK_BLAME_MAX_PROCS,
+				&s, p->sample_ns, x->cands, HK_BLAME_MAX_PROCS, &over);
+	hk_mem_blame__shares(x->cands, k, HK_BLAME_MIN_GROWTH_BYTES, b);
+	b->cut = cut + over + (n > HK_BLAME_MAX_PROCS ? n - HK_BLAME_MAX_PROCS : 0);
 	return 0;
 }
 

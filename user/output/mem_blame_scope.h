@@ -39,6 +39,13 @@ int hk_mem_blame__wanted(const struct hk_event *e);
  */
 int hk_mem_blame__find(struct hk_mem_blame_ctx *x, const struct hk_event *e,
 		       struct hk_mem_blame *b);
+/*
+ * The same for process p, labelled label, of a snapshot of hk_procs
+ * (`status`): the candidates from its n entries (pids[i] keys procs[i]).
+ */
+int hk_mem_blame__snapshot(struct hk_mem_blame_ctx *x, __u32 label, const struct hk_proc *p,
+			   const __u32 *pids, const struct hk_proc *procs, size_t n,
+			   struct hk_mem_blame *b);
 void hk_mem_blame__free(struct hk_mem_blame_ctx *x);
 
 #endif /* HK_USER_MEM_BLAME_SCOPE_H */
