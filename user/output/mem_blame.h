@@ -23,8 +23,14 @@ enum hk_mem_blame_limits {
 	HK_BLAME_MAX_PROCS = 8192,
 	/* memory cgroups listed under the limiting one, at most (a process
 	 * in one past it is not a candidate; counted in cut) */
-	HK_BLAME_MAX_MEMCGS = 1024,
+	HK_BLAME_MAX_MEMCGS = 512,
 	HK_BLAME_MAX_DEPTH = 16,	/* levels below the limiting cgroup */
+	/* looks (a cgroup subtree listed, hk_procs read) a second, at most:
+	 * a v1 memory cgroup is listed in ~60 us (oom_memcg.h), so a look
+	 * lists its cgroups in ~30 ms at worst; a storm of stall transitions
+	 * under many limits costs the loop a bounded few looks a second, the
+	 * rest said as not sought (growers null) */
+	HK_BLAME_LOOKS_PER_S = 4,
 };
 
 /* The limit's growth under which nobody is named: 1 MiB in a window is

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include "kernel/bpf_sys.h"
 #include "lib/cgroup_id.h"
+#include "lib/clock.h"
 #include "lib/sysinfo.h"
 #include "mem_blame_scope.h"
 #include "oom_memcg.h"
@@ -144,23 +145,26 @@ static void list_ids(int dfd, struct hk_mem_blame_ctx *x, size_t *n, int depth, 
 	closedir(dir);
 }
 
-/* The scope of e's limit: s->all for the host, else the ids under the
- * cgroup found (*scope_id its id); -1 when it cannot be found. */
-static int scope_of(struct hk_mem_blame_ctx *x, __u32 label, const struct hk_evidence *ev,
-		    struct hk_blame_scope *s, __u64 *scope_id, __u64 *cut)
+/*
+ * The memory cgroup whose limit binds (label, ev): an fd of its directory
+ * in *dfd and its id in *scope_id; *dfd -1 and id 0 for the host (every
+ * process shares it). -1 when it cannot be found (gone, no memory
+ * hierarchy): nobody is named.
+ */
+static int limit_of(struct hk_mem_blame_ctx *x, __u32 label, const struct hk_evidence *ev,
+		    int *dfd, __u64 *scope_id)
 {
 	__u64 id = ev->memcg_id;
 	char full[PATH_MAX], *path;
 	struct stat st;
-	size_t nr = 0;
-	int gone, dfd, n;
+	int gone, n;
 
-	memset(s, 0, sizeof(*s));
+	*dfd = -1;
 	*scope_id = 0;
 	if (label == HK_MEM_THROTTLED && ev->mem_high_cgroup_id)
 		id = ev->mem_high_cgroup_id;
 	else if (ev->limit_kind != HK_LIMIT_MEMCG)
-		return s->all = 1, 0;
+		return 0;
 	if (!id || !mount_of(x))
 		return -1;
 	path = hk_oom_memcg__by_id(x->mount, id, &gone, NULL);
@@ -169,27 +173,38 @@ static int scope_of(struct hk_mem_blame_ctx *x, __u32 label, const struct hk_evi
 	if (id == ev->memcg_id && label != HK_MEM_THROTTLED)
 		limiting(x->mount, path, ev->limit_bytes);
 	n = snprintf(full, sizeof(full), "%s%s", x->mount, strcmp(path, "/") ? path : "");
-	dfd = path[0] && n > 0 && (size_t)n < sizeof(full) ?
-	      open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	*dfd = path[0] && n > 0 && (size_t)n < sizeof(full) ?
+	       open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	free(path);
-	if (dfd < 0)
+	if (*dfd < 0)
 		return -1;
-	if (!fstat(dfd, &st))
+	if (!fstat(*dfd, &st))
 		*scope_id = (__u64)st.st_ino;
+	return 0;
+}
+
+/* The scope under dfd (-1: the host), into s; closes dfd. */
+static void scope_of(struct hk_mem_blame_ctx *x, int dfd, struct hk_blame_scope *s, __u64 *cut)
+{
+	size_t nr = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (dfd < 0) {
+		s->all = 1;
+		return;
+	}
 	list_ids(dfd, x, &nr, 0, cut);
 	close(dfd);
 	hk_mem_blame__sort_ids(x->ids, nr);
 	s->ids = x->ids;
 	s->nr_ids = nr;
-	return 0;
 }
 
-/* The candidates in scope, read from hk_procs a batch at a time. */
+/* The candidates in scope, read from hk_procs a batch at a time; a map
+ * read only in part (HK_BLAME_MAX_PROCS) adds 1 to *cut. */
 static int read_cands(struct hk_mem_blame_ctx *x, const struct hk_blame_scope *s,
 		      __u64 newest_ns, size_t *nr, __u64 *cut)
 {
-	static __u32 pids[BATCH];
-	static struct hk_proc procs[BATCH];
 	__u32 in = 0, out = 0, count;
 	size_t k = 0, read_n = 0, got;
 	__u64 over;
@@ -197,17 +212,22 @@ static int read_cands(struct hk_mem_blame_ctx *x, const struct hk_blame_scope *s
 
 	for (;;) {
 		count = BATCH;
-		e = hk_bpf_sys__lookup_batch(x->procs_fd, first ? NULL : &in, &out, pids, procs,
-					     &count);
+		e = hk_bpf_sys__lookup_batch(x->procs_fd, first ? NULL : &in, &out, x->pids,
+					     x->procs, &count);
 		if (e && e != -ENOENT)
 			break;
-		got = hk_mem_blame__cands(pids, procs, count, s, newest_ns, x->cands + k,
+		got = hk_mem_blame__cands(x->pids, x->procs, count, s, newest_ns, x->cands + k,
 					  HK_BLAME_MAX_PROCS - k, &over);
 		k += got;
 		*cut += over;
 		read_n += count;
-		if (e == -ENOENT || read_n >= HK_BLAME_MAX_PROCS)
+		if (e == -ENOENT)
 			break;
+		if (read_n >= HK_BLAME_MAX_PROCS) {
+			(*cut)++;
+			e = -ENOENT;
+			break;
+		}
 		in = out;
 		first = 0;
 	}
@@ -221,7 +241,26 @@ static int ctx_alloc(struct hk_mem_blame_ctx *x)
 		x->ids = calloc(HK_BLAME_MAX_MEMCGS, sizeof(*x->ids));
 	if (!x->cands)
 		x->cands = calloc(HK_BLAME_MAX_PROCS, sizeof(*x->cands));
-	return x->ids && x->cands ? 0 : -ENOMEM;
+	if (!x->pids)
+		x->pids = calloc(BATCH, sizeof(*x->pids));
+	if (!x->procs)
+		x->procs = calloc(BATCH, sizeof(*x->procs));
+	return x->ids && x->cands && x->pids && x->procs ? 0 : -ENOMEM;
+}
+
+/* Whether one more look fits this second's budget (HK_BLAME_LOOKS_PER_S). */
+static int budget_take(struct hk_mem_blame_ctx *x, __u64 now_ns)
+{
+	if (now_ns - x->second_ns >= HK_NSEC_PER_SEC) {
+		x->second_ns = now_ns;
+		x->second_looks = 0;
+	}
+	if (x->second_looks >= HK_BLAME_LOOKS_PER_S) {
+		x->skipped++;
+		return 0;
+	}
+	x->second_looks++;
+	return 1;
 }
 
 int hk_mem_blame__find(struct hk_mem_blame_ctx *x, const struct hk_event *e,
@@ -230,20 +269,31 @@ int hk_mem_blame__find(struct hk_mem_blame_ctx *x, const struct hk_event *e,
 	struct hk_blame_scope s;
 	__u64 scope_id, cut = 0;
 	size_t n = 0;
-	int err;
+	int err, dfd;
 
 	memset(b, 0, sizeof(*b));
-	b->looked = 1;
 	if (x->procs_fd < 1)
-		return 0;
+		return -EBADF;
 	if (ctx_alloc(x))
 		return -ENOMEM;
-	if (scope_of(x, e->to, &e->ev, &s, &scope_id, &cut))
+	if (limit_of(x, e->to, &e->ev, &dfd, &scope_id)) {
+		b->looked = 1;		/* sought, found nobody */
 		return 0;
+	}
+	/* the victims of one walk under one limit share one look */
 	if (x->last.looked && x->last_time_ns == e->time_ns && x->last_scope_id == scope_id) {
+		if (dfd >= 0)
+			close(dfd);
 		*b = x->last;
 		return 0;
 	}
+	if (!budget_take(x, mono_ns())) {
+		if (dfd >= 0)
+			close(dfd);
+		return -EAGAIN;
+	}
+	b->looked = 1;
+	scope_of(x, dfd, &s, &cut);
 	x->looks++;
 	err = read_cands(x, &s, e->time_ns, &n, &cut);
 	if (err)
@@ -264,13 +314,15 @@ int hk_mem_blame__snapshot(struct hk_mem_blame_ctx *x, __u32 label, const struct
 	struct hk_blame_scope s;
 	__u64 scope_id, cut = 0, over = 0;
 	size_t k;
+	int dfd;
 
 	memset(b, 0, sizeof(*b));
 	b->looked = 1;
 	if (ctx_alloc(x))
 		return -ENOMEM;
-	if (scope_of(x, label, &p->ev, &s, &scope_id, &cut))
+	if (limit_of(x, label, &p->ev, &dfd, &scope_id))
 		return 0;
+	scope_of(x, dfd, &s, &cut);
 	k = hk_mem_blame__cands(pids, procs, n < HK_BLAME_MAX_PROCS ? n : HK_BLAME_MAX_PROCS,
 				&s, p->sample_ns, x->cands, HK_BLAME_MAX_PROCS, &over);
 	hk_mem_blame__shares(x->cands, k, HK_BLAME_MIN_GROWTH_BYTES, b);
@@ -282,6 +334,10 @@ void hk_mem_blame__free(struct hk_mem_blame_ctx *x)
 {
 	free(x->ids);
 	free(x->cands);
+	free(x->pids);
+	free(x->procs);
 	x->ids = NULL;
 	x->cands = NULL;
+	x->pids = NULL;
+	x->procs = NULL;
 }

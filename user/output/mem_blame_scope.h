@@ -5,8 +5,9 @@
  * cgroup's limit binds the stalled process, the processes under it, and
  * the growers among them (mem_blame.h). Bounded: at most
  * HK_BLAME_MAX_MEMCGS cgroups listed and HK_BLAME_MAX_PROCS entries read
- * per look, and one look per walk and limit (the victims of one walk
- * under one limit share it); what a cap left out is counted.
+ * per look, one look per walk and limit (the victims of one walk under
+ * one limit share it), and HK_BLAME_LOOKS_PER_S looks a second; what a
+ * cap left out is counted.
  */
 #ifndef HK_USER_MEM_BLAME_SCOPE_H
 #define HK_USER_MEM_BLAME_SCOPE_H
@@ -20,11 +21,17 @@ struct hk_mem_blame_ctx {
 	char mount[PATH_MAX];		/* the memory hierarchy's */
 	__u64 *ids;			/* HK_BLAME_MAX_MEMCGS */
 	struct hk_blame_cand *cands;	/* HK_BLAME_MAX_PROCS */
+	__u32 *pids;			/* a batch of hk_procs read */
+	struct hk_proc *procs;
+	/* looks this second (at most HK_BLAME_LOOKS_PER_S) */
+	__u64 second_ns;
+	__u32 second_looks;
 	/* the last look, kept for the other victims of its walk */
 	__u64 last_time_ns;
 	__u64 last_scope_id;		/* 0: the host */
 	struct hk_mem_blame last;
 	__u64 looks;			/* looks made (not taken from last) */
+	__u64 skipped;			/* stall transitions over the budget */
 	__u64 cut;			/* processes and cgroups past a cap */
 };
 
@@ -34,8 +41,9 @@ int hk_mem_blame__wanted(const struct hk_event *e);
 
 /*
  * Blame for stall transition e into b: b->looked set, b->n growers (0:
- * nobody grew, or what binds could not be read). 0, or -errno when
- * hk_procs could not be read (b then names nobody).
+ * nobody grew, or what binds could not be read). 0; -EAGAIN over this
+ * second's budget (counted in skipped: b->looked 0, not sought); -errno
+ * when hk_procs could not be read (b names nobody).
  */
 int hk_mem_blame__find(struct hk_mem_blame_ctx *x, const struct hk_event *e,
 		       struct hk_mem_blame *b);

@@ -291,10 +291,9 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 		say_held(p, uid, 0);
 	p->fmt.oom_memcg = oom_memcg;
 	/* a stall in reclaim: who grew under the same limit meanwhile */
-	if (hk_mem_blame__wanted(e) && p->blame.procs_fd > 0) {
-		hk_mem_blame__find(&p->blame, e, &blame);
+	if (hk_mem_blame__wanted(e) && p->blame.procs_fd > 0 &&
+	    hk_mem_blame__find(&p->blame, e, &blame) != -EAGAIN)
 		p->fmt.blame = &blame;
-	}
 	if (p->prom) {
 		hk_prom__event(p->prom, e, who.cgroup, &who.workload);
 		p->prom_changed = 1;
