@@ -207,7 +207,7 @@ $(OUTPUT)/hkload: tests/e2e/hkload.c include/shared/units.h $(LINK_STAMP) | $(OU
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude -pthread $< -o $@
 
-# issue #19's memory workloads (tests/e2e/test_memtruth.py)
+# issue #19's and #33's memory workloads (tests/e2e/test_memtruth.py, test_memblame.py)
 $(OUTPUT)/memload: tests/e2e/memload.c include/shared/units.h $(LINK_STAMP) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude $< -o $@
