@@ -5,11 +5,20 @@
  * TGID), at most HK_GROWERS; nobody when the limit did not grow; a
  * page-cache streamer (file pages only: no anon + swap growth) never
  * named; the candidates limited to the limiting cgroup's subtree, to
- * fresh entries, and to the cap, what is past it counted.
+ * fresh entries, and to the cap, what is past it counted; on a made-up
+ * cgroup tree, the limiting cgroup found up from the process's and its
+ * subtree listed within its caps.
  */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "format_fixtures.h"
 #include "output/mem_blame.h"
+#include "output/mem_blame_scope.h"
 #include "suites.h"
 
 #define MIB (1LL << 20)
@@ -164,12 +173,128 @@ static void test_cands(void)
 	CU_ASSERT(!hk_mem_blame__in_scope(&s, 0));
 }
 
+static char base[64];
+
+/* mkdir -p each of the paths under base (NULL-terminated) */
+static void dirs(const char *first, ...)
+{
+	char cmd[512];
+	const char *d;
+	va_list ap;
+
+	va_start(ap, first);
+	for (d = first; d; d = va_arg(ap, const char *)) {
+		snprintf(cmd, sizeof(cmd), "mkdir -p '%s%s'", base, d);
+		CU_ASSERT_FATAL(system(cmd) == 0);
+	}
+	va_end(ap);
+}
+
+static void rm_base(void)
+{
+	char cmd[128];
+
+	/* base is /tmp/hk-unit-blame.XXXXXX, mkdtemp's */
+	CU_ASSERT_FATAL(!strncmp(base, "/tmp/hk-unit-blame.", 19));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	CU_ASSERT(system(cmd) == 0);
+}
+
+static void limit_file(const char *dir, const char *name, const char *value)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s/%s", base, dir, name);
+	f = fopen(path, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fputs(value, f);
+	fclose(f);
+}
+
+static const char *limiting(const char *path, __u64 limit_bytes)
+{
+	static char p[256];
+
+	snprintf(p, sizeof(p), "%s", path);
+	hk_mem_blame__limiting(base, p, limit_bytes);
+	return p;
+}
+
+/* A pod's 128 MiB given to its containers too (v2), one container with a
+ * tighter one of its own, a v1 limit file above: the highest cgroup with
+ * the limit the walk found binds. */
+static void test_limiting(void)
+{
+	snprintf(base, sizeof(base), "/tmp/hk-unit-blame.XXXXXX");
+	CU_ASSERT_FATAL(mkdtemp(base) != NULL);
+	dirs("/kube/pod/c1", "/kube/pod/c2", NULL);
+	limit_file("/kube", "memory.limit_in_bytes", "9223372036854771712\n");
+	limit_file("/kube/pod", "memory.max", "134217728\n");
+	limit_file("/kube/pod/c1", "memory.max", "134217728\n");
+	limit_file("/kube/pod/c2", "memory.max", "67108864\n");
+	CU_ASSERT_STRING_EQUAL(limiting("/kube/pod/c1", 134217728), "/kube/pod");
+	CU_ASSERT_STRING_EQUAL(limiting("/kube/pod/c2", 67108864), "/kube/pod/c2");
+	CU_ASSERT_STRING_EQUAL(limiting("/kube/pod/c2", 134217728), "/kube/pod");
+	/* "max" is no limit; a limit nobody has: none */
+	limit_file("/kube/pod", "memory.max", "max\n");
+	CU_ASSERT_STRING_EQUAL(limiting("/kube/pod/c1", 134217728), "/kube/pod/c1");
+	CU_ASSERT_STRING_EQUAL(limiting("/kube/pod/c1", 4096), "");
+	rm_base();
+}
+
+/* The subtree's ids: every directory's inode, within the caps; each
+ * cgroup a cap leaves out counted once. */
+static void test_list_ids(void)
+{
+	__u64 ids[8], cut = 0;
+	char deep[256] = "";
+	struct stat st;
+	int fd, i;
+
+	snprintf(base, sizeof(base), "/tmp/hk-unit-blame.XXXXXX");
+	CU_ASSERT_FATAL(mkdtemp(base) != NULL);
+	dirs("/a/x", "/b/y", NULL);
+	limit_file("", "memory.max", "max\n");
+	fd = open(base, O_RDONLY | O_DIRECTORY);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(hk_mem_blame__list_ids(fd, ids, 8, &cut), 5);
+	CU_ASSERT_EQUAL(cut, 0);
+	CU_ASSERT(!fstat(fd, &st) && ids[0] == (__u64)st.st_ino);
+	/* a cap of 3: the root, one child and its child; the other child
+	 * counted once, its own child unlisted */
+	cut = 0;
+	CU_ASSERT_EQUAL(hk_mem_blame__list_ids(fd, ids, 3, &cut), 3);
+	CU_ASSERT_EQUAL(cut, 1);
+	close(fd);
+	/* deeper than HK_BLAME_MAX_DEPTH: the level past it counted */
+	for (i = 0; i <= HK_BLAME_MAX_DEPTH; i++)
+		strcat(deep, "/d");
+	rm_base();
+	CU_ASSERT_FATAL(mkdtemp(strcpy(base, "/tmp/hk-unit-blame.XXXXXX")) != NULL);
+	dirs(deep, NULL);
+	fd = open(base, O_RDONLY | O_DIRECTORY);
+	CU_ASSERT_FATAL(fd >= 0);
+	cut = 0;
+	{
+		__u64 many[64];
+
+		CU_ASSERT_EQUAL(hk_mem_blame__list_ids(fd, many, 64, &cut),
+				HK_BLAME_MAX_DEPTH + 1);
+		CU_ASSERT_EQUAL(cut, 1);
+	}
+	close(fd);
+	rm_base();
+}
+
 static const struct hk_unit_test tests[] = {
 	{ "shares_exact", test_shares_exact },
 	{ "shrinker", test_shrinker },
 	{ "no_growth", test_no_growth },
 	{ "ties_and_top", test_ties_and_top },
 	{ "cands", test_cands },
+	{ "limiting cgroup", test_limiting },
+	{ "subtree ids and caps", test_list_ids },
 };
 
 int hk_add_mem_blame_suite(void)

@@ -73,12 +73,7 @@ static __u64 limit_at(int dfd)
 	return 0;
 }
 
-/*
- * The path (relative to the mount, "/a/b") of the memory cgroup whose
- * limit is limit_bytes: the highest ancestor of path (itself included)
- * that has it. Cut in place; "" when none has.
- */
-static void limiting(const char *mount, char *path, __u64 limit_bytes)
+void hk_mem_blame__limiting(const char *mount, char *path, __u64 limit_bytes)
 {
 	char full[PATH_MAX], up[PATH_MAX], *slash;
 	size_t best = 0;
@@ -105,23 +100,23 @@ static void limiting(const char *mount, char *path, __u64 limit_bytes)
 	path[found ? best : 0] = '\0';
 }
 
-/* The ids (directory inodes) of dfd's cgroup and those under it, depth
- * first, into x->ids; *n grows; what a cap leaves out counted in *cut. */
-static void list_ids(int dfd, struct hk_mem_blame_ctx *x, size_t *n, int depth, __u64 *cut)
+/* The ids of dfd's cgroup and those under it, depth first (depth: its
+ * level below the first); a cgroup left out by a cap counts once in *cut,
+ * its subtree unlisted. */
+static void list_ids(int dfd, __u64 *ids, size_t cap, size_t *n, int depth, __u64 *cut)
 {
 	struct dirent *d;
 	struct stat st;
 	DIR *dir;
 	int sub;
 
-	if (!fstat(dfd, &st)) {
-		if (*n < HK_BLAME_MAX_MEMCGS)
-			x->ids[(*n)++] = (__u64)st.st_ino;
-		else
-			(*cut)++;
-	}
-	if (depth >= HK_BLAME_MAX_DEPTH || *n >= HK_BLAME_MAX_MEMCGS)
+	if (*n >= cap) {
+		(*cut)++;
 		return;
+	}
+	if (fstat(dfd, &st))
+		return;
+	ids[(*n)++] = (__u64)st.st_ino;
 	sub = dup(dfd);
 	dir = sub >= 0 ? fdopendir(sub) : NULL;
 	if (!dir) {
@@ -129,20 +124,29 @@ static void list_ids(int dfd, struct hk_mem_blame_ctx *x, size_t *n, int depth, 
 			close(sub);
 		return;
 	}
+	rewinddir(dir);		/* a dup shares dfd's offset: from the start */
 	while ((d = readdir(dir))) {
 		if (d->d_type != DT_DIR || d->d_name[0] == '.')
 			continue;
+		if (depth >= HK_BLAME_MAX_DEPTH || *n >= cap) {
+			(*cut)++;
+			continue;
+		}
 		sub = openat(dfd, d->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 		if (sub < 0)
 			continue;
-		list_ids(sub, x, n, depth + 1, cut);
+		list_ids(sub, ids, cap, n, depth + 1, cut);
 		close(sub);
-		if (*n >= HK_BLAME_MAX_MEMCGS) {
-			(*cut)++;
-			break;
-		}
 	}
 	closedir(dir);
+}
+
+size_t hk_mem_blame__list_ids(int dfd, __u64 *ids, size_t cap, __u64 *cut)
+{
+	size_t n = 0;
+
+	list_ids(dfd, ids, cap, &n, 0, cut);
+	return n;
 }
 
 /*
@@ -171,7 +175,7 @@ static int limit_of(struct hk_mem_blame_ctx *x, __u32 label, const struct hk_evi
 	if (!path)
 		return -1;
 	if (id == ev->memcg_id && label != HK_MEM_THROTTLED)
-		limiting(x->mount, path, ev->limit_bytes);
+		hk_mem_blame__limiting(x->mount, path, ev->limit_bytes);
 	n = snprintf(full, sizeof(full), "%s%s", x->mount, strcmp(path, "/") ? path : "");
 	*dfd = path[0] && n > 0 && (size_t)n < sizeof(full) ?
 	       open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
@@ -193,7 +197,7 @@ static void scope_of(struct hk_mem_blame_ctx *x, int dfd, struct hk_blame_scope 
 		s->all = 1;
 		return;
 	}
-	list_ids(dfd, x, &nr, 0, cut);
+	nr = hk_mem_blame__list_ids(dfd, x->ids, HK_BLAME_MAX_MEMCGS, cut);
 	close(dfd);
 	hk_mem_blame__sort_ids(x->ids, nr);
 	s->ids = x->ids;

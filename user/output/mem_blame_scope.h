@@ -56,4 +56,20 @@ int hk_mem_blame__snapshot(struct hk_mem_blame_ctx *x, __u32 label, const struct
 			   struct hk_mem_blame *b);
 void hk_mem_blame__free(struct hk_mem_blame_ctx *x);
 
+/*
+ * The path (relative to mount, "/a/b") of the memory cgroup whose limit
+ * (memory.max, v1 memory.limit_in_bytes) is limit_bytes: the highest
+ * ancestor of path, itself included, that has it (a child given its
+ * parent's limit shares it with its siblings). path is cut in place to
+ * it; "" when none has.
+ */
+void hk_mem_blame__limiting(const char *mount, char *path, __u64 limit_bytes);
+/*
+ * The ids (directory inodes) of dfd's cgroup and those under it, up to
+ * HK_BLAME_MAX_DEPTH levels below it, at most cap into ids; each cgroup a
+ * cap leaves out counts once in *cut (its subtree unlisted). Returns how
+ * many.
+ */
+size_t hk_mem_blame__list_ids(int dfd, __u64 *ids, size_t cap, __u64 *cut);
+
 #endif /* HK_USER_MEM_BLAME_SCOPE_H */
