@@ -94,6 +94,13 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		HK_FORMAT_PATH_MAX, (unsigned long long)pr->limit.held_total,
 		HK_LINELIMIT_LINES, HK_LINELIMIT_INTERVAL_NS / HK_NSEC_PER_SEC,
 		(unsigned long long)pr->oom_memcgs.searches_cut);
+	if (pr->journal.fd >= 0)
+		hk_log__print(HK_LOG_INFO, "journal: %llu entries sent to %s, %llu not (%llu "
+			      "of them: its socket was full), %llu fields left out\n",
+			      (unsigned long long)pr->journal.sent, pr->journal.path,
+			      (unsigned long long)(pr->journal.full + pr->journal.failed),
+			      (unsigned long long)pr->journal.full,
+			      (unsigned long long)pr->journal.fields_left_out);
 	hk_self_cost__format(&cost, line, sizeof(line));
 	hk_log__print(HK_LOG_INFO, "%s\n", line);
 	if (hk_loader__hook_use(l, &hu) >= 0 && hu.failures)
@@ -317,6 +324,13 @@ int hk_cmd_run(int argc, char **argv)
 			      "the host's (docker run --pid=host, Kubernetes hostPID: true)\n");
 	if (hk_printer__init_stdout(&pr, c.json, c.utc)) {
 		hk_log__print(HK_LOG_ERR, "out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (hk_printer__journal(&pr, c.journal_mode, c.journal_socket)) {
+		hk_log__print(HK_LOG_ERR, "--journal: the journal's socket %s: %s\n",
+			      c.journal_socket ? c.journal_socket : HK_JOURNAL_SOCKET,
+			      strerror(errno));
+		hk_printer__free(&pr);
 		return EXIT_RUNTIME;
 	}
 	/* set up even when off: a reload may turn it on */
