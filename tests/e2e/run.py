@@ -50,6 +50,7 @@ import test_cpu
 import test_flame_svg
 import test_freeze
 import test_hook
+import test_journal
 import test_io
 import test_json
 import test_memory
@@ -79,7 +80,8 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS +
          test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS +
-         test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS)
+         test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS +
+         test_journal.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or
@@ -152,10 +154,13 @@ TOGETHER = (
     # the --cgroup filter (its tool sees its own subtree: the other tests'
     # loops are outside it, as its own outside one is) and the journal's
     # priorities (its lines picked by its hog's name): 3 busy loops, as
-    # filter_pid_comm has alone. Not prometheus: its textfile counts every
-    # CPU-bound process on the host. Not reload or filter_pid_comm: 3 loops
-    # each already
-    ("filter_cgroup", "journal"),
+    # filter_pid_comm has alone; and the native journal's fields (its
+    # tools' entries picked by its loop's PID, in a journald of its own):
+    # a fourth (4 on the 2 CPUs wait at most about half the time, short of
+    # Starved's 70 %). Not prometheus: its textfile counts every CPU-bound
+    # process on the host. Not reload or filter_pid_comm: 3 loops each
+    # already
+    ("filter_cgroup", "journal", "journal_native"),
     # --attacks: the freeze attacks, each tool filtered to its own memory
     # cgroup (a tool that saw another's leak would freeze it), and a leak 70
     # cgroups deep (its tool freezes nothing; it judges its own PID). Not

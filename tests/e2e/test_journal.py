@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""The journal's native fields, against a real systemd-journald.
+
+The test starts a systemd-journald of its own: a namespaced instance
+(`systemd-journald NAMESPACE`: its socket at
+/run/systemd/journal.NAMESPACE/socket) in a mount namespace of its own,
+with tmpfs over /run and /var/log there, so that it writes nothing on the
+host and its files go when it does (killed by PID at the test's end, pass
+or fail). The tools reach its socket, and journalctl its files, through
+/proc/PID/root. One busy loop, CPU-bound in any window beside the group's
+other loops (4 on the 2 CPUs, each waiting at most about half the time).
+
+- --journal with stdout a pipe: the loop's transition is an entry with
+  MESSAGE_ID (CPU-bound's), HOTSPOT_K_LABEL, _FROM, _PID (the loop's), _COMM,
+  PRIORITY 5, SYSLOG_IDENTIFIER hotspot-k, sent by the tool itself over the
+  native transport, found by `journalctl HOTSPOT_K_LABEL=cpu_bound
+  HOTSPOT_K_PID=...`, and its MESSAGE the very line stdout has;
+- by default, stdout the journal's stream (JOURNAL_STREAM) and the socket
+  taking entries: the entry is the line, and the stream has no copy of it.
+"""
+
+import glob
+import json
+import os
+import subprocess
+import time
+
+from hk_e2e.common import ENTER_WINDOWS, INTERVAL_S
+from hk_e2e.checks import expect_enter
+from hk_e2e.procs import TestFailure, indent, mono, workload_alive
+from hk_e2e.tool import Tool
+
+# user/output/journal_ids.c: a transition into cpu_bound
+CPU_BOUND_ID = "626d420b28de459ca8ea54db9dd63143"
+JOURNALD = "/lib/systemd/systemd-journald"
+
+
+def start_journald(ctx):
+    """A namespaced journald in a mount namespace of its own: (its
+    Popen, its native socket as the host sees it)."""
+    ns = "hke2e%d" % os.getpid()
+    script = ("mount -t tmpfs -o mode=0755,size=64m hk-journal /run && "
+              "mount -t tmpfs -o mode=0755,size=64m hk-journal /var/log && "
+              "exec %s %s" % (JOURNALD, ns))
+    # unshare and sh exec: the PID is journald's
+    jd = ctx.workload("journald", ["unshare", "--mount", "--propagation", "private",
+                                   "sh", "-c", script])
+    sock = "/proc/%d/root/run/systemd/journal.%s/socket" % (jd.pid, ns)
+    deadline = mono() + 10
+    while not os.path.exists(sock):
+        workload_alive(ctx, jd)
+        if mono() > deadline:
+            raise TestFailure("%s %s made no %s within 10 s" % (JOURNALD, ns, sock))
+        time.sleep(0.05)
+    return jd, ns, sock
+
+
+def entries(jd, ns, *matches):
+    """The entries of the test's journald matching all of matches."""
+    dirs = glob.glob("/proc/%d/root/run/log/journal/*.%s" % (jd.pid, ns)) + \
+        glob.glob("/proc/%d/root/var/log/journal/*.%s" % (jd.pid, ns))
+    if not dirs:
+        return []
+    r = subprocess.run(["journalctl", "--directory", dirs[0], "-o", "json", "--no-pager",
+                        *matches], capture_output=True, timeout=10)
+    return [json.loads(l) for l in r.stdout.decode(errors="replace").splitlines()
+            if l.startswith("{")]
+
+
+def wait_entry(ctx, jd, ns, tool, matches, what):
+    deadline = mono() + ENTER_WINDOWS * INTERVAL_S + 5
+    while mono() < deadline:
+        got = [e for e in entries(jd, ns, *matches) if e.get("_PID") == str(tool.proc.pid)]
+        if got:
+            return got[0]
+        workload_alive(ctx, jd)
+        tool.check_alive()
+        time.sleep(0.2)
+    raise TestFailure("%s: no entry %s from pid %d in the test's journal; its hotspot-k "
+                      "entries:\n%s\nthe tool's stderr:\n%s" %
+                      (what, " ".join(matches), tool.proc.pid,
+                       indent("\n".join(e.get("MESSAGE", "")[:200] for e in
+                                        entries(jd, ns, "SYSLOG_IDENTIFIER=hotspot-k"))),
+                       indent(tool.stderr_text()[-2000:])))
+
+
+def t_journal_native(suite, ctx):
+    jd, ns, sock = start_journald(ctx)
+    piped = Tool(ctx, "journal_native", extra=["--journal", "--journal-socket", sock])
+    # JOURNAL_STREAM names its stdout: the entries by default, no flag
+    stream = Tool(ctx, "journal_stream", extra=["--journal-socket", sock], journal=True)
+    piped.wait_ready()
+    stream.wait_ready()
+    w0 = piped.windows()
+    hog = ctx.workload("loop", [ctx.hkload, "spin"])
+    _, o = expect_enter(suite, piped, "journal_native", hog, "cpu_bound", ENTER_WINDOWS, w0)
+    line = [txt for _, txt, obj, _ in piped.lines if obj is o][0]
+    matches = ("HOTSPOT_K_LABEL=cpu_bound", "HOTSPOT_K_PID=%d" % hog.pid)
+    e = wait_entry(ctx, jd, ns, piped, matches, "--journal")
+    want = {"MESSAGE": line, "MESSAGE_ID": CPU_BOUND_ID, "PRIORITY": "5",
+            "SYSLOG_IDENTIFIER": "hotspot-k", "HOTSPOT_K_LABEL": "cpu_bound",
+            "HOTSPOT_K_FROM": "ok", "HOTSPOT_K_PID": str(hog.pid),
+            "HOTSPOT_K_COMM": o["comm"], "HOTSPOT_K_CPU_PCT": "%.2f" % o["cpu_pct"],
+            "_TRANSPORT": "journal"}
+    wrong = {k: (e.get(k), v) for k, v in want.items() if e.get(k) != v}
+    if wrong:
+        raise TestFailure("the entry's fields (got, want): %s\nthe entry: %s" %
+                          (wrong, json.dumps(e)[:3000]))
+    # the default under the unit: the entry in place of the stream's line
+    es = wait_entry(ctx, jd, ns, stream, matches, "JOURNAL_STREAM")
+    if es.get("MESSAGE_ID") != CPU_BOUND_ID or not es.get("MESSAGE", "").startswith("{"):
+        raise TestFailure("JOURNAL_STREAM's entry: %s" % json.dumps(es)[:3000])
+    copies = [txt for _, txt, obj, _ in stream.lines if obj and obj.get("pid") == hog.pid]
+    if copies:
+        raise TestFailure("the entry sent, the journal's stream had the line too:\n%s" %
+                          indent("\n".join(c[:200] for c in copies)))
+    ctx.record("journal_native", True, "MESSAGE_ID %s, HOTSPOT_K_PID %d, MESSAGE = stdout's "
+               "line (%d bytes); under JOURNAL_STREAM the entry alone" %
+               (CPU_BOUND_ID[:8], hog.pid, len(line)))
+
+
+TESTS = [
+    ("journal_native", t_journal_native, 60),
+]
