@@ -66,6 +66,15 @@ void hk_journal__event_entry(struct hk_jentry *j, const struct hk_event *e, cons
 void hk_journal__line_entry(struct hk_jentry *j, enum hk_jmsg kind, const char *msg, size_t n,
 			    int priority);
 
+/* Whether each line also goes to the journal's native socket as an entry
+ * with fields */
+enum hk_journal_mode {
+	HK_JOURNAL_AUTO,	/* when stdout is the journal and the socket
+				 * takes entries */
+	HK_JOURNAL_OFF,
+	HK_JOURNAL_ON,		/* wherever stdout goes: it cannot fail */
+};
+
 struct hk_journal {
 	int fd;			/* -1: no entries sent */
 	int instead;		/* stdout is that journal: an entry sent
@@ -93,5 +102,29 @@ int hk_journal__open(struct hk_journal *j, const char *path);
 /* One entry, without waiting: 0 sent, -1 not (counted, and said). */
 int hk_journal__send(struct hk_journal *j, const char *entry, size_t n);
 void hk_journal__close(struct hk_journal *j);
+
+/*
+ * Send entries to the socket at path (NULL: HK_JOURNAL_SOCKET) as mode
+ * says (journal_line.c). When stdout is the journal, an entry sent is the
+ * line (its stream line is not written too: j->instead). 0, or -1 with
+ * errno when HK_JOURNAL_ON and the socket refuses; AUTO's refusal is said
+ * on stderr, and lines go to the stream as before.
+ */
+int hk_journal__start(struct hk_journal *j, enum hk_journal_mode mode, const char *path,
+		      int stdout_is_journal);
+
+struct hk_format_ctx;
+
+/*
+ * Transition e's line (n bytes, as formatted with fmt: in JSON when json)
+ * as an entry, sent; a coloured line formatted again without colour
+ * (fmt's colour put back). 0 sent, -1 not (counted).
+ */
+int hk_journal__send_event(struct hk_journal *j, const struct hk_event *e, const char *line,
+			   size_t n, int priority, const struct hk_journal_who *who,
+			   struct hk_format_ctx *fmt, int json);
+/* One of the tool's own lines (a freeze, a profile) as an entry, sent. */
+int hk_journal__send_line(struct hk_journal *j, enum hk_jmsg kind, int priority,
+			  const char *line, size_t n);
 
 #endif /* HK_USER_JOURNAL_H */

@@ -257,10 +257,11 @@ static void event_who(const struct hk_event *e, struct event_who *w)
 static int event_out(struct hk_printer *p, const struct hk_event *e,
 		     const struct event_who *who, size_t n)
 {
+	struct hk_journal_who jw = { who->cgroup, &who->workload, p->fmt.oom_memcg };
 	int prio = hk_event__priority(e);
 
 	if (p->journal.fd >= 0 &&
-	    !hk_printer__journal_event(p, e, who->cgroup, &who->workload, n, prio) &&
+	    !hk_journal__send_event(&p->journal, e, p->line, n, prio, &jw, &p->fmt, p->json) &&
 	    p->journal.instead)
 		return 0;
 	return stream_write(p, prio, p->line, n);
@@ -391,12 +392,17 @@ static int stream_write(struct hk_printer *p, int priority, const char *line, si
 	return 0;
 }
 
+int hk_printer__journal(struct hk_printer *p, enum hk_journal_mode mode, const char *path)
+{
+	return hk_journal__start(&p->journal, mode, path, p->syslog_prefix);
+}
+
 int hk_printer__write(struct hk_printer *p, enum hk_jmsg kind, int priority, const char *line,
 		      size_t n)
 {
 	/* an entry sent is the line when stdout is that journal */
 	if (p->journal.fd >= 0 && !p->write_errno &&
-	    !hk_printer__journal_line(p, kind, priority, line, n) && p->journal.instead)
+	    !hk_journal__send_line(&p->journal, kind, priority, line, n) && p->journal.instead)
 		return 0;
 	return stream_write(p, priority, line, n);
 }

@@ -65,32 +65,9 @@ int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int col
  * priority prefixes when stdout is the journal. 0, or -1 (ENOMEM). */
 int hk_printer__init_stdout(struct hk_printer *p, int json, int utc);
 
-/* Whether each line also goes to the journal's native socket as an entry
- * with fields (journal.h) */
-enum hk_journal_mode {
-	HK_JOURNAL_AUTO,	/* when stdout is the journal and the socket
-				 * takes entries */
-	HK_JOURNAL_OFF,
-	HK_JOURNAL_ON,		/* wherever stdout goes: it cannot fail */
-};
-
-/*
- * Send entries to the socket at path (NULL: HK_JOURNAL_SOCKET) as mode
- * says. When stdout is the journal, an entry sent is the line (its stream
- * line is not written too). 0, or -1 with errno when HK_JOURNAL_ON and the
- * socket refuses; AUTO's refusal is said on stderr and lines go on as
- * before.
- */
+/* Lines as journal entries too, as mode says (hk_journal__start): 0, or
+ * -1 with errno when HK_JOURNAL_ON and the socket refuses. */
 int hk_printer__journal(struct hk_printer *p, enum hk_journal_mode mode, const char *path);
-
-/* For printer.c (printer_journal.c): transition e's line, in p->line (n
- * bytes), or one of the tool's own lines, as an entry sent. 0 sent, -1
- * not (counted). */
-int hk_printer__journal_event(struct hk_printer *p, const struct hk_event *e,
-			      const char *cgroup, const struct hk_workload *wl, size_t n,
-			      int priority);
-int hk_printer__journal_line(struct hk_printer *p, enum hk_jmsg kind, int priority,
-			     const char *line, size_t n);
 
 /*
  * From now on, lines go out through out's fd without blocking for long
