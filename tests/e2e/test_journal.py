@@ -15,6 +15,8 @@ other loops (4 on the 2 CPUs, each waiting at most about half the time).
   PRIORITY 5, SYSLOG_IDENTIFIER hotspot-k, sent by the tool itself over the
   native transport, found by `journalctl HOTSPOT_K_LABEL=cpu_bound
   HOTSPOT_K_PID=...`, and its MESSAGE the very line stdout has;
+- its start and summary lines on stderr (a file here) are entries too, with
+  their MESSAGE_IDs, and stay on stderr;
 - by default, stdout the journal's stream (JOURNAL_STREAM) and the socket
   taking entries: the entry is the line, and the stream has no copy of it.
 """
@@ -30,8 +32,10 @@ from hk_e2e.checks import expect_enter
 from hk_e2e.procs import TestFailure, indent, mono, workload_alive
 from hk_e2e.tool import Tool
 
-# user/output/journal_ids.c: a transition into cpu_bound
+# user/output/journal_ids.c: a transition into cpu_bound, the start, the summary
 CPU_BOUND_ID = "626d420b28de459ca8ea54db9dd63143"
+START_ID = "a545b50cabb844edb0fe90a54dbcea53"
+SUMMARY_ID = "b6d2326cc2014289b98957b619967511"
 JOURNALD = "/lib/systemd/systemd-journald"
 
 
@@ -114,6 +118,27 @@ def t_journal_native(suite, ctx):
     if copies:
         raise TestFailure("the entry sent, the journal's stream had the line too:\n%s" %
                           indent("\n".join(c[:200] for c in copies)))
+    # stderr's start and summary: entries of their kinds, on stderr too
+    start = wait_entry(ctx, jd, ns, piped, ("MESSAGE_ID=" + START_ID,), "the start")
+    if not start.get("MESSAGE", "").startswith("hotspot-k: diagnosing every ") or \
+            start["MESSAGE"] + "\n" not in piped.stderr_text():
+        raise TestFailure("the start's entry is not stderr's start line: %r" %
+                          start.get("MESSAGE"))
+    if piped.stop() != 0:
+        raise TestFailure("--journal: exit %s after SIGINT; stderr:\n%s" %
+                          (piped.proc.returncode, indent(piped.stderr_text()[-2000:])))
+    deadline = mono() + 5
+    while True:
+        summary = [x.get("MESSAGE", "") for x in entries(jd, ns, "MESSAGE_ID=" + SUMMARY_ID)
+                   if x.get("_PID") == str(piped.proc.pid)]
+        # its last line, once journald has read it
+        if any(m.startswith("hotspot-k: OOM kills: ") for m in summary) or mono() > deadline:
+            break
+        time.sleep(0.1)
+    if not any(m.startswith("hotspot-k: OOM kills: ") for m in summary) or \
+            not all(m + "\n" in piped.stderr_text() for m in summary):
+        raise TestFailure("the summary's entries are not stderr's summary:\n%s" %
+                          indent("\n".join(summary)))
     ctx.record("journal_native", True, "MESSAGE_ID %s, HOTSPOT_K_PID %d, MESSAGE = stdout's "
                "line (%d bytes); under JOURNAL_STREAM the entry alone" %
                (CPU_BOUND_ID[:8], hog.pid, len(line)))

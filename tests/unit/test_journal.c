@@ -307,6 +307,7 @@ static void test_ids(void)
 	CU_ASSERT_EQUAL(hk_jmsg__of_event(&e), HK_JMSG_OOM_KILL_FLAGGED);
 	CU_ASSERT_STRING_EQUAL(hk_jmsg__name(HK_JMSG_OOM_KILL_FLAGGED), "oom_kill_flagged");
 	CU_ASSERT_STRING_EQUAL(hk_jmsg__name(HK_OOM_RISK), "oom_risk");
+	CU_ASSERT_STRING_EQUAL(hk_jmsg__name(HK_JMSG_SUMMARY), "summary");
 	e.to = HK_NR_LABELS + 7;
 	CU_ASSERT_PTR_NULL(hk_jmsg__id(hk_jmsg__of_event(&e)));
 }

@@ -43,6 +43,8 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 	/* once: from the loop's cleanup, or from a stuck one's (stopguard.h) */
 	if (!hk_stopguard__once(&said) || hk_loader__stats(l, &st))
 		return;
+	/* each line in the journal with the summary's MESSAGE_ID */
+	hk_log__kind(HK_JMSG_SUMMARY);
 	hk_loader__cost(l, &cost);
 	if (!hk_loader__hook_prog(l))
 		snprintf(hook, sizeof(hook), "no hook");
@@ -130,6 +132,7 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 			"started (%d at once at most)\n", (unsigned long long)a->profiles_written,
 			(unsigned long long)a->profiles_failed,
 			(unsigned long long)a->profiles_skipped, HK_PROF_TARGETS);
+	hk_log__kind(-1);
 }
 
 /* Which driver walks, why, and what that costs this process per window. */
@@ -141,6 +144,8 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 	char cost[200];
 
 	hk_loader__walk_cost(l, &first, NULL);
+	/* each line in the journal with the start's MESSAGE_ID */
+	hk_log__kind(HK_JMSG_START);
 	if (d == HK_DRIVER_ITER)
 		snprintf(cost, sizeof(cost),
 			 "walked from here each window; the first walk took %u system calls, %llu us",
@@ -168,6 +173,7 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 		hk_log__print(HK_LOG_INFO, "PSI is off (no /proc/pressure/memory; boot with "
 			      "psi=1): Mem-throttled sees memory.high's events, not a process "
 			      "asleep in its penalty sleep\n");
+	hk_log__kind(-1);
 }
 
 /* Exiting: kernel.task_delayacct put back (delayacct.h). Once: from the

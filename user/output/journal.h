@@ -36,6 +36,8 @@ enum hk_jmsg {
 	HK_JMSG_THAW,		/* ... and its freeze's end */
 	HK_JMSG_PROFILE,	/* --profile: started, written, failed */
 	HK_JMSG_LINES_HELD,	/* a user's lines held back (linelimit.h) */
+	HK_JMSG_START,		/* the tool's start lines (stderr) */
+	HK_JMSG_SUMMARY,	/* its summary at exit (stderr) */
 	HK_NR_JMSG,
 };
 
@@ -126,5 +128,11 @@ int hk_journal__send_event(struct hk_journal *j, const struct hk_event *e, const
 /* One of the tool's own lines (a freeze, a profile) as an entry, sent. */
 int hk_journal__send_line(struct hk_journal *j, enum hk_jmsg kind, int priority,
 			  const char *line, size_t n);
+/*
+ * The same for a line of stderr's (log.h's hk_log_send_fn; arg: the
+ * struct hk_journal): in a buffer of its own, as the stop guard's thread
+ * may say the summary while the loop is stuck in a send.
+ */
+int hk_journal__send_log(void *arg, int kind, int priority, const char *line, size_t n);
 
 #endif /* HK_USER_JOURNAL_H */

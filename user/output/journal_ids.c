@@ -30,6 +30,8 @@ static const struct {
 	[HK_JMSG_THAW]			= { "7505a9450a1d488bbbc6fa5a1a9aa0eb", "thaw" },
 	[HK_JMSG_PROFILE]		= { "c0825d4de3f04433b5386d4d105792d0", "profile" },
 	[HK_JMSG_LINES_HELD]		= { "39f60e6faec5470e80ee6966f007f027", "lines_held" },
+	[HK_JMSG_START]			= { "a545b50cabb844edb0fe90a54dbcea53", "start" },
+	[HK_JMSG_SUMMARY]		= { "b6d2326cc2014289b98957b619967511", "summary" },
 };
 
 const char *hk_jmsg__id(unsigned int kind)

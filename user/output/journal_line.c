@@ -75,3 +75,14 @@ int hk_journal__send_line(struct hk_journal *jr, enum hk_jmsg kind, int priority
 	hk_journal__line_entry(&j, kind, line, msg_len(line, n), priority);
 	return send_entry(jr, &j);
 }
+
+int hk_journal__send_log(void *arg, int kind, int priority, const char *line, size_t n)
+{
+	/* stderr's longest line (log.c) and the few fields of a line */
+	char buf[16384 + 256];
+	struct hk_jentry j;
+
+	hk_jentry__init(&j, buf, sizeof(buf));
+	hk_journal__line_entry(&j, (enum hk_jmsg)kind, line, msg_len(line, n), priority);
+	return send_entry(arg, &j);
+}

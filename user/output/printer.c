@@ -65,6 +65,8 @@ void hk_printer__free(struct hk_printer *p)
 	free(p->line);
 	p->line = NULL;
 	hk_oom_memcgs__free(&p->oom_memcgs);
+	if (p->journal.fd >= 0)
+		hk_log__set_send(NULL, NULL);
 	hk_journal__close(&p->journal);
 	if (p->use_outfd)
 		hk_outfd__close(&p->outfd);
@@ -394,7 +396,12 @@ static int stream_write(struct hk_printer *p, int priority, const char *line, si
 
 int hk_printer__journal(struct hk_printer *p, enum hk_journal_mode mode, const char *path)
 {
-	return hk_journal__start(&p->journal, mode, path, p->syslog_prefix);
+	if (hk_journal__start(&p->journal, mode, path, p->syslog_prefix))
+		return -1;
+	/* stderr's start and summary as entries too (hk_log__kind) */
+	if (p->journal.fd >= 0)
+		hk_log__set_send(hk_journal__send_log, &p->journal);
+	return 0;
 }
 
 int hk_printer__write(struct hk_printer *p, enum hk_jmsg kind, int priority, const char *line,

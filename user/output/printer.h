@@ -65,8 +65,9 @@ int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int col
  * priority prefixes when stdout is the journal. 0, or -1 (ENOMEM). */
 int hk_printer__init_stdout(struct hk_printer *p, int json, int utc);
 
-/* Lines as journal entries too, as mode says (hk_journal__start): 0, or
- * -1 with errno when HK_JOURNAL_ON and the socket refuses. */
+/* Lines as journal entries too, as mode says (hk_journal__start), and
+ * stderr's lines of a kind (log.h's hk_log__kind) until hk_printer__free:
+ * 0, or -1 with errno when HK_JOURNAL_ON and the socket refuses. */
 int hk_printer__journal(struct hk_printer *p, enum hk_journal_mode mode, const char *path);
 
 /*
