@@ -371,6 +371,39 @@ static void test_send(void)
 	CU_ASSERT_EQUAL(j.fd, -1);
 }
 
+/* When entries are sent at all (journal_line.c): the flags and JOURNAL_STREAM */
+static void test_start(void)
+{
+	struct sockaddr_un sa;
+	struct hk_journal j;
+	int fd;
+
+	fd = bound(&sa, 0);
+	CU_ASSERT_FATAL(fd >= 0);
+	/* stdout not the journal: by default nothing is opened */
+	hk_journal__init(&j);
+	CU_ASSERT_EQUAL(hk_journal__start(&j, HK_JOURNAL_AUTO, sa.sun_path, 0), 0);
+	CU_ASSERT_EQUAL(j.fd, -1);
+	/* the journal: entries, in place of the stream's lines */
+	CU_ASSERT_EQUAL(hk_journal__start(&j, HK_JOURNAL_AUTO, sa.sun_path, 1), 0);
+	CU_ASSERT(j.fd >= 0 && j.instead);
+	hk_journal__close(&j);
+	/* off, even on the journal */
+	CU_ASSERT_EQUAL(hk_journal__start(&j, HK_JOURNAL_OFF, sa.sun_path, 1), 0);
+	CU_ASSERT_EQUAL(j.fd, -1);
+	/* on, wherever stdout goes: stdout keeps its lines */
+	CU_ASSERT_EQUAL(hk_journal__start(&j, HK_JOURNAL_ON, sa.sun_path, 0), 0);
+	CU_ASSERT(j.fd >= 0 && !j.instead);
+	hk_journal__close(&j);
+	close(fd);
+	unlink(sa.sun_path);
+	/* no journald: on fails, by default the stream's lines go on */
+	CU_ASSERT_EQUAL(hk_journal__start(&j, HK_JOURNAL_ON, sa.sun_path, 1), -1);
+	CU_ASSERT_EQUAL(j.fd, -1);
+	CU_ASSERT_EQUAL(hk_journal__start(&j, HK_JOURNAL_AUTO, sa.sun_path, 1), 0);
+	CU_ASSERT_EQUAL(j.fd, -1);
+}
+
 int hk_add_journal_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
@@ -382,6 +415,7 @@ int hk_add_journal_suite(void)
 		{ "event: the widest entry fits", test_widest },
 		{ "MESSAGE_IDs: one per kind, distinct", test_ids },
 		{ "send: whole, never waiting, counted", test_send },
+		{ "start: auto, off, on, and no journald", test_start },
 	};
 
 	return HK_ADD_SUITE("journal", tests);

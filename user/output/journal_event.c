@@ -14,6 +14,12 @@
 
 #define F(name) "HOTSPOT_K_" name
 
+/* a path is cut where the JSON line cuts it; the line, four such values
+ * and ~60 short fields fit one entry (test_journal.c sends the widest) */
+_Static_assert(HK_FORMAT_PATH_MAX <= HK_JOURNAL_TEXT_MAX, "a path fits a field's bound");
+_Static_assert(HK_FORMAT_LINE_MAX + 4 * HK_JOURNAL_TEXT_MAX + 8192 <= HK_JOURNAL_ENTRY_MAX,
+	       "the widest entry fits HK_JOURNAL_ENTRY_MAX");
+
 /* hundredths as the JSON writes them: 9712 -> 97.12 */
 static void pct(struct hk_jentry *j, const char *name, __u32 x100)
 {

@@ -23,7 +23,7 @@ void hk_journal__init(struct hk_journal *j)
 	j->fd = -1;
 }
 
-static int address(const struct hk_journal *j, struct sockaddr_un *sa, socklen_t *len)
+static void address(const struct hk_journal *j, struct sockaddr_un *sa, socklen_t *len)
 {
 	size_t n = strlen(j->path);
 
@@ -31,7 +31,6 @@ static int address(const struct hk_journal *j, struct sockaddr_un *sa, socklen_t
 	sa->sun_family = AF_UNIX;
 	memcpy(sa->sun_path, j->path, n);
 	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1);
-	return 0;
 }
 
 int hk_journal__open(struct hk_journal *j, const char *path)
@@ -57,11 +56,12 @@ int hk_journal__open(struct hk_journal *j, const char *path)
 	if (e)
 		goto fail;
 	j->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (j->fd < 0)
+		goto fail;
 	j->entry = malloc(HK_JOURNAL_ENTRY_MAX);
 	j->msg = malloc(HK_FORMAT_LINE_MAX);
-	if (j->fd < 0 || !j->entry || !j->msg) {
-		if (!errno)
-			errno = ENOMEM;
+	if (!j->entry || !j->msg) {
+		errno = ENOMEM;
 		goto fail;
 	}
 	return 0;
