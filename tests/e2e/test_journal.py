@@ -10,6 +10,7 @@ or fail). The tools reach its socket, and journalctl its files, through
 /proc/PID/root. One busy loop, CPU-bound in any window beside the group's
 other loops (4 on the 2 CPUs, each waiting at most about half the time).
 
+- --journal and no journald there: exit 1 with one line, before any load;
 - --journal with stdout a pipe: the loop's transition is an entry with
   MESSAGE_ID (CPU-bound's), HOTSPOT_K_LABEL, _FROM, _PID (the loop's), _COMM,
   PRIORITY 5, SYSLOG_IDENTIFIER hotspot-k, sent by the tool itself over the
@@ -28,7 +29,7 @@ import subprocess
 import time
 
 from hk_e2e.common import ENTER_WINDOWS, INTERVAL_S
-from hk_e2e.checks import expect_enter
+from hk_e2e.checks import expect_enter, run_cli
 from hk_e2e.procs import TestFailure, indent, mono, workload_alive
 from hk_e2e.tool import Tool
 
@@ -89,6 +90,14 @@ def wait_entry(ctx, jd, ns, tool, matches, what):
 
 
 def t_journal_native(suite, ctx):
+    # --journal and no journald: the start stops, one line, exit 1
+    none = os.path.join(ctx.workdir, "no-journald.socket")
+    rc, out, err, _ = run_cli(suite, [suite.tool, "--journal", "--journal-socket", none,
+                                      *suite.tool_args])
+    want = "hotspot-k: --journal: the journal's socket %s: %s" % (none, os.strerror(2))
+    if rc != 1 or err.strip() != want or out:
+        raise TestFailure("--journal, no socket: exit %d, stderr %r; want exit 1 and %r" %
+                          (rc, err, want))
     jd, ns, sock = start_journald(ctx)
     piped = Tool(ctx, "journal_native", extra=["--journal", "--journal-socket", sock])
     # JOURNAL_STREAM names its stdout: the entries by default, no flag
