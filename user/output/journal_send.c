@@ -44,17 +44,19 @@ int hk_journal__open(struct hk_journal *j, const char *path)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	strcpy(j->path, path);
+	memcpy(j->path, path, strlen(path) + 1);
 	address(j, &sa, &len);
 	/* whether a journald listens there, and lets us in: a connect()
 	 * answers at once (ENOENT, ECONNREFUSED, EACCES) and sends nothing */
 	probe = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (probe < 0)
 		goto fail;
-	e = connect(probe, (struct sockaddr *)&sa, len);
+	e = connect(probe, (struct sockaddr *)&sa, len) ? errno : 0;
 	close(probe);
-	if (e)
+	if (e) {
+		errno = e;
 		goto fail;
+	}
 	j->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (j->fd < 0)
 		goto fail;
