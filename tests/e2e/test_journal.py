@@ -12,9 +12,10 @@ other loops (4 on the 2 CPUs, each waiting at most about half the time).
 
 - --journal and no journald there: exit 1 with one line, before any load;
 - --journal with stdout a pipe: the loop's transition is an entry with
-  MESSAGE_ID (CPU-bound's), HOTSPOT_K_LABEL, _FROM, _PID (the loop's), _COMM,
-  PRIORITY 5, SYSLOG_IDENTIFIER hotspot-k, sent by the tool itself over the
-  native transport, found by `journalctl HOTSPOT_K_LABEL=cpu_bound
+  MESSAGE_ID (CPU-bound's), HOTSPOT_K_LABEL, HOTSPOT_K_FROM, HOTSPOT_K_PID
+  (the loop's), HOTSPOT_K_COMM, HOTSPOT_K_CPU_PCT (the JSON line's cpu_pct),
+  PRIORITY 5, SYSLOG_IDENTIFIER hotspot-k, sent by the tool itself (journald's
+  own _PID) over the native transport, found by `journalctl HOTSPOT_K_LABEL=cpu_bound
   HOTSPOT_K_PID=...`, and its MESSAGE the very line stdout has; the loop
   named "hk\nPRIORITY=0" (a user's choice of comm), and journald reads it
   back as that one HOTSPOT_K_COMM, the entry's PRIORITY still 5 alone;
@@ -45,7 +46,7 @@ JOURNALD = "/lib/systemd/systemd-journald"
 
 def start_journald(ctx):
     """A namespaced journald in a mount namespace of its own: (its
-    Popen, its native socket as the host sees it)."""
+    Popen, its namespace's name, its native socket as the host sees it)."""
     ns = "hke2e%d" % os.getpid()
     script = ("mount -t tmpfs -o mode=0755,size=64m hk-journal /run && "
               "mount -t tmpfs -o mode=0755,size=64m hk-journal /var/log && "
