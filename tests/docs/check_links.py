@@ -28,6 +28,7 @@ COMMANDS = ['status', 'follow', 'unpin', 'thaw', 'profile']
 # flags of other tools quoted in the docs, each with the tool it belongs to
 IGNORED_FLAGS = {
     '--now': 'systemctl enable --now',
+    '--update-catalog': 'journalctl --update-catalog',
     '--attacks': 'tests/e2e/run.py --attacks',
     '--min-margin': 'tests/bpf-prog-test/stack_chain.py --min-margin',
     '--min-frame-margin': 'tests/bpf-prog-test/stack_chain.py --min-frame-margin',
