@@ -24,6 +24,7 @@ import re
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -249,6 +250,41 @@ def wait_for(what, fn, deadline):
     raise Fail("%s: not within its time" % what)
 
 
+# --freeze-on-oom's records must outlive the tool (a crash, a pod
+# restarted): where it cannot make their directory, it says so at start
+NO_RUN_TAIL = (": no freeze can be recorded, to be undone after a crash: each process "
+               "will be reported, not frozen (in a container: a host directory of "
+               "root's mounted on /run, docs/kubernetes.md)")
+
+
+def no_run(run):
+    """The image run as the DaemonSet runs it, with --freeze-on-oom, in a
+    container whose /run is the image's (none: podman makes a read-only
+    mountpoint), then with a directory of the test's on /run."""
+    args = ["run", "--rm", "--read-only", "--read-only-tmpfs=false", "--network", "host",
+            "--pid", "host", "--cap-drop", "all", "--cap-add", "BPF,PERFMON",
+            "--security-opt", "seccomp=unconfined",
+            "-v", "/sys/kernel/btf:/sys/kernel/btf:ro", "-v", "/sys/fs/cgroup:/sys/fs/cgroup:ro"]
+    tool = ["localhost/hotspot-k:%s" % run.version, "--freeze-on-oom", "60s", "-i", "1s",
+            "--duration", "1s"]
+    out = run.podman(*(args + tool), timeout=60, stderr=True)
+    got = [l for l in out.splitlines() if l.startswith("hotspot-k: --freeze-on-oom: ")]
+    want = "hotspot-k: --freeze-on-oom: /run/hotspot-k: "
+    if len(got) != 1 or not got[0].startswith(want) or not got[0].endswith(NO_RUN_TAIL):
+        raise Fail("no /run of its own: want one line %s<why>%s, got:\n%s" %
+                   (want, NO_RUN_TAIL, out))
+    why = got[0][len(want):-len(NO_RUN_TAIL)]
+    host = os.path.join(run.dir, "hostrun")
+    os.mkdir(host, 0o755)
+    out = run.podman(*(args + ["-v", host + ":/run"] + tool), timeout=60, stderr=True)
+    want = "; records in /run/hotspot-k); "
+    st = os.lstat(os.path.join(host, "hotspot-k"))
+    if want not in out or not stat.S_ISDIR(st.st_mode) or stat.S_IMODE(st.st_mode) != 0o700:
+        raise Fail("with a host directory on /run: want %r and its hotspot-k/ made 0700 at "
+                   "start, got mode %o:\n%s" % (want, stat.S_IMODE(st.st_mode), out))
+    return why
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
@@ -309,6 +345,7 @@ def main():
             if r.status != 200 or "\nhotspot_k_up 1\n" not in "\n" + body:
                 raise Fail("the liveness probe %s: status %d, no hotspot_k_up 1" %
                            (url, r.status))
+        why = no_run(run)
         with open("/proc/%d/status" % pid) as f:
             st = dict(l.split(":", 1) for l in f if ":" in l)
         rss = {k: int(st[k].split()[0]) // 1024 for k in ("VmRSS", "VmHWM")}
@@ -318,11 +355,13 @@ def main():
             raise Fail("the container restarted %s times:\n%s" % (restarts, run.logs(name)))
         print("kube-test: the DaemonSet's template played by podman %s (%d changes: %s); "
               "the busy loop %d flagged cpu_bound with pod_uid %s, container_id %s...; "
-              "probe %s 200; the tool's RSS %d MiB, peak %d MiB; its memory cgroup %s" %
+              "probe %s 200; the tool's RSS %d MiB, peak %d MiB; its memory cgroup %s; "
+              "--freeze-on-oom with no /run said so at start (%s), and with the host's "
+              "directory on /run made its records' 0700" %
               (run.podman("version", "--format", "{{.Client.Version}}").strip(),
                len(POD_CHANGES), "; ".join(POD_CHANGES), hog, POD_UID, CID[:12], url,
                rss["VmRSS"], rss["VmHWM"],
-               "%d MiB, peak %d MiB" % memcg if memcg else "unknown"))
+               "%d MiB, peak %d MiB" % memcg if memcg else "unknown", why))
     except Fail as e:
         raise Fail("%s\n--- the container's log:\n%s" % (e, run.logs(name)[-3000:]))
     finally:
