@@ -133,7 +133,7 @@ class Run:
         # removed at the end when this run made it
         self.cache = None if os.path.exists(BLOB_CACHE) else BLOB_CACHE
 
-    def podman(self, *args, timeout=60, check=True, stderr=False):
+    def podman(self, *args, timeout=60, check=True, stderr=False, rc=False):
         cmd = ["podman", "--root", self.dir + "/root", "--runroot", self.dir + "/run",
                "--storage-driver", "vfs", "--tmpdir", self.dir + "/tmp"] + list(args)
         p = subprocess.run(cmd, cwd=self.dir, env=self.env, capture_output=True, text=True,
@@ -141,7 +141,8 @@ class Run:
         if check and p.returncode:
             raise Fail("%s: exit %d\n%s" % (" ".join(args[:2]), p.returncode,
                                             (p.stdout + p.stderr).strip()))
-        return p.stdout + p.stderr if stderr else p.stdout
+        out = p.stdout + p.stderr if stderr else p.stdout
+        return (p.returncode, out) if rc else out
 
     def setup(self):
         nofile, nproc = hard_limits()
@@ -257,6 +258,26 @@ NO_RUN_TAIL = (": no freeze can be recorded, to be undone after a crash: each pr
                "root's mounted on /run, docs/kubernetes.md)")
 
 
+SECCOMP_LINE = ("hotspot-k: loading BPF failed: Operation not permitted under a seccomp "
+                "filter (a container runtime's default profile allows bpf() only with "
+                "CAP_SYS_ADMIN): run it unconfined (Kubernetes seccompProfile type "
+                "Unconfined, docker or podman --security-opt seccomp=unconfined)")
+
+
+def seccomp(run):
+    """The template's capabilities under podman's default seccomp profile:
+    the load fails, and the one line says why (not the capabilities)."""
+    p = run.podman("run", "--rm", "--read-only", "--network", "host", "--pid", "host",
+                   "--cap-drop", "all", "--cap-add", "BPF,PERFMON",
+                   "-v", "/sys/fs/cgroup:/sys/fs/cgroup:ro",
+                   "localhost/hotspot-k:%s" % run.version, "--duration", "1s",
+                   timeout=60, check=False, stderr=True, rc=True)
+    rc, out = p
+    if rc != 1 or SECCOMP_LINE not in out.splitlines():
+        raise Fail("under podman's seccomp profile: want exit 1 and the line\n%s\ngot exit "
+                   "%d:\n%s" % (SECCOMP_LINE, rc, out))
+
+
 def no_run(run):
     """The image run as the DaemonSet runs it, with --freeze-on-oom, in a
     container whose /run is the image's (none: podman makes a read-only
@@ -346,6 +367,7 @@ def main():
                 raise Fail("the liveness probe %s: status %d, no hotspot_k_up 1" %
                            (url, r.status))
         why = no_run(run)
+        seccomp(run)
         with open("/proc/%d/status" % pid) as f:
             st = dict(l.split(":", 1) for l in f if ":" in l)
         rss = {k: int(st[k].split()[0]) // 1024 for k in ("VmRSS", "VmHWM")}
@@ -357,7 +379,8 @@ def main():
               "the busy loop %d flagged cpu_bound with pod_uid %s, container_id %s...; "
               "probe %s 200; the tool's RSS %d MiB, peak %d MiB; its memory cgroup %s; "
               "--freeze-on-oom with no /run said so at start (%s), and with the host's "
-              "directory on /run made its records' 0700" %
+              "directory on /run made its records' 0700; under podman's seccomp profile, "
+              "the load's failure named it" %
               (run.podman("version", "--format", "{{.Client.Version}}").strip(),
                len(POD_CHANGES), "; ".join(POD_CHANGES), hog, POD_UID, CID[:12], url,
                rss["VmRSS"], rss["VmHWM"],
