@@ -125,6 +125,7 @@ class Run:
         self.image, self.hkload, self.version = image, hkload, version
         self.dir = tempfile.mkdtemp(prefix="hk-kube.", dir="/tmp")
         self.hog = None
+        self.bg = []
         self.cgroups = []
         self.conf = os.path.join(self.dir, "containers.conf")
         self.env = dict(os.environ, CONTAINERS_CONF=self.conf)
@@ -133,11 +134,28 @@ class Run:
         # removed at the end when this run made it
         self.cache = None if os.path.exists(BLOB_CACHE) else BLOB_CACHE
 
+    def cmd(self, args):
+        return ["podman", "--root", self.dir + "/root", "--runroot", self.dir + "/run",
+                "--storage-driver", "vfs", "--tmpdir", self.dir + "/tmp"] + list(args)
+
+    def podman_bg(self, *args):
+        """Started, not waited for: its output (stdout and stderr) read by
+        finish(); killed by PID at cleanup if still running."""
+        p = subprocess.Popen(self.cmd(args), cwd=self.dir, env=self.env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.bg.append(p)
+        return p
+
+    @staticmethod
+    def finish(p, timeout):
+        out = p.communicate(timeout=timeout)[0]
+        if p.returncode:
+            raise Fail("%s: exit %d\n%s" % (" ".join(p.args[9:11]), p.returncode, out))
+        return out
+
     def podman(self, *args, timeout=60, check=True, stderr=False, rc=False):
-        cmd = ["podman", "--root", self.dir + "/root", "--runroot", self.dir + "/run",
-               "--storage-driver", "vfs", "--tmpdir", self.dir + "/tmp"] + list(args)
-        p = subprocess.run(cmd, cwd=self.dir, env=self.env, capture_output=True, text=True,
-                           timeout=timeout)
+        p = subprocess.run(self.cmd(args), cwd=self.dir, env=self.env, capture_output=True,
+                           text=True, timeout=timeout)
         if check and p.returncode:
             raise Fail("%s: exit %d\n%s" % (" ".join(args[:2]), p.returncode,
                                             (p.stdout + p.stderr).strip()))
@@ -197,11 +215,14 @@ class Run:
         return int(out.strip())
 
     def cleanup(self):
-        if self.hog and self.hog.poll() is None:
-            self.hog.kill()
-            self.hog.wait()
+        for p in [self.hog] + self.bg:
+            if p and p.poll() is None:
+                p.kill()
+                p.wait()
         try:
-            self.podman("pod", "rm", "-f", "-t", "5", POD, timeout=60, check=False)
+            # the pause process shares the host's PID namespace here, so
+            # is no PID 1, and waits out any grace: SIGKILL at once
+            self.podman("pod", "rm", "-f", "-t", "0", POD, timeout=60, check=False)
             self.podman("rm", "-f", "-a", timeout=60, check=False)
             self.podman("pod", "rm", "-f", "-a", timeout=60, check=False)
         except subprocess.TimeoutExpired:
@@ -288,16 +309,19 @@ def no_run(run):
             "-v", "/sys/kernel/btf:/sys/kernel/btf:ro", "-v", "/sys/fs/cgroup:/sys/fs/cgroup:ro"]
     tool = ["localhost/hotspot-k:%s" % run.version, "--freeze-on-oom", "60s", "-i", "1s",
             "--duration", "1s"]
-    out = run.podman(*(args + tool), timeout=60, stderr=True)
+    host = os.path.join(run.dir, "hostrun")
+    os.mkdir(host, 0o755)
+    # both at once: each is a load and a window
+    bare = run.podman_bg(*(args + tool))
+    mounted = run.podman_bg(*(args + ["-v", host + ":/run"] + tool))
+    out = run.finish(bare, 60)
     got = [l for l in out.splitlines() if l.startswith("hotspot-k: --freeze-on-oom: ")]
     want = "hotspot-k: --freeze-on-oom: /run/hotspot-k: "
     if len(got) != 1 or not got[0].startswith(want) or not got[0].endswith(NO_RUN_TAIL):
         raise Fail("no /run of its own: want one line %s<why>%s, got:\n%s" %
                    (want, NO_RUN_TAIL, out))
     why = got[0][len(want):-len(NO_RUN_TAIL)]
-    host = os.path.join(run.dir, "hostrun")
-    os.mkdir(host, 0o755)
-    out = run.podman(*(args + ["-v", host + ":/run"] + tool), timeout=60, stderr=True)
+    out = run.finish(mounted, 60)
     want = "; records in /run/hotspot-k); "
     st = os.lstat(os.path.join(host, "hotspot-k"))
     if want not in out or not stat.S_ISDIR(st.st_mode) or stat.S_IMODE(st.st_mode) != 0o700:
@@ -324,11 +348,17 @@ def main():
         raise Fail("%s: image %s, want localhost/hotspot-k:%s (make image's)" %
                    (MANIFEST, c["image"], version))
     t0 = time.monotonic()
+    phases = []
+
+    def mark(what):
+        phases.append("%s %.1f" % (what, time.monotonic() - t0 -
+                                   sum(float(p.split()[1]) for p in phases)))
     run = Run(image, hkload, version)
     name = "%s-%s" % (POD, c["name"])
     try:
         import fcntl
         run.setup()
+        mark("load")
         new_port = free_port()
         doc = pod_doc(ds, port, new_port, socket.gethostname())
         with open(os.path.join(run.dir, "pod.yaml"), "w") as f:
@@ -340,6 +370,7 @@ def main():
         deadline = time.monotonic() + 30
         wait_for("the tool's start line in the container log",
                  lambda: "diagnosing every 1000 ms" in run.logs(name), deadline)
+        mark("play")
         pid = run.tool_pid(name)
         cg = run.make_cgroup()
         run.start_hog(cg)
@@ -354,6 +385,7 @@ def main():
             return None
         o = wait_for("a cpu_bound line for the busy loop %d" % hog, line,
                      time.monotonic() + ENTER_S)
+        mark("flagged")
         want = {"pod_uid": POD_UID, "container_id": CID,
                 "unit": "cri-containerd-%s.scope" % CID}
         got = {k: o.get(k) for k in want}
@@ -367,7 +399,9 @@ def main():
                 raise Fail("the liveness probe %s: status %d, no hotspot_k_up 1" %
                            (url, r.status))
         why = no_run(run)
+        mark("no-run")
         seccomp(run)
+        mark("seccomp")
         with open("/proc/%d/status" % pid) as f:
             st = dict(l.split(":", 1) for l in f if ":" in l)
         rss = {k: int(st[k].split()[0]) // 1024 for k in ("VmRSS", "VmHWM")}
@@ -375,21 +409,29 @@ def main():
         restarts = run.podman("inspect", "--format", "{{.RestartCount}}", name).strip()
         if restarts != "0":
             raise Fail("the container restarted %s times:\n%s" % (restarts, run.logs(name)))
+        # what a rolling update sends: SIGTERM, then SIGKILL after the grace
+        t = time.monotonic()
+        run.podman("stop", "-t", "20", name, timeout=60)
+        stop_s = time.monotonic() - t
+        code = run.podman("inspect", "--format", "{{.State.ExitCode}}", name).strip()
+        if code != "0" or stop_s >= 20:
+            raise Fail("SIGTERM: exit %s after %.1f s, want 0 within the grace" % (code, stop_s))
         print("kube-test: the DaemonSet's template played by podman %s (%d changes: %s); "
               "the busy loop %d flagged cpu_bound with pod_uid %s, container_id %s...; "
               "probe %s 200; the tool's RSS %d MiB, peak %d MiB; its memory cgroup %s; "
               "--freeze-on-oom with no /run said so at start (%s), and with the host's "
               "directory on /run made its records' 0700; under podman's seccomp profile, "
-              "the load's failure named it" %
+              "the load's failure named it; SIGTERM: exit 0 in %.1f s" %
               (run.podman("version", "--format", "{{.Client.Version}}").strip(),
                len(POD_CHANGES), "; ".join(POD_CHANGES), hog, POD_UID, CID[:12], url,
                rss["VmRSS"], rss["VmHWM"],
-               "%d MiB, peak %d MiB" % memcg if memcg else "unknown", why))
+               "%d MiB, peak %d MiB" % memcg if memcg else "unknown", why, stop_s))
     except Fail as e:
         raise Fail("%s\n--- the container's log:\n%s" % (e, run.logs(name)[-3000:]))
     finally:
         run.cleanup()
-    print("kube-test: passed in %.1f s" % (time.monotonic() - t0))
+    mark("cleanup")
+    print("kube-test: passed in %.1f s (%s)" % (time.monotonic() - t0, ", ".join(phases)))
     return 0
 
 
