@@ -299,6 +299,29 @@ def seccomp(run):
                    "%d:\n%s" % (SECCOMP_LINE, rc, out))
 
 
+IMAGE_FILES = ["usr/sbin/hotspot-k", "usr/share/hotspot-k/hotspot-k.conf",
+               "usr/share/man/man5/hotspot-k.conf.5.gz", "usr/share/man/man8/hotspot-k.8.gz"]
+
+
+def image_files(run):
+    """What make image put in: the binary, the man pages, the default
+    config (and it passes --check-config there); no run, tmp or etc."""
+    ref = "localhost/hotspot-k:%s" % run.version
+    root = run.podman("image", "mount", ref, timeout=30).strip()
+    try:
+        files = sorted(os.path.relpath(os.path.join(d, f), root)
+                       for d, _, fs in os.walk(root) for f in fs)
+        tops = sorted(os.listdir(root))
+    finally:
+        run.podman("image", "unmount", ref, timeout=30, check=False)
+    if files != sorted(IMAGE_FILES) or tops != ["usr"]:
+        raise Fail("the image holds %r (top: %r), want %r alone" % (files, tops, IMAGE_FILES))
+    out = run.podman("run", "--rm", "--read-only", "--network", "none", ref, "--check-config",
+                     "/" + IMAGE_FILES[1], timeout=30, stderr=True)
+    if out.strip() != "/%s: ok" % IMAGE_FILES[1]:
+        raise Fail("--check-config of the image's default config: %r" % out)
+
+
 def no_run(run):
     """The image run as the DaemonSet runs it, with --freeze-on-oom, in a
     container whose /run is the image's (none: podman makes a read-only
@@ -398,8 +421,9 @@ def main():
             if r.status != 200 or "\nhotspot_k_up 1\n" not in "\n" + body:
                 raise Fail("the liveness probe %s: status %d, no hotspot_k_up 1" %
                            (url, r.status))
+        image_files(run)
         why = no_run(run)
-        mark("no-run")
+        mark("image, no-run")
         seccomp(run)
         mark("seccomp")
         with open("/proc/%d/status" % pid) as f:
@@ -421,11 +445,12 @@ def main():
               "probe %s 200; the tool's RSS %d MiB, peak %d MiB; its memory cgroup %s; "
               "--freeze-on-oom with no /run said so at start (%s), and with the host's "
               "directory on /run made its records' 0700; under podman's seccomp profile, "
-              "the load's failure named it; SIGTERM: exit 0 in %.1f s" %
+              "the load's failure named it; SIGTERM: exit 0 in %.1f s; the image: %d files, "
+              "no /run, /tmp or /etc" %
               (run.podman("version", "--format", "{{.Client.Version}}").strip(),
                len(POD_CHANGES), "; ".join(POD_CHANGES), hog, POD_UID, CID[:12], url,
                rss["VmRSS"], rss["VmHWM"],
-               "%d MiB, peak %d MiB" % memcg if memcg else "unknown", why, stop_s))
+               "%d MiB, peak %d MiB" % memcg if memcg else "unknown", why, stop_s, len(IMAGE_FILES)))
     except Fail as e:
         raise Fail("%s\n--- the container's log:\n%s" % (e, run.logs(name)[-3000:]))
     finally:
