@@ -18,9 +18,10 @@ catatonit). Every container, pod, process and cgroup it makes is removed
 by it, pass or fail, and the whole run is bounded (HARD_TIMEOUT_S).
 """
 
+import fcntl
 import json
 import os
-import re
+import resource
 import shutil
 import signal
 import socket
@@ -113,11 +114,10 @@ def free_port():
 
 
 def hard_limits():
-    """nofile and nproc as this process has them: podman 4.3 raises both
-    to its own maxima as root, which this sandbox refuses (EPERM)."""
-    import resource
-    nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    return nofile, 4096
+    """nofile as this process has it, nproc 4096 (the tool runs a few
+    threads): as root, podman 4.3 raises both to its own maxima, which the
+    runtime's setrlimit failed with EPERM on this host."""
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[1], 4096
 
 
 class Run:
@@ -194,13 +194,10 @@ class Run:
         return path
 
     def start_hog(self, cg):
-        r, w = os.pipe()
         # the child moves itself, then runs the loop: no instant outside it
         self.hog = subprocess.Popen(
             ["sh", "-c", 'echo $$ > "$1/cgroup.procs" && exec "$2" spin', "sh", cg,
              self.hkload], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(r)
-        os.close(w)
         time.sleep(0.2)
         with open(os.path.join(cg, "cgroup.procs")) as f:
             if str(self.hog.pid) not in f.read().split():
@@ -381,7 +378,6 @@ def main():
     run = Run(image, hkload, version)
     name = "%s-%s" % (POD, c["name"])
     try:
-        import fcntl
         run.setup()
         mark("load")
         new_port = free_port()
@@ -424,8 +420,9 @@ def main():
                 raise Fail("the liveness probe %s: status %d, no hotspot_k_up 1" %
                            (url, r.status))
         image_files(run)
+        mark("image")
         why = no_run(run)
-        mark("image, no-run")
+        mark("no-run")
         seccomp(run)
         mark("seccomp")
         with open("/proc/%d/status" % pid) as f:
