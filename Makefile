@@ -346,6 +346,20 @@ journal-catalog-test:
 	$(Q)tools/deps.sh journal
 	$(Q)tests/journal/catalog.sh
 
+# the OCI image of the static binary, FROM scratch, by Debian's buildah:
+# $(OUTPUT)/hotspot-k.oci.tar (tools/image.sh); STATIC=1 whatever was asked
+.PHONY: image kube-test
+image:
+	$(Q)tools/deps.sh image
+	$(Q)$(MAKE) --no-print-directory STATIC=1 hotspot-k
+	$(Q)tools/image.sh ./hotspot-k $(VERSION) $(OUTPUT)/hotspot-k.oci.tar
+
+# deploy/kubernetes/'s pod template played by podman kube play with that
+# image: the tool in it flags a busy loop in a kubelet-named cgroup with its
+# pod_uid and container_id; measures no time (under /tmp/hk-bpf.lock)
+kube-test: image $(OUTPUT)/hkload
+	$(Q)python3 tests/kubernetes/kube_play.py $(OUTPUT)/hotspot-k.oci.tar $(OUTPUT)/hkload $(VERSION)
+
 e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload $(OUTPUT)/standin-test
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload
 

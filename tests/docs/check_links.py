@@ -32,6 +32,11 @@ IGNORED_FLAGS = {
     '--attacks': 'tests/e2e/run.py --attacks',
     '--min-margin': 'tests/bpf-prog-test/stack_chain.py --min-margin',
     '--min-frame-margin': 'tests/bpf-prog-test/stack_chain.py --min-frame-margin',
+    '--network': 'podman run --network host',
+    '--read-only': 'podman run --read-only',
+    '--cap-drop': 'podman run --cap-drop all',
+    '--cap-add': 'podman run --cap-add BPF,PERFMON',
+    '--security-opt': 'podman run --security-opt seccomp=unconfined',
 }
 
 FENCE = re.compile(r'^\s*(```|~~~)')
