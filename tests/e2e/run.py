@@ -50,6 +50,7 @@ import test_cpu
 import test_flame_svg
 import test_freeze
 import test_hook
+import test_journal
 import test_io
 import test_json
 import test_memblame
@@ -81,7 +82,7 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS +
          test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS +
          test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS +
-         test_memblame.TESTS)
+         test_journal.TESTS + test_memblame.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or
@@ -162,7 +163,8 @@ TOGETHER = (
     # priorities (its lines picked by its hog's name): 3 busy loops, as
     # filter_pid_comm has alone. Not prometheus: its textfile counts every
     # CPU-bound process on the host. Not reload or filter_pid_comm: 3 loops
-    # each already
+    # each already. Not journal_native: 1.8-3.1 s alone, while its fourth loop
+    # made these two 2-3 s slower (6.1 -> 8.4-9.4 s, 2 runs each)
     ("filter_cgroup", "journal"),
     # --attacks: the freeze attacks, each tool filtered to its own memory
     # cgroup (a tool that saw another's leak would freeze it), and a leak 70

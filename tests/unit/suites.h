@@ -52,6 +52,7 @@ int hk_add_shares_suite(void);
 int hk_add_cgroup_id_suite(void);
 int hk_add_oom_kill_suite(void);
 int hk_add_linelimit_suite(void);
+int hk_add_journal_suite(void);
 int hk_add_leaf_suite(void);
 int hk_add_self_cost_suite(void);
 int hk_add_preflight_jit_suite(void);
