@@ -34,7 +34,7 @@ static void act_write(struct hk_act *a, struct hk_out *o, int priority)
 {
 	if (hk_out__finish(o) < 0)
 		return;
-	hk_printer__write(a->pr, priority, o->buf, o->pos);
+	hk_printer__write(a->pr, HK_JMSG_PROFILE, priority, o->buf, o->pos);
 }
 
 /* ,"folded":"PREFIX.folded","svg":"PREFIX.svg" */
@@ -171,7 +171,7 @@ void hk_act__profile_done(void *act, const struct hk_profile_result *r)
 /* A line about a freeze held (freeze_do.c), to the printer. */
 static void freeze_say(void *pr, int prio, const char *line, size_t n)
 {
-	hk_printer__write(pr, prio, line, n);
+	hk_printer__write(pr, HK_JMSG_THAW, prio, line, n);
 }
 
 void hk_act__freeze_tick(struct hk_act *a)
@@ -200,7 +200,7 @@ void hk_act__transition(void *act, const struct hk_event *e)
 	if (a->freeze) {
 		n = hk_freeze__event(a->freeze, e, a->pr->json, &a->pr->fmt, &prio);
 		if (n > 0)
-			hk_printer__write(a->pr, prio, a->freeze->line, (size_t)n);
+			hk_printer__write(a->pr, HK_JMSG_FREEZE, prio, a->freeze->line, (size_t)n);
 	}
 	/* an ETA crossing is no new label: nothing to profile */
 	if (!a->prof || e->type != HK_EV_TRANSITION)

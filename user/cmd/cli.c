@@ -29,6 +29,9 @@ enum {
 	OPT_EXCLUDE_COMM,
 	OPT_PROMETHEUS,
 	OPT_METRICS_LISTEN,
+	OPT_JOURNAL,
+	OPT_NO_JOURNAL,
+	OPT_JOURNAL_SOCKET,
 	OPT_PIN,
 	OPT_PROFILE,
 	OPT_PROFILE_DIR,
@@ -73,6 +76,15 @@ static const char usage_text[] =
 "                           127.0.0.1:9101, [::1]:9101, localhost:9101 or\n"
 "                           unix:/run/hotspot-k/metrics.sock (0660); every\n"
 "                           interface only as written (0.0.0.0:P, [::]:P, :P)\n"
+"      --journal            send each line to the journal's native socket too,\n"
+"                           with fields (HOTSPOT_K_LABEL=, MESSAGE_ID=, ...),\n"
+"                           wherever stdout goes; by default only when stdout\n"
+"                           is the journal (under the unit), in place of its\n"
+"                           stream line\n"
+"      --no-journal         never: stream lines alone, as with no journald\n"
+"      --journal-socket PATH\n"
+"                           the journal's native socket (default\n"
+"                           /run/systemd/journal/socket)\n"
 "      --profile DUR        profile each process that enters an alarm label for\n"
 "                           DUR (e.g. 10s): on-CPU and off-CPU stacks (oom_risk:\n"
 "                           the stacks that grow its memory, in bytes), written\n"
@@ -175,6 +187,9 @@ static const struct option long_opts[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 	{ "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
+	{ "journal", no_argument, NULL, OPT_JOURNAL },
+	{ "no-journal", no_argument, NULL, OPT_NO_JOURNAL },
+	{ "journal-socket", required_argument, NULL, OPT_JOURNAL_SOCKET },
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "profile-dir", required_argument, NULL, OPT_PROFILE_DIR },
@@ -307,6 +322,21 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 						       why);
 			}
 			c->listen_set = 1;
+			break;
+		case OPT_JOURNAL:
+			c->journal_mode = HK_JOURNAL_ON;
+			break;
+		case OPT_NO_JOURNAL:
+			c->journal_mode = HK_JOURNAL_OFF;
+			break;
+		case OPT_JOURNAL_SOCKET:
+			/* a sockaddr_un's sun_path, its NUL included */
+			if (!optarg[0] || strlen(optarg) >= sizeof(((struct hk_journal *)0)->path)) {
+				flag = hk_msg__quote(qbuf, sizeof(qbuf), optarg);
+				return hk_usage__error(NULL, "bad --journal-socket '%s': a socket's "
+						       "path, 1 to 107 bytes", flag);
+			}
+			c->journal_socket = optarg;
 			break;
 		case OPT_PIN:
 			c->pin = 1;

@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "kernel/loader.h"
 #include "output/metrics_addr.h"
+#include "output/printer.h"
 
 /* Everything the command line says. */
 struct hk_cli {
@@ -22,6 +23,8 @@ struct hk_cli {
 	const char *prom_path;		/* --prometheus */
 	struct hk_metrics_addr listen;	/* --metrics-listen */
 	int listen_set;
+	int journal_mode;		/* enum hk_journal_mode: --journal, --no-journal */
+	const char *journal_socket;	/* --journal-socket; NULL: the default */
 	int pin;			/* --pin */
 	int version;			/* --version */
 	__u64 profile_ns;		/* --profile */
