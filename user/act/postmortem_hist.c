@@ -52,8 +52,8 @@ struct hk_pm_proc *hk_pm_hist__add(struct hk_pm_hist *h, __u32 pid, __u64 start_
 	p->pid = pid;
 	p->start_time_ns = start_time_ns;
 	p->heard_ns = now_ns;
-	memcpy(p->comm, comm, HK_COMM_LEN);
-	p->comm[HK_COMM_LEN - 1] = '\0';
+	/* an event's comm is NUL-padded, not always NUL-terminated */
+	memcpy(p->comm, comm, strnlen(comm, HK_COMM_LEN - 1));
 	return p;
 }
 
