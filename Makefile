@@ -87,7 +87,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c tests/common/*.c)
 VECTORS   := $(wildcard tests/vectors/*.h tests/vectors/*.inc)
 
 .DELETE_ON_ERROR:
-.PHONY: all deps run test unit docs-check docs-drift promtool-test browser-test npd-test include-check prog-test e2e e2e-attack e2e-iter vmtest bench clean
+.PHONY: all deps run test unit docs-check docs-drift promtool-test browser-test npd-test journal-catalog-test include-check prog-test e2e e2e-attack e2e-iter vmtest bench clean
 
 # Each entry point installs what is missing first, then re-enters make so
 # that pkg-config and bpftool are looked up after the install.
@@ -207,7 +207,7 @@ $(OUTPUT)/hkload: tests/e2e/hkload.c include/shared/units.h $(LINK_STAMP) | $(OU
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude -pthread $< -o $@
 
-# issue #19's memory workloads (tests/e2e/test_memtruth.py)
+# issue #19's and #33's memory workloads (tests/e2e/test_memtruth.py, test_memblame.py)
 $(OUTPUT)/memload: tests/e2e/memload.c include/shared/units.h $(LINK_STAMP) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) -Iinclude $< -o $@
@@ -338,6 +338,27 @@ browser-test: $(OUTPUT)/flame-svg $(OUTPUT)/doc-samples
 	$(Q)tools/deps.sh browser
 	$(Q)unshare --net sh -c 'ip link set lo up && exec python3 tests/browser/browser.py \
 		$(OUTPUT)/flame-svg $(OUTPUT)/doc-samples'
+
+# dist/hotspot-k.catalog: the same MESSAGE_IDs as the code sends
+# (user/output/journal_ids.c), each taken by the real journalctl
+# --update-catalog in a scratch root; under a second, measures nothing
+journal-catalog-test:
+	$(Q)tools/deps.sh journal
+	$(Q)tests/journal/catalog.sh
+
+# the OCI image of the static binary, FROM scratch, by Debian's buildah:
+# $(OUTPUT)/hotspot-k.oci.tar (tools/image.sh); STATIC=1 whatever was asked
+.PHONY: image kube-test
+image:
+	$(Q)tools/deps.sh image
+	$(Q)$(MAKE) --no-print-directory STATIC=1 hotspot-k
+	$(Q)tools/image.sh ./hotspot-k $(VERSION) $(OUTPUT)/hotspot-k.oci.tar
+
+# deploy/kubernetes/'s pod template played by podman kube play with that
+# image: the tool in it flags a busy loop in a kubelet-named cgroup with its
+# pod_uid and container_id; measures no time (under /tmp/hk-bpf.lock)
+kube-test: image $(OUTPUT)/hkload
+	$(Q)python3 tests/kubernetes/kube_play.py $(OUTPUT)/hotspot-k.oci.tar $(OUTPUT)/hkload $(VERSION)
 
 e2e: hotspot-k $(OUTPUT)/hkload $(OUTPUT)/profload $(OUTPUT)/leakload $(OUTPUT)/uringidle $(OUTPUT)/memload $(OUTPUT)/standin-test
 	$(Q)python3 tests/e2e/run.py --tool ./hotspot-k --hkload $(OUTPUT)/hkload

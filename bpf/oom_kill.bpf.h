@@ -27,18 +27,73 @@
 #include "maps.bpf.h"
 #include "window.bpf.h"
 
+/* One memory.events counter of memcg into k, when this kernel has it. */
+#define HK_OOM_EVENT(k, memcg, n, kname, slot)					\
+	do {									\
+		__u32 ev_;							\
+										\
+		if (!bpf_core_enum_value_exists(enum memcg_memory_event, kname))	\
+			break;							\
+		ev_ = bpf_core_enum_value(enum memcg_memory_event, kname);	\
+		if (ev_ < (n) && ev_ < 16 &&					\
+		    !bpf_core_read(&(k)->events[slot], sizeof(__u64),		\
+				   &(memcg)->memory_events[ev_ & 0xf]))		\
+			(k)->events_known |= 1U << (slot);			\
+	} while (0)
+
+/* A page counter's limit in bytes: HK_OOM_UNSET_BYTES when it sets none. */
+static __always_inline __u64 hk_oom_limit_bytes(__u64 pages, __u64 unset, __u64 page_size)
+{
+	return pages >= unset ? HK_OOM_UNSET_BYTES : pages * page_size;
+}
+
+/*
+ * What the post-mortem keeps of the memory cgroup at its limit, read now:
+ * the container's cgroup is often removed within milliseconds of the kill.
+ * memory.high (in the page counter since 5.8: 0 before), the swap
+ * counter's max (the memsw union on cgroup v1, CONFIG_MEMCG_SWAP on 5.15)
+ * and memory.events, hierarchical as the file shows them (the kill was
+ * counted before mark_victim).
+ */
+static __always_inline void hk_oom_memcg_more(struct mem_cgroup *memcg, __u64 unset,
+					      __u64 page_size, struct hk_oom_kill *k)
+{
+	__u32 n;
+
+	if (bpf_core_field_exists(struct page_counter, high)) {
+		k->high_bytes = hk_oom_limit_bytes(BPF_CORE_READ(memcg, memory.high), unset,
+						   page_size);
+		k->limits_known |= HK_OOM_HIGH_KNOWN;
+	}
+	if (bpf_core_field_exists(struct mem_cgroup, swap)) {
+		k->swap_max_bytes = hk_oom_limit_bytes(BPF_CORE_READ(memcg, swap.max), unset,
+						       page_size);
+		k->limits_known |= HK_OOM_SWAP_KNOWN;
+	}
+	if (!bpf_core_field_exists(struct mem_cgroup, memory_events))
+		return;
+	n = bpf_core_field_size(memcg->memory_events) / sizeof(long);
+	HK_OOM_EVENT(k, memcg, n, MEMCG_LOW, HK_OOM_EV_LOW);
+	HK_OOM_EVENT(k, memcg, n, MEMCG_HIGH, HK_OOM_EV_HIGH);
+	HK_OOM_EVENT(k, memcg, n, MEMCG_MAX, HK_OOM_EV_MAX);
+	HK_OOM_EVENT(k, memcg, n, MEMCG_OOM, HK_OOM_EV_OOM);
+	HK_OOM_EVENT(k, memcg, n, MEMCG_OOM_KILL, HK_OOM_EV_OOM_KILL);
+	HK_OOM_EVENT(k, memcg, n, MEMCG_OOM_GROUP_KILL, HK_OOM_EV_OOM_GROUP_KILL);
+}
+
 /*
  * The memory cgroup whose limit was hit: the first, up from task's own,
  * whose usage is at its max (hk_oom_at_limit), into k; none (a host OOM)
  * leaves k's memcg fields 0. The OOM killer's own memcg is an ancestor of
  * the victim's (it picks victims inside it), and the charge that failed
  * left it at its limit. Cgroup v1 and v2 alike: the memory page counter.
+ * The rest of what is kept of it is read after the loop, once.
  */
 static __always_inline void hk_oom_memcg(struct task_struct *task, __u64 page_size,
 					 struct hk_oom_kill *k)
 {
 	struct cgroup_subsys_state *css;
-	struct mem_cgroup *memcg;
+	struct mem_cgroup *memcg, *found = NULL;
 	__u64 usage, max, unset;
 	const char *name;
 	int id, i;
@@ -64,10 +119,13 @@ static __always_inline void hk_oom_memcg(struct task_struct *task, __u64 page_si
 			if (name)
 				bpf_probe_read_kernel_str(k->memcg_name, sizeof(k->memcg_name),
 							  name);
-			return;
+			found = memcg;
+			break;
 		}
 		css = BPF_CORE_READ(css, parent);
 	}
+	if (found)
+		hk_oom_memcg_more(found, unset, page_size, k);
 }
 
 /*

@@ -10,8 +10,9 @@
 # The host's end-to-end suites (e2e, e2e-attack, e2e-iter) measure CPU shares
 # and latencies on a 2-CPU machine: nothing else runs beside them. The guests
 # of vmtest measure inside their own kernel, and the suites that only compute
-# (unit, docs-check, docs-drift, promtool-test, browser-test, npd-test, sanitize,
-# fuzz-smoke, prog-test, install-test)
+# (unit, docs-check, docs-drift, promtool-test, browser-test, npd-test,
+# journal-catalog-test, kube-test, sanitize, fuzz-smoke, prog-test,
+# install-test)
 # measure nothing: those
 # two groups overlap. vmtest's output is kept in build/vmtest.out and shown
 # when it ends. A failed suite ends the run at once (a vmtest still booting is
@@ -100,6 +101,8 @@ suite docs-drift $make --no-print-directory STATIC=1 docs-drift
 suite promtool-test $make --no-print-directory STATIC=1 promtool-test
 suite browser-test $make --no-print-directory STATIC=1 browser-test
 suite npd-test $make --no-print-directory STATIC=1 npd-test
+suite journal-catalog-test $make --no-print-directory STATIC=1 journal-catalog-test
+suite kube-test $make --no-print-directory STATIC=1 kube-test
 suite sanitize $make --no-print-directory sanitize
 # the corpus replayed, then 2 s of fuzzing a target (make fuzz: 60 s each)
 suite fuzz-smoke $make --no-print-directory FUZZ_SMOKE_SECONDS=2 fuzz-smoke

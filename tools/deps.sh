@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Install the Debian packages a step needs, only those that are missing.
-#   tools/deps.sh build|check|test|fuzz|vmtest|bench|install|prometheus|browser|cross-arm64|cross-arm64-unit|cross-x86
+#   tools/deps.sh build|check|test|fuzz|vmtest|bench|install|prometheus|browser|journal|image|cross-arm64|cross-arm64-unit|cross-x86
 # cross-ARCH: Debian's cross compiler for that target and its -dev packages
 # through multiarch (the Debian architecture added to dpkg first).
 set -eu
@@ -41,6 +41,16 @@ prometheus="prometheus prometheus-node-exporter python3 util-linux coreutils"
 # with what it pulls in: 23 s here), and the prometheus whose web UI it
 # loads; unshare and ip for the test's network namespace
 browser="chromium prometheus python3 util-linux iproute2"
+# make journal-catalog-test and the e2e journal_native: journalctl, and a
+# systemd-journald of the test's own (started by PID in a mount namespace
+# of its own, never as a service; unshare and mount for that)
+journal="systemd util-linux coreutils"
+# make image and kube-test: buildah builds the image FROM scratch; podman
+# plays the DaemonSet's pod (catatonit: the pause image podman builds
+# itself, nothing pulled; runc: crun refuses a hybrid host whose cgroup2 has
+# a controller); python3-yaml reads the manifest. podman's units (socket,
+# auto-update, restart) are stopped and disabled where an init started them
+image="buildah podman runc catatonit python3-yaml"
 
 # make unit ARCH=arm64: the aarch64 unit tests under qemu-user
 cross_unit="qemu-user-static libcunit1-dev:arm64"
@@ -50,17 +60,19 @@ case "${1:-build}" in
 build) want=$build ;;
 # make check: build, unit, prog-test and e2e's smoke: no guests, no fuzzer
 check) want="$build $test" ;;
-test) want="$build $test $fuzz $vmtest $install $prometheus $browser $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
+test) want="$build $test $fuzz $vmtest $install $prometheus $browser $journal $image $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
 fuzz) want="$build $fuzz" ;;
 vmtest) want="$build $vmtest $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
 bench) want="$build $test $bench" ;;
 install) want="$build $install" ;;
 prometheus) want="$prometheus" ;;
 browser) want="$browser" ;;
+journal) want="$journal" ;;
+image) want="$image" ;;
 cross-arm64) want="$build $(cross_pkgs aarch64 arm64)"; foreign=arm64 ;;
 cross-arm64-unit) want="$build $(cross_pkgs aarch64 arm64) $cross_unit"; foreign=arm64 ;;
 cross-x86) want="$build $(cross_pkgs x86-64 amd64)"; foreign=amd64 ;;
-*) echo "usage: $0 build|check|test|fuzz|vmtest|bench|install|prometheus|browser|cross-arm64|cross-arm64-unit|cross-x86" >&2; exit 2 ;;
+*) echo "usage: $0 build|check|test|fuzz|vmtest|bench|install|prometheus|browser|journal|image|cross-arm64|cross-arm64-unit|cross-x86" >&2; exit 2 ;;
 esac
 [ "$foreign" != "$host_deb" ] || foreign=
 
@@ -107,3 +119,14 @@ for svc in prometheus prometheus-node-exporter; do
 		update-rc.d "$svc" disable >/dev/null 2>&1 || true
 	fi
 done
+# podman enables its API socket, auto-update timer and restart service: the
+# tests run podman by hand, in storage of their own, and want none of them
+case " $missing " in
+*" podman "*)
+	for unit in podman.socket podman.service podman-auto-update.timer podman-restart.service; do
+		systemctl is-enabled --quiet "$unit" 2>/dev/null || systemctl is-active --quiet "$unit" 2>/dev/null ||
+			continue
+		echo "deps: stopping and disabling $unit (installed for make image)"
+		systemctl disable --now "$unit" >/dev/null 2>&1 || true
+	done ;;
+esac

@@ -12,6 +12,7 @@ _hotspot_k_opts()
 	run)
 		echo --config --interval --json --utc --duration --pid --comm \
 			--exclude-comm --cgroup --prometheus --metrics-listen \
+			--journal --no-journal --journal-socket \
 			--profile --profile-dir \
 			--freeze-on-oom --freeze-max --never-freeze --pin --max-procs \
 			--driver --timer-walk --no-hook --bpf-stats --no-bpf-stats \
@@ -52,7 +53,7 @@ _hotspot_k()
 	fi
 	# a value after the option that takes it
 	case $prev in
-	-c|--config|--check-config|--prometheus)
+	-c|--config|--check-config|--prometheus|--journal-socket)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return

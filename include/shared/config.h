@@ -166,6 +166,9 @@ struct hk_config {
 						 * accounting back off if it exits
 						 * last (delayacct.c) */
 	__u32 freeze_max_s;			/* a freeze is thawed after this */
+	__u32 pm_records;			/* OOM post-mortem files kept; 0:
+						 * none written (act/postmortem.h) */
+	__u32 pm_record_bytes;			/* ... each at most this long */
 };
 
 #endif /* HK_SHARED_CONFIG_H */

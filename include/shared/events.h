@@ -55,6 +55,26 @@ enum hk_oom_consts {
 	HK_OOM_FLAG_WINDOWS = 5,
 };
 
+/* The memory.events counters an OOM kill keeps (hk_oom_kill.events[]). */
+enum hk_oom_event {
+	HK_OOM_EV_LOW = 0,
+	HK_OOM_EV_HIGH = 1,
+	HK_OOM_EV_MAX = 2,
+	HK_OOM_EV_OOM = 3,
+	HK_OOM_EV_OOM_KILL = 4,
+	HK_OOM_EV_OOM_GROUP_KILL = 5,	/* Linux 5.16+ */
+	HK_OOM_EVENTS = 6,
+};
+
+/* hk_oom_kill.limits_known: which of its other limits were read. */
+enum hk_oom_limits {
+	HK_OOM_HIGH_KNOWN = 1,
+	HK_OOM_SWAP_KNOWN = 2,
+};
+
+/* A limit the memory cgroup does not set ("max"), in hk_oom_kill's bytes. */
+#define HK_OOM_UNSET_BYTES (~0ULL)
+
 /*
  * An OOM kill: what the kernel did (oom:mark_victim) and what hotspot-k
  * had said of the victim before. Kept in hk_oom until the victim's last
@@ -75,6 +95,15 @@ struct hk_oom_kill {
 	__u32 tracked;			/* hk_procs had an entry for it */
 	char memcg_name[HK_OOM_NAME_LEN]; /* that cgroup's directory name,
 					 * NUL-padded (its path: userspace) */
+	/* read at the kill, for the post-mortem (act/postmortem.h): the
+	 * cgroup may be gone by the time userspace looks */
+	__u64 high_bytes;		/* its memory.high (HK_OOM_UNSET_BYTES:
+					 * max) */
+	__u64 swap_max_bytes;		/* memory.swap.max; on cgroup v1 the
+					 * union's memsw: memory+swap */
+	__u64 events[HK_OOM_EVENTS];	/* its memory.events (hierarchical) */
+	__u32 events_known;		/* bit per events[] the kernel has */
+	__u32 limits_known;		/* HK_OOM_HIGH_KNOWN, HK_OOM_SWAP_KNOWN */
 };
 
 /* A label change, sent over the hk_events ring buffer. */

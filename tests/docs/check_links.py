@@ -28,9 +28,15 @@ COMMANDS = ['status', 'follow', 'unpin', 'thaw', 'profile']
 # flags of other tools quoted in the docs, each with the tool it belongs to
 IGNORED_FLAGS = {
     '--now': 'systemctl enable --now',
+    '--update-catalog': 'journalctl --update-catalog',
     '--attacks': 'tests/e2e/run.py --attacks',
     '--min-margin': 'tests/bpf-prog-test/stack_chain.py --min-margin',
     '--min-frame-margin': 'tests/bpf-prog-test/stack_chain.py --min-frame-margin',
+    '--network': 'podman run --network host',
+    '--read-only': 'podman run --read-only',
+    '--cap-drop': 'podman run --cap-drop all',
+    '--cap-add': 'podman run --cap-add BPF,PERFMON',
+    '--security-opt': 'podman run --security-opt seccomp=unconfined',
 }
 
 FENCE = re.compile(r'^\s*(```|~~~)')

@@ -15,7 +15,8 @@ Where each side comes from:
   JSON keys    a real transition line (samples: hk_format__json, the code
                the binary runs, for an oom_killed in a PID namespace)
   metrics      the # TYPE lines of a real Prometheus file (samples)
-  environment  the HOTSPOT_K_* strings in the binary
+  environment  the HOTSPOT_K_* strings in the binary (the journal's fields,
+               each a JSON key upper-cased, apart)
 against man/hotspot-k.8 (OPTIONS, COMMANDS, DESCRIPTION, DIAGNOSES, JSON,
 Journal, METRICS, ENVIRONMENT) and man/hotspot-k.conf.5 (every key: its
 head says what --generate-config says, its text is the key's help).
@@ -319,6 +320,7 @@ def check_json(samples, man):
     bad = next((i for i, (a, b) in enumerate(zip(common, order)) if a != b), None)
     check("JSON: the entries in the line's order", [] if bad is None else
           ["%s where the line has %s" % (common[bad], order[bad])], said="out of order")
+    return keys
 
 
 def check_metrics(samples, man):
@@ -338,9 +340,18 @@ def check_metrics(samples, man):
     check("every metric the man page names elsewhere is real", (), sorted(named - have - doc))
 
 
-def check_env(tool, man):
+def check_env(tool, man, json_keys):
     with open(tool, "rb") as f:
         have = set(x.decode() for x in re.findall(rb"HOTSPOT_K_[A-Z0-9_]*[A-Z0-9]", f.read()))
+    # the journal's fields (journal_event.c): each a JSON key upper-cased,
+    # HOTSPOT_K_LABEL apart (JSON's "to"); any other name is a variable
+    fields = {h for h in have if h[len("HOTSPOT_K_"):].lower() in json_keys or
+              h == "HOTSPOT_K_LABEL"}
+    have -= fields
+    named = set(re.findall(r"HOTSPOT_K_[A-Z0-9_]*[A-Z0-9]",
+                           plain(sections(man, "SS").get("Journal", ""))))
+    check("Journal: every HOTSPOT_K_* field named is one the binary sends, each a JSON key "
+          "upper-cased (%d sent)" % len(fields), (), sorted(named - fields))
     env = plain(sections(man, "SH").get("ENVIRONMENT", ""))
     doc = set(re.findall(r"HOTSPOT_K_[A-Z0-9_]*[A-Z0-9]", env))
     check("ENVIRONMENT: every HOTSPOT_K_* variable the binary reads, and no other (%d)" %
@@ -356,9 +367,9 @@ def main():
     check_flags(a.tool, man)
     check_keys(a.tool, man)
     check_labels(a.tool, man)
-    check_json(a.samples, man)
+    keys = check_json(a.samples, man)
     check_metrics(a.samples, man)
-    check_env(a.tool, man)
+    check_env(a.tool, man, keys)
     if failed:
         print("docs-drift: %d check(s) failed: the man pages and the binary disagree" % failed)
         return 1

@@ -6,7 +6,8 @@
  * Each one is a shape the kernel review (findings 1, 2, 4, 6) says a fault
  * count or an RSS counter reads wrong: a big holder that takes the host's
  * headroom, copy-on-write after fork, a working set larger than its memory
- * cgroup, mapped shared memory, a leak that swaps, a leak whose rate rises.
+ * cgroup, mapped shared memory, a leak that swaps, a leak whose rate rises;
+ * and issue #33's steady service, stalled by a leak beside it.
  * As in hkload, rates are set by the test, not the machine: steps wait for
  * absolute CLOCK_MONOTONIC deadlines, so a slow step shortens the next sleep
  * and the mean rate never drifts (thrash alone runs flat out: being busy
@@ -45,6 +46,9 @@ static const char usage_text[] =
 "  thrash --size SIZE                  SIZE filled with pseudo-random bytes, then\n"
 "      one byte of each page incremented in turn, flat out, forever: run it in\n"
 "      a memory cgroup smaller than SIZE, with swap, and it swaps in each page\n"
+"  service --size SIZE [--rate SIZE]   SIZE filled with pseudo-random bytes,\n"
+"      then a byte of each page written in turn at --rate/s (32M), over and\n"
+"      over: a steady service touching its working set; it grows by nothing\n"
 "  shmmap --file PATH [--rate SIZE]    map PATH (an existing /dev/shm file),\n"
 "      read a byte per page at --rate/s (100M): mapped shmem, nothing allocated\n"
 "  leak --step SIZE [--every DUR] [--then SIZE --after DUR] [--max SIZE]\n"
@@ -276,6 +280,21 @@ static int cmd_cow(struct opts *o)
 	}
 }
 
+/* SIZE of pseudo-random bytes (zram cannot store them as same-filled) */
+static volatile unsigned char *random_set(uint64_t size)
+{
+	volatile unsigned char *m = anon_touched(size);
+	uint64_t x = 0x9e3779b97f4a7c15ULL, i;
+
+	for (i = 0; i < size / sizeof(x); i++) {
+		x ^= x << 13;	/* xorshift64 */
+		x ^= x >> 7;
+		x ^= x << 17;
+		((volatile uint64_t *)m)[i] = x;
+	}
+	return m;
+}
+
 /* The page LRU's worst case: a loop over more pages than the memory cgroup
  * holds evicts each page just before it is needed again, so each touch is a
  * swap-in (a decompression with zram) after a reclaim. Random bytes keep
@@ -283,19 +302,34 @@ static int cmd_cow(struct opts *o)
 static int __attribute__((noreturn)) cmd_thrash(struct opts *o)
 {
 	volatile unsigned char *m;
-	uint64_t x = 0x9e3779b97f4a7c15ULL, i, off;
+	uint64_t off;
 
 	need(o->size, "--size");
-	m = anon_touched(o->size);
-	for (i = 0; i < o->size / sizeof(x); i++) {
-		x ^= x << 13;	/* xorshift64 */
-		x ^= x >> 7;
-		x ^= x << 17;
-		((volatile uint64_t *)m)[i] = x;
-	}
+	m = random_set(o->size);
 	say("ready");
 	for (off = 0;; off = off + PAGE_BYTES < o->size ? off + PAGE_BYTES : 0)
 		m[off]++;
+}
+
+/* Issue #33's victim: a service whose working set is steady, touched at a
+ * pace of its own. Alone under its limit it never waits; beside a leak
+ * that fills the limit, its pages are reclaimed and each touch of one is a
+ * swap-in: it stalls without growing. */
+static int __attribute__((noreturn)) cmd_service(struct opts *o)
+{
+	uint64_t rate = o->rate ? o->rate : 32 * HK_MIB, budget = 0, off = 0, next = 0;
+	volatile unsigned char *m;
+
+	need(o->size, "--size");
+	m = random_set(o->size);
+	say("ready");
+	for (;;) {
+		sleep_until(&next, TICK_NS);
+		for (budget += rate / TICKS_PER_S; budget >= PAGE_BYTES; budget -= PAGE_BYTES) {
+			m[off]++;
+			off = off + PAGE_BYTES < o->size ? off + PAGE_BYTES : 0;
+		}
+	}
 }
 
 /* Finding 4's workload: an existing /dev/shm file (written by someone
@@ -366,7 +400,7 @@ int main(int argc, char **argv)
 		int (*run)(struct opts *o);
 	} cmds[] = {
 		{ "hold", cmd_hold }, { "cow", cmd_cow }, { "thrash", cmd_thrash },
-		{ "shmmap", cmd_shmmap }, { "leak", cmd_leak },
+		{ "shmmap", cmd_shmmap }, { "leak", cmd_leak }, { "service", cmd_service },
 	};
 	struct opts o = { 0 };
 	pid_t parent = getppid();

@@ -98,6 +98,8 @@ USAGE_LINES = [
     (["--json=yes"], None, "hotspot-k: option '--json' takes no value"),
     (["--ver"], None, "hotspot-k: ambiguous option '--ver'"),
     (["-j", "stray"], None, "hotspot-k: unexpected argument 'stray'"),
+    (["--journal-socket", ""], None,
+     "hotspot-k: bad --journal-socket '': a socket's path, 1 to 107 bytes"),
     (["stauts"], None, "hotspot-k: unknown command 'stauts' (commands: %s); did you mean "
      "'status'?" % COMMAND_LIST),
     (["xyzzy"], None, "hotspot-k: unknown command 'xyzzy' (commands: %s)" % COMMAND_LIST),

@@ -59,6 +59,7 @@ unit=$d/usr/lib/systemd/system/hotspot-k.service
 bin=$d/usr/sbin/hotspot-k
 
 expect="etc/hotspot-k/hotspot-k.conf 0644
+usr/lib/systemd/catalog/hotspot-k.catalog 0644
 usr/lib/systemd/system/hotspot-k.service 0644
 usr/sbin/hotspot-k 0755
 usr/share/bash-completion/completions/hotspot-k 0644
@@ -94,6 +95,9 @@ bash "$here/completion.sh" "$tool" "$d/usr/share/bash-completion/completions/hot
 rc=$?
 sed 's/^  PASS     /           /; s/^  FAIL     /           FAIL /' "$tmp/completion.out"
 check "the completions: bash -n, each command's options as its --help, values" test $rc = 0
+# (journalctl takes it: make journal-catalog-test)
+check "the journal's catalog is dist/hotspot-k.catalog" \
+	cmp -s dist/hotspot-k.catalog "$d/usr/lib/systemd/catalog/hotspot-k.catalog"
 check "the unit has every @PLACEHOLDER@ filled" sh -c "! grep -q '@[A-Z_]*@' '$unit'"
 check_eq "the unit's ExecStart runs the installed binary on the installed config" \
 	"ExecStart=/usr/sbin/hotspot-k --config /etc/hotspot-k/hotspot-k.conf" \
@@ -167,8 +171,9 @@ check_eq "uninstall leaves exactly the tree that was there (config, its mode, us
 d=$tmp/default-prefix
 mkdir "$d"
 mk install DESTDIR="$d" >/dev/null 2>&1
-check "PREFIX=/usr/local: sbin, share/man/man8 and man5, lib/systemd/system, the completions under it, config in /etc" \
+check "PREFIX=/usr/local: sbin, share/man/man8 and man5, lib/systemd/system and catalog, the completions under it, config in /etc" \
 	test -x "$d/usr/local/sbin/hotspot-k" -a -f "$d/usr/local/share/man/man8/hotspot-k.8.gz" \
+	-a -f "$d/usr/local/lib/systemd/catalog/hotspot-k.catalog" \
 	-a -f "$d/usr/local/share/man/man5/hotspot-k.conf.5.gz" \
 	-a -f "$d/usr/local/share/bash-completion/completions/hotspot-k" \
 	-a -f "$d/usr/local/share/zsh/site-functions/_hotspot-k" \

@@ -34,11 +34,12 @@ int main(void)
 	    hk_add_prometheus_suite() ||
 	    hk_add_classify_suite() || hk_add_oom_risk_suite() ||
 	    hk_add_status_suite() || hk_add_npd_suite() || hk_add_freeze_suite() || hk_add_freeze_state_suite() ||
-	    hk_add_freeze_blame_suite() ||
+	    hk_add_freeze_blame_suite() || hk_add_mem_blame_suite() ||
 	    hk_add_freeze_hand_suite() ||
 	    hk_add_delayacct_suite() || hk_add_safefile_suite() || hk_add_service_suite() ||
 	    hk_add_cgroup_parse_suite() || hk_add_workload_suite() || hk_add_shares_suite() ||
 	    hk_add_cgroup_id_suite() || hk_add_oom_kill_suite() || hk_add_linelimit_suite() ||
+	    hk_add_journal_suite() || hk_add_postmortem_suite() ||
 	    hk_add_symbolize_suite() || hk_add_symbolize_caps_suite() ||
 	    hk_add_worker_suite() || hk_add_sandbox_suite() || hk_add_flamegraph_suite() ||
 	    hk_add_flame_svg_suite() || hk_add_flame_caps_suite() || hk_add_leaf_suite() ||

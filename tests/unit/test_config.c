@@ -54,6 +54,9 @@ static void test_defaults(void)
 				       "/system.slice/dbus-broker.service",
 				       "/system.slice/systemd-logind.service",
 				       "/system.slice/ssh.service", "/system.slice/sshd.service" } },
+		/* [postmortem]: 32 files of 64 KiB at most */
+		.pm_records = 32,
+		.pm_record_bytes = 65536,
 	};
 	struct hk_config c;
 

@@ -185,6 +185,30 @@ static void test_human_mem_thrashing(void)
 		   " · 3 major faults/s · stalled 0 % · cpu 25 %\n");
 }
 
+/* a stall in reclaim names who grew under its limit; nobody, nothing said */
+static void test_human_growers(void)
+{
+	struct hk_mem_blame b = { .n = 2, .looked = 1, .limit_growth_bytes = 100 * HK_MIB };
+	struct hk_format_ctx c = ctx_utc;
+	struct hk_event e;
+
+	b.g[0] = (struct hk_grower){ .tgid = 4242, .share_pct_x100 = 8600,
+				     .growth_bytes = 86 * HK_MIB };
+	set_comm(b.g[0].comm, "leak");
+	b.g[1] = (struct hk_grower){ .tgid = 300, .share_pct_x100 = 1400,
+				     .growth_bytes = 14 * HK_MIB };
+	c.blame = &b;
+	ev_thrash(&e);
+	ASSERT_STR(human(&e, &c),
+		   H_TIME "   5100 thrash            "
+		   "            OK → Mem-thrashing   "
+		   "12.3k minor faults/s, 11.9k not explained by RSS growth"
+		   " · 3 major faults/s · stalled 0 % · cpu 25 %"
+		   " · reclaim caused by pid 4242 (leak) 86 %, pid 300 14 % of the limit's growth\n");
+	b.n = 0;
+	ASSERT_HAS(human(&e, &c), " · cpu 25 %\n");
+}
+
 /* the vmtest guest's leak, held at a memory.high of 64 MiB */
 static void test_human_mem_throttled(void)
 {
@@ -735,6 +759,7 @@ int hk_add_format_suite(void)
 		{ "hk_format__duration", test_fmt_duration },
 		{ "human oom_risk", test_human_oom_risk },
 		{ "human mem_thrashing", test_human_mem_thrashing },
+		{ "human growers", test_human_growers },
 		{ "human mem_throttled", test_human_mem_throttled },
 		{ "human throttled", test_human_throttled },
 		{ "human starved", test_human_starved },

@@ -406,7 +406,8 @@ static void test_long_cgroup(void)
 /*
  * The widest line an event can make: an OOM kill, every path (the cgroup,
  * the quota's, memory.high's, the killed memory cgroup) 4096 bytes of
- * \x01, every comm and the unit of \x01, every number at its widest. With
+ * \x01, every comm and the unit of \x01, every number at its widest; then a
+ * stall's, its three growers' comms of \x01 too. With
  * the journal's "<N>" before it, it fits HK_FORMAT_LINE_MAX (16 KiB), far
  * under journald's LineMax (48 KiB), as JSON and as the human line.
  */
@@ -414,9 +415,10 @@ static void test_widest_event(void)
 {
 	static char path[HK_FORMAT_CGROUP_MAX + 1], line[HK_FORMAT_LINE_MAX];
 	struct hk_format_ctx c = ctx_utc;
+	struct hk_mem_blame b;
 	struct hk_workload wl;
 	struct hk_event e;
-	int n;
+	int n, i;
 
 	memset(&e, 0xff, sizeof(e));
 	e.type = HK_EV_TRANSITION;
@@ -438,6 +440,21 @@ static void test_widest_event(void)
 	n = hk_format__json(line, sizeof(line), &e, path, &c);
 	CU_ASSERT_FATAL(n > 0);
 	/* 16 KiB, whatever HK_FORMAT_LINE_MAX says */
+	CU_ASSERT(n + strlen("<3>") <= 16384);
+	CU_ASSERT_TRUE(json_line_valid(line));
+	n = hk_format__human(line, sizeof(line), &e, path, &c);
+	CU_ASSERT_FATAL(n > 0);
+	CU_ASSERT(n + strlen("<3>") <= HK_FORMAT_LINE_MAX);
+	/* a stall in reclaim, with three growers of \x01 comms */
+	memset(&b, 0xff, sizeof(b));
+	b.n = HK_GROWERS;
+	for (i = 0; i < HK_GROWERS; i++)
+		memset(b.g[i].comm, '\x01', sizeof(b.g[i].comm));
+	c.blame = &b;
+	c.oom_memcg = NULL;
+	e.to = HK_MEM_THRASHING;
+	n = hk_format__json(line, sizeof(line), &e, path, &c);
+	CU_ASSERT_FATAL(n > 0);
 	CU_ASSERT(n + strlen("<3>") <= 16384);
 	CU_ASSERT_TRUE(json_line_valid(line));
 	n = hk_format__human(line, sizeof(line), &e, path, &c);

@@ -14,9 +14,11 @@
 /* a stall ledger of nothing (the window's, or the running total) */
 #define J_STALL0 "{\"neighbor_s\":0.000,\"self_s\":0.000,\"quota_s\":0.000,\"steal_irq_s\":0.000,\"weight_s\":0.000,\"reclaim_s\":0.000,\"swapin_s\":0.000,\"refault_s\":0.000,\"io_s\":0.000}"
 #define J_NOSTALL ",\"stall\":" J_STALL0 ",\"stall_total\":" J_STALL0
-/* what only an oom_killed says, null in every other transition (after
- * the stall ledger, which every transition has) */
-#define J_NOOOM J_NOSTALL ",\"oom_memcg\":null,\"oom_memcg_id\":null,\"oom_limit_bytes\":null," \
+/* what only a stall in reclaim says (its growers), null in every other
+ * transition; what only an oom_killed says, likewise (both after the stall
+ * ledger, which every transition has) */
+#define J_NOGROW ",\"limit_growth_bytes\":null,\"growers\":null,\"growers_cut\":null"
+#define J_NOOOM J_NOSTALL J_NOGROW ",\"oom_memcg\":null,\"oom_memcg_id\":null,\"oom_limit_bytes\":null," \
 		"\"oom_usage_bytes\":null,\"flagged\":null,\"flagged_for_s\":null," \
 		"\"tracked\":null}\n"
 #define J_NOPEERS ",\"aggressor_pid\":null,\"aggressor_comm\":null," \
@@ -295,6 +297,32 @@ static void test_json_exited(void)
 		   J_NOPEERS);
 }
 
+/* a stall in reclaim: the growers under its limit, the largest first */
+static void test_json_growers(void)
+{
+	struct hk_mem_blame b = { .n = 2, .looked = 1, .limit_growth_bytes = 90 * HK_MIB,
+				  .cut = 3 };
+	struct hk_format_ctx c = ctx_utc;
+	struct hk_event e;
+
+	b.g[0] = (struct hk_grower){ .tgid = 4242, .share_pct_x100 = 8600,
+				     .growth_bytes = 86 * HK_MIB };
+	set_comm(b.g[0].comm, "leak\"x");
+	b.g[1] = (struct hk_grower){ .tgid = 300, .share_pct_x100 = 1400,
+				     .growth_bytes = 14 * HK_MIB };
+	c.blame = &b;
+	ev_thrash(&e);
+	CU_ASSERT(hk_format__json(fmt_out, sizeof(fmt_out), &e, NULL, &c) > 0);
+	ASSERT_HAS(fmt_out, "\"victim_deprioritised\":false" J_NOSTALL ",\"limit_growth_bytes\":94371840,"
+		   "\"growers\":[{\"pid\":4242,\"comm\":\"leak\\\"x\",\"growth_bytes\":90177536,"
+		   "\"share_pct\":86.00},{\"pid\":300,\"comm\":\"\",\"growth_bytes\":14680064,"
+		   "\"share_pct\":14.00}],\"growers_cut\":3,\"oom_memcg\":null,");
+	/* sought, nobody grew: an empty list, not null */
+	b.n = 0;
+	CU_ASSERT(hk_format__json(fmt_out, sizeof(fmt_out), &e, NULL, &c) > 0);
+	ASSERT_HAS(fmt_out, ",\"growers\":[],\"growers_cut\":3,");
+}
+
 static void test_json_ns_fields(void)
 {
 	struct hk_event e;
@@ -419,6 +447,7 @@ int hk_add_format_json_suite(void)
 		{ "json deprioritised", test_json_deprioritised },
 		{ "json ok", test_json_ok },
 		{ "json exited", test_json_exited },
+		{ "json growers", test_json_growers },
 		{ "json ns fields", test_json_ns_fields },
 		{ "json extremes", test_json_extremes },
 		{ "json time offset", test_json_time_offset },

@@ -3,12 +3,19 @@
  * test_preflight_jit.c - the BPF JIT switched off is said in one line, the
  * cause and the fix, before the load (a stand-in net.core.bpf_jit_enable)
  * and from the verifier's own words when the switch could not be read; a
- * PREEMPT_RT kernel (no BPF timers there) told by its version string.
+ * PREEMPT_RT kernel (no BPF timers there) told by its version string; a
+ * seccomp filter (a container runtime's profile, which refuses bpf() with
+ * EPERM) seen in /proc/self/status.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include "kernel/preflight.h"
 #include "suites.h"
 
@@ -98,12 +105,38 @@ static void test_preempt_rt(void)
 	CU_ASSERT(hk_preflight__preempt_rt(NULL) == 0 || hk_preflight__preempt_rt(NULL) == 1);
 }
 
+/* In a child under an allow-all filter: what it reports, as its exit status. */
+static void test_seccomp(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { .len = 1, .filter = &allow };
+	int status = -1;
+	pid_t pid;
+
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (!pid) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+			_exit(99);
+		_exit(hk_preflight__seccomp_filtered());
+	}
+	CU_ASSERT_EQUAL_FATAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFEXITED(status));
+	/* 99: no filter could be set (qemu-user emulates no seccomp) */
+	if (WEXITSTATUS(status) != 99)
+		CU_ASSERT_EQUAL(WEXITSTATUS(status), 1);
+	/* this process's: whatever runs it, an answer */
+	CU_ASSERT(hk_preflight__seccomp_filtered() == 0 || hk_preflight__seccomp_filtered() == 1);
+}
+
 int hk_add_preflight_jit_suite(void)
 {
 	static const struct hk_unit_test tests[] = {
 		{ "net.core.bpf_jit_enable read before the load", test_switch },
 		{ "the verifier's words for it", test_refusal },
 		{ "PREEMPT_RT from the version string", test_preempt_rt },
+		{ "a seccomp filter from /proc/self/status", test_seccomp },
 	};
 
 	return HK_ADD_SUITE("preflight_jit", tests);

@@ -242,7 +242,9 @@ static void test_table_several(void)
 		   "  +38.1 MiB/s  anon 1.12 GiB +41.0 MiB/s · limit 23.4 GiB (RAM) · ETA 9m14s\n"
 		   "   4500  thrash            -                         -             Mem-thrashing        -    51 %     0 %   300 MiB"
 		   "  -2.00 MiB/s  leaving: 2 of 3 windows without it · 19.3k minor faults/s,"
-		   " 19.2k not explained by RSS growth · 0 major faults/s · stalled 0 %\n"
+		   " 19.2k not explained by RSS growth · 0 major faults/s · stalled 0 %"
+		   /* the leak beside it, under the same RAM, grew 40 MB in the window */
+		   " · reclaim caused by pid 4242 (python3) 100 % of the limit's growth\n"
 		   "   4400  quota             -                         -             Throttled        1h00m    20 %    80 %  12.0 MiB"
 		   "        0 B/s  its cgroup's CPU quota throttled it 63 % of the window · thread 4410"
 		   " waited 41 % for a CPU\n"

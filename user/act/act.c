@@ -34,7 +34,7 @@ static void act_write(struct hk_act *a, struct hk_out *o, int priority)
 {
 	if (hk_out__finish(o) < 0)
 		return;
-	hk_printer__write(a->pr, priority, o->buf, o->pos);
+	hk_printer__write(a->pr, HK_JMSG_PROFILE, priority, o->buf, o->pos);
 }
 
 /* ,"folded":"PREFIX.folded","svg":"PREFIX.svg" */
@@ -90,6 +90,9 @@ void hk_act__profile_started(struct hk_act *a, __u32 pid, const char *comm,
 		hk_out__str(&o, ".{folded,svg}\n");
 	}
 	act_write(a, &o, 6);
+	/* the post-mortem of a kill names the growth profile taken */
+	if (kind == HK_PROF_MEMORY)
+		hk_postmortem__profile(a->pm, pid, prefix);
 }
 
 /* " (cut: perf map cut at 64 MiB of 64 GiB; ...)" and the line's end */
@@ -168,7 +171,7 @@ void hk_act__profile_done(void *act, const struct hk_profile_result *r)
 /* A line about a freeze held (freeze_do.c), to the printer. */
 static void freeze_say(void *pr, int prio, const char *line, size_t n)
 {
-	hk_printer__write(pr, prio, line, n);
+	hk_printer__write(pr, HK_JMSG_THAW, prio, line, n);
 }
 
 void hk_act__freeze_tick(struct hk_act *a)
@@ -190,11 +193,14 @@ void hk_act__transition(void *act, const struct hk_event *e)
 	char prefix[HK_PROFILE_PATH_MAX], err[512];
 	int n, prio;
 
+	/* what the post-mortem of an OOM kill needs: before the profile
+	 * of an OOM risk starts, so that its path is the history's */
+	hk_postmortem__event(a->pm, e, a->pr->fmt.oom_memcg);
 	/* first: a freeze stops the damage, a profile only explains it */
 	if (a->freeze) {
 		n = hk_freeze__event(a->freeze, e, a->pr->json, &a->pr->fmt, &prio);
 		if (n > 0)
-			hk_printer__write(a->pr, prio, a->freeze->line, (size_t)n);
+			hk_printer__write(a->pr, HK_JMSG_FREEZE, prio, a->freeze->line, (size_t)n);
 	}
 	/* an ETA crossing is no new label: nothing to profile */
 	if (!a->prof || e->type != HK_EV_TRANSITION)

@@ -12,6 +12,7 @@
 #define HK_USER_ACT_H
 
 #include "freeze.h"
+#include "postmortem.h"
 #include "output/printer.h"
 #include "profile/profiler.h"
 
@@ -20,6 +21,7 @@ struct hk_act {
 	struct hk_freezer *freeze;	/* --freeze-on-oom: acts on entries
 					 * into oom_risk; NULL: never */
 	struct hk_profiler *prof;	/* NULL: nothing is profiled */
+	struct hk_postmortem *pm;	/* OOM post-mortems; NULL: none */
 	__u64 profile_ns;		/* 0: no profile on transition */
 	const char *profile_dir;
 	__u64 profiles_written;

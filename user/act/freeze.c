@@ -71,10 +71,10 @@ void hk_freeze__free(struct hk_freezer *f)
 	f->hand = NULL;
 }
 
-int hk_freeze__describe(const struct hk_freezer *f, char *buf, size_t len)
+int hk_freeze__describe(struct hk_freezer *f, char *buf, size_t len)
 {
+	char eta[32], max[32], *self, why[HK_FREEZE_WHY_MAX];
 	struct hk_freeze_fs fs;
-	char eta[32], max[32], *self;
 	size_t off;
 	__u32 i;
 
@@ -83,6 +83,16 @@ int hk_freeze__describe(const struct hk_freezer *f, char *buf, size_t len)
 		snprintf(buf, len, "--freeze-on-oom: this host has no cgroup freezer (no "
 			 "cgroup2 under /sys/fs/cgroup, no v1 freezer at /sys/fs/cgroup/freezer): "
 			 "each process will be reported, not frozen");
+		return 4;
+	}
+	/* made now, not at the first OOM risk: a container with no /run of
+	 * its own (or a read-only one) is told at start, as no freeze is
+	 * made without its record */
+	if (hk_freeze_held__dir(f, why, sizeof(why))) {
+		snprintf(buf, len, "--freeze-on-oom: %s: no freeze can be recorded, to be undone "
+			 "after a crash: each process will be reported, not frozen (in a "
+			 "container: a host directory of root's mounted on /run, "
+			 "docs/kubernetes.md)", why);
 		return 4;
 	}
 	hk_units__print(eta, sizeof(eta), HK_UNIT_DURATION_S, f->eta_s);

@@ -74,9 +74,10 @@ void hk_freeze__free(struct hk_freezer *f);
 
 /*
  * What f will do, in a line for the start (no newline) into buf; returns
- * its syslog priority: 6, or 4 when this host has no freezer at all.
+ * its syslog priority: 6, or 4 when this host has no freezer at all or
+ * the records' directory (f->rundir, made now) cannot be made or opened.
  */
-int hk_freeze__describe(const struct hk_freezer *f, char *buf, size_t len);
+int hk_freeze__describe(struct hk_freezer *f, char *buf, size_t len);
 
 /*
  * A transition e: when it enters oom_risk with an ETA below f->eta_s,

@@ -29,9 +29,13 @@ enum {
 	OPT_EXCLUDE_COMM,
 	OPT_PROMETHEUS,
 	OPT_METRICS_LISTEN,
+	OPT_JOURNAL,
+	OPT_NO_JOURNAL,
+	OPT_JOURNAL_SOCKET,
 	OPT_PIN,
 	OPT_PROFILE,
 	OPT_PROFILE_DIR,
+	OPT_POSTMORTEM_DIR,
 	OPT_FREEZE_ON_OOM,
 	OPT_FREEZE_MAX,
 	OPT_NEVER_FREEZE,
@@ -72,6 +76,15 @@ static const char usage_text[] =
 "                           127.0.0.1:9101, [::1]:9101, localhost:9101 or\n"
 "                           unix:/run/hotspot-k/metrics.sock (0660); every\n"
 "                           interface only as written (0.0.0.0:P, [::]:P, :P)\n"
+"      --journal            send each line to the journal's native socket too,\n"
+"                           with fields (HOTSPOT_K_LABEL=, MESSAGE_ID=, ...),\n"
+"                           wherever stdout goes; by default only when stdout\n"
+"                           is the journal (under the unit), in place of its\n"
+"                           stream line\n"
+"      --no-journal         never: stream lines alone, as with no journald\n"
+"      --journal-socket PATH\n"
+"                           the journal's native socket (default\n"
+"                           /run/systemd/journal/socket)\n"
 "      --profile DUR        profile each process that enters an alarm label for\n"
 "                           DUR (e.g. 10s): on-CPU and off-CPU stacks (oom_risk:\n"
 "                           the stacks that grow its memory, in bytes), written\n"
@@ -81,6 +94,9 @@ static const char usage_text[] =
 "      --profile-dir DIR    where profiles are written, 0640 (default: .);\n"
 "                           refused when its group or others can write it\n"
 "                           and it is not sticky\n"
+"      --postmortem-dir DIR the state directory whose oom/ gets a post-mortem\n"
+"                           of each OOM kill ([postmortem]; default\n"
+"                           /run/hotspot-k): root's, 0700, made when absent\n"
 "      --freeze-on-oom ETA  freeze the cgroup of a process in OOM risk whose ETA\n"
 "                           is, or falls, below ETA (whole seconds up to 30d,\n"
 "                           e.g. 60s; 0s: never, the default), and say so;\n"
@@ -171,9 +187,13 @@ static const struct option long_opts[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 	{ "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
+	{ "journal", no_argument, NULL, OPT_JOURNAL },
+	{ "no-journal", no_argument, NULL, OPT_NO_JOURNAL },
+	{ "journal-socket", required_argument, NULL, OPT_JOURNAL_SOCKET },
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "profile-dir", required_argument, NULL, OPT_PROFILE_DIR },
+	{ "postmortem-dir", required_argument, NULL, OPT_POSTMORTEM_DIR },
 	{ "freeze-on-oom", required_argument, NULL, OPT_FREEZE_ON_OOM },
 	{ "freeze-max", required_argument, NULL, OPT_FREEZE_MAX },
 	{ "never-freeze", required_argument, NULL, OPT_NEVER_FREEZE },
@@ -303,6 +323,21 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 			}
 			c->listen_set = 1;
 			break;
+		case OPT_JOURNAL:
+			c->journal_mode = HK_JOURNAL_ON;
+			break;
+		case OPT_NO_JOURNAL:
+			c->journal_mode = HK_JOURNAL_OFF;
+			break;
+		case OPT_JOURNAL_SOCKET:
+			/* a sockaddr_un's sun_path, its NUL included */
+			if (!optarg[0] || strlen(optarg) >= sizeof(((struct hk_journal *)0)->path)) {
+				flag = hk_msg__quote(qbuf, sizeof(qbuf), optarg);
+				return hk_usage__error(NULL, "bad --journal-socket '%s': a socket's "
+						       "path, 1 to 107 bytes", flag);
+			}
+			c->journal_socket = optarg;
+			break;
 		case OPT_PIN:
 			c->pin = 1;
 			break;
@@ -317,6 +352,9 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 			break;
 		case OPT_PROFILE_DIR:
 			c->profile_dir = optarg;
+			break;
+		case OPT_POSTMORTEM_DIR:
+			c->postmortem_dir = optarg;
 			break;
 		case 'i':
 			if (hk_units__parse_duration_ns(optarg, &c->interval_ns) ||

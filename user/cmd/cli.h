@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "kernel/loader.h"
 #include "output/metrics_addr.h"
+#include "output/printer.h"
 
 /* Everything the command line says. */
 struct hk_cli {
@@ -22,11 +23,14 @@ struct hk_cli {
 	const char *prom_path;		/* --prometheus */
 	struct hk_metrics_addr listen;	/* --metrics-listen */
 	int listen_set;
+	int journal_mode;		/* enum hk_journal_mode: --journal, --no-journal */
+	const char *journal_socket;	/* --journal-socket; NULL: the default */
 	int pin;			/* --pin */
 	int version;			/* --version */
 	__u64 profile_ns;		/* --profile */
 	int profile_set;
 	const char *profile_dir;	/* --profile-dir; NULL: "." */
+	const char *postmortem_dir;	/* --postmortem-dir; NULL: HK_RUNDIR */
 	/* --pid, --comm, --exclude-comm, --cgroup, --freeze-on-oom,
 	 * --freeze-max: each replaces its key; --never-freeze adds to its */
 	struct hk_config filters;

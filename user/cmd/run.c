@@ -17,6 +17,7 @@
 #include <sys/time.h>
 #include "act/act.h"
 #include "act/freeze.h"
+#include "lib/rundir.h"
 #include "config/config.h"
 #include "kernel/bpffs.h"
 #include "kernel/delayacct.h"
@@ -43,6 +44,8 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 	/* once: from the loop's cleanup, or from a stuck one's (stopguard.h) */
 	if (!hk_stopguard__once(&said) || hk_loader__stats(l, &st))
 		return;
+	/* each line in the journal with the summary's MESSAGE_ID */
+	hk_log__kind(HK_JMSG_SUMMARY);
 	hk_loader__cost(l, &cost);
 	if (!hk_loader__hook_prog(l))
 		snprintf(hook, sizeof(hook), "no hook");
@@ -94,6 +97,13 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 		HK_FORMAT_PATH_MAX, (unsigned long long)pr->limit.held_total,
 		HK_LINELIMIT_LINES, HK_LINELIMIT_INTERVAL_NS / HK_NSEC_PER_SEC,
 		(unsigned long long)pr->oom_memcgs.searches_cut);
+	if (pr->journal.fd >= 0)
+		hk_log__print(HK_LOG_INFO, "journal: %llu entries sent to %s, %llu not (%llu "
+			      "of them: its socket was full), %llu fields left out\n",
+			      (unsigned long long)pr->journal.sent, pr->journal.path,
+			      (unsigned long long)(pr->journal.full + pr->journal.failed),
+			      (unsigned long long)pr->journal.full,
+			      (unsigned long long)pr->journal.fields_left_out);
 	hk_self_cost__format(&cost, line, sizeof(line));
 	hk_log__print(HK_LOG_INFO, "%s\n", line);
 	if (hk_loader__hook_use(l, &hu) >= 0 && hu.failures)
@@ -123,6 +133,7 @@ static void print_summary(struct hk_loader *l, const struct hk_printer *pr)
 			"started (%d at once at most)\n", (unsigned long long)a->profiles_written,
 			(unsigned long long)a->profiles_failed,
 			(unsigned long long)a->profiles_skipped, HK_PROF_TARGETS);
+	hk_log__kind(-1);
 }
 
 /* Which driver walks, why, and what that costs this process per window. */
@@ -134,6 +145,8 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 	char cost[200];
 
 	hk_loader__walk_cost(l, &first, NULL);
+	/* each line in the journal with the start's MESSAGE_ID */
+	hk_log__kind(HK_JMSG_START);
 	if (d == HK_DRIVER_ITER)
 		snprintf(cost, sizeof(cost),
 			 "walked from here each window; the first walk took %u system calls, %llu us",
@@ -161,6 +174,7 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 		hk_log__print(HK_LOG_INFO, "PSI is off (no /proc/pressure/memory; boot with "
 			      "psi=1): Mem-throttled sees memory.high's events, not a process "
 			      "asleep in its penalty sleep\n");
+	hk_log__kind(-1);
 }
 
 /* Exiting: kernel.task_delayacct put back (delayacct.h). Once: from the
@@ -319,6 +333,13 @@ int hk_cmd_run(int argc, char **argv)
 		hk_log__print(HK_LOG_ERR, "out of memory\n");
 		return EXIT_RUNTIME;
 	}
+	if (hk_printer__journal(&pr, c.journal_mode, c.journal_socket)) {
+		hk_log__print(HK_LOG_ERR, "--journal: the journal's socket %s: %s\n",
+			      c.journal_socket ? c.journal_socket : HK_JOURNAL_SOCKET,
+			      strerror(errno));
+		hk_printer__free(&pr);
+		return EXIT_RUNTIME;
+	}
 	/* set up even when off: a reload may turn it on */
 	if (hk_freeze__init(&fz, &c.opts.cfg)) {
 		hk_log__print(HK_LOG_ERR, "out of memory\n");
@@ -356,6 +377,9 @@ int hk_cmd_run(int argc, char **argv)
 		}
 		pr.on_transition = hk_act__transition;
 		pr.act = &act;
+		/* after the line that says the start failed, nothing to undo */
+		act.pm = hk_postmortem__new(&c.opts.cfg, c.postmortem_dir ? c.postmortem_dir :
+					    HK_RUNDIR);
 	}
 
 	/* bound now, after the last check that can refuse the start and
@@ -395,12 +419,14 @@ int hk_cmd_run(int argc, char **argv)
 		delayacct_put_back();
 		hk_stopguard__done();
 		hk_profiler__free(act.prof);
+		hk_postmortem__free(act.pm);
 		hk_printer__free(&pr);
 		hk_freeze__free(&fz);
 		return EXIT_RUNTIME;
 	}
 	hk_delayacct__loaded();
 	running = l;
+	pr.blame.procs_fd = hk_loader__procs_fd(l);
 	hk_delayacct__say();
 	if (c.pin) {
 		ret = hk_run__pin(l, err, sizeof(err));
@@ -453,6 +479,8 @@ int hk_cmd_run(int argc, char **argv)
 	hk_stopguard__phase("writing the profiles in progress");
 	hk_profiler__free(act.prof);
 	act.prof = NULL;
+	hk_postmortem__free(act.pm);
+	act.pm = NULL;
 	/* the textfile says we stopped: hotspot_k_up 0, no stale flagged set */
 	if (c.prom_path) {
 		hk_stopguard__phase("writing the --prometheus textfile at exit");

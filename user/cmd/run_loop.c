@@ -393,6 +393,8 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 				hk_loader__config(l, &cfg);
 				if (a)
 					a->profile_ns = cfg.profile_ns;
+				if (a)
+					hk_postmortem__configure(a->pm, &cfg);
 				wd.interval_ns = hk_loader__interval_ns(l);
 				pp.interval_ns = wd.interval_ns;
 			}
@@ -431,6 +433,9 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 			hk_profiler__poll(a->prof);
 		if (a)
 			hk_act__freeze_tick(a);
+		/* the windows of processes an OOM post-mortem may need */
+		if (a)
+			hk_postmortem__poll(a->pm, hk_loader__procs_fd(l), mono_ns());
 		if (n < 0) {
 			hk_log__print(HK_LOG_ERR, "walking: reading the task iterator: %s\n",
 				strerror(-n));

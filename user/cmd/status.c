@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "act/freeze.h"
+#include "act/postmortem_dir.h"
 #include "cmd.h"
 #include "kernel/bpffs.h"
 #include "kernel/instance.h"
@@ -51,11 +52,15 @@ static const char usage_text[] =
 "                  cpu-contention (the node's CPU wait mostly other\n"
 "                  workloads', not quotas' or a process's own threads':\n"
 "                  the process that waited most named, with its aggressor)\n"
+"      --postmortem-dir DIR\n"
+"                  the OOM post-mortems listed from DIR/oom (the tool's\n"
+"                  --postmortem-dir; default " HK_RUNDIR ")\n"
 "  -h, --help      this help\n"
 "\n"
 "Cgroups --freeze-on-oom froze are listed after the tables (\"frozen\" in\n"
 "JSON), from " HK_RUNDIR ", also when no hotspot-k runs (then JSON's\n"
-"\"instance\" is null, and the exit status 3).\n"
+"\"instance\" is null, and the exit status 3); then the newest OOM kills'\n"
+"post-mortems (\"postmortems\": pid, comm, when, flagged in time, file).\n"
 "\n"
 "FOR is how long the diagnosis has matched without a break (the windows it\n"
 "took to enter included); CPU is of one CPU (200 %: two CPUs' worth); WAIT is\n"
@@ -80,6 +85,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "watch", optional_argument, NULL, 'w' },
 	{ "npd", required_argument, NULL, 'N' },
+	{ "postmortem-dir", required_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
 	{},
 };
@@ -133,6 +139,9 @@ static int parse_args(struct hk_status_opts *o, int argc, char **argv)
 			break;
 		case 'j':
 			o->json = true;
+			break;
+		case 'P':
+			o->postmortem_dir = optarg;
 			break;
 		case 'w':
 			/* "--watch 5" as well as "--watch=5" and "-w5" */
@@ -214,13 +223,15 @@ static void notes(const struct hk_instance *m)
 }
 
 /* The freezes recorded (--freeze-on-oom), a line each; none: nothing. */
-static void frozen_text(FILE *f)
+static void frozen_text(FILE *f, const char *pm_dir)
 {
 	char why[512];
 
 	if (hk_freeze_status__text(f, HK_RUNDIR, hk_freeze__unix_s(), false, why,
 				   sizeof(why)))
 		fprintf(stderr, PROG ": what is frozen: %s\n", why);
+	if (hk_pm_dir__text(f, pm_dir, why, sizeof(why)))
+		fprintf(stderr, PROG ": OOM post-mortems: %s\n", why);
 }
 
 /*
@@ -228,7 +239,7 @@ static void frozen_text(FILE *f)
  * freezes recorded, {"instance":null,"frozen":[...]}, so that a script
  * finds what a crashed hotspot-k left frozen as a person does.
  */
-static void frozen_json(FILE *f)
+static void frozen_json(FILE *f, const char *pm_dir)
 {
 	char why[512];
 
@@ -236,6 +247,10 @@ static void frozen_json(FILE *f)
 	if (hk_freeze_status__json(f, HK_RUNDIR, why, sizeof(why))) {
 		fprintf(stderr, PROG ": what is frozen: %s\n", why);
 		fputs(",\"frozen\":null", f);
+	}
+	if (hk_pm_dir__json(f, pm_dir, why, sizeof(why))) {
+		fprintf(stderr, PROG ": OOM post-mortems: %s\n", why);
+		fputs(",\"postmortems\":null", f);
 	}
 	fputs("}\n", f);
 }
@@ -260,9 +275,9 @@ static int status_once(FILE *f, FILE *err_f, const struct hk_status_opts *o, boo
 		notes(&m);
 	/* what is frozen matters most when no hotspot-k runs (a crash) */
 	if (e && o->json)
-		frozen_json(f);
+		frozen_json(f, o->postmortem_dir);
 	else if (e)
-		frozen_text(f);
+		frozen_text(f, o->postmortem_dir);
 	if (e == -ENOENT) {
 		fprintf(err_f, PROG ": no running hotspot-k (no BPF map hk_procs): "
 			"start one with sudo hotspot-k\n");
@@ -286,7 +301,7 @@ static int status_once(FILE *f, FILE *err_f, const struct hk_status_opts *o, boo
 	free(pids);
 	free(procs);
 	if (!o->json)
-		frozen_text(f);
+		frozen_text(f, o->postmortem_dir);
 	return ret;
 }
 
@@ -372,6 +387,8 @@ int hk_cmd_status(int argc, char **argv)
 		return fflush(stdout) || ferror(stdout) ? HK_NPD_CANNOT : ret;
 	}
 	o.frozen_dir = HK_RUNDIR;
+	if (!o.postmortem_dir)
+		o.postmortem_dir = HK_RUNDIR;
 	if (o.watch_s) {
 		ret = hk_status__watch(&o, watch_frame);
 		return ret == -2 ? EXIT_USAGE : ret ? EXIT_RUNTIME : EXIT_OK;

@@ -36,6 +36,13 @@
 	"/system.slice/systemd-logind.service, /system.slice/ssh.service, "	\
 	"/system.slice/sshd.service"
 
+/* [postmortem] records and record_max: by default, and their bounds. */
+#define HK_PM_RECORDS_DEFAULT	32
+#define HK_PM_RECORDS_MAX	1024
+#define HK_PM_BYTES_DEFAULT	(64 * 1024)
+#define HK_PM_BYTES_MIN		(16 * 1024)
+#define HK_PM_BYTES_MAX		(1024 * 1024)
+
 /* Keys the table may hold (one line number each in an origin). */
 #define HK_CONFIG_MAX_KEYS 64
 

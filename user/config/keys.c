@@ -92,6 +92,15 @@ const struct hk_section hk_sections[] = {
 	  "ancestors, or a cgroup of `never`.\n"
 	  "--freeze-on-oom replaces on_oom_eta, --freeze-max max;\n"
 	  "--never-freeze adds to never (--never-freeze none: empties it)." },
+	{ "postmortem",
+	  "The OOM post-mortem: at each OOM kill, one JSON file in\n"
+	  "/run/hotspot-k/oom/ (--postmortem-dir DIR: DIR/oom/),\n"
+	  "KILL_UNIX_S-PID.json, 0600, with the victim's\n"
+	  "last transitions, its RSS, growth and ETA window by window, its\n"
+	  "memory cgroup's limits and memory.events as the kernel had them at\n"
+	  "the kill (kept when the cgroup is removed at once), and its growth\n"
+	  "profile's files when one was taken. `hotspot-k status` lists the\n"
+	  "newest." },
 };
 
 const size_t hk_nr_sections = ARRAY_SIZE(hk_sections);
@@ -268,6 +277,16 @@ const struct hk_key hk_keys[] = {
 	    "protects every unit in it. An empty value lists none; the root\n"
 	    "cgroup and hotspot-k's own (and its ancestors) are never frozen\n"
 	    "whatever it says."),
+
+	KEY("postmortem", "records", HK_UNIT_COUNT, pm_records,
+	    HK_PM_RECORDS_DEFAULT, 0, HK_PM_RECORDS_MAX,
+	    "Post-mortem files kept: past this many, the oldest is removed.\n"
+	    "0: none written."),
+	KEY("postmortem", "record_max", HK_UNIT_BYTES, pm_record_bytes,
+	    HK_PM_BYTES_DEFAULT, HK_PM_BYTES_MIN, HK_PM_BYTES_MAX,
+	    "A post-mortem file's size at most: past it the oldest windows,\n"
+	    "then the oldest transitions, then the profile's paths are left\n"
+	    "out (the record counts them in left_out)."),
 };
 
 const size_t hk_nr_keys = ARRAY_SIZE(hk_keys);

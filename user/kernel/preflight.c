@@ -58,6 +58,22 @@ int hk_preflight__check_privileges(char *err, size_t err_len)
 	return -1;
 }
 
+int hk_preflight__seccomp_filtered(void)
+{
+	char line[128];
+	int mode = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/status", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Seccomp: %d", &mode) == 1)
+			break;
+	fclose(f);
+	return mode == 2;	/* SECCOMP_MODE_FILTER */
+}
+
 int hk_preflight__need_root(const char *cmd, const char *what, char *err, size_t err_len)
 {
 	struct __user_cap_header_struct hdr = {

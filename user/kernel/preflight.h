@@ -12,6 +12,13 @@
 int hk_preflight__check_privileges(char *err, size_t err_len);
 
 /*
+ * 1 when a seccomp filter confines this process (/proc/self/status's
+ * Seccomp: 2), else 0: an EPERM from bpf() with the capabilities held is
+ * then the filter's (a container runtime's default profile).
+ */
+int hk_preflight__seccomp_filtered(void);
+
+/*
  * For the commands beside the run (status, thaw, follow, unpin, profile):
  * 0 for root, or a user with CAP_SYS_ADMIN; else -1 with one line in err,
  * "needs root (what), not uid N: try sudo hotspot-k cmd", said before the

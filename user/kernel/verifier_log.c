@@ -173,6 +173,16 @@ void hk_verifier_log__failure(struct bpf_object *obj, const struct bpf_map *big,
 			 strerror(e), max_procs);
 		return;
 	}
+	/* the capabilities were checked before: a filter is the likelier
+	 * cause, and naming the capabilities again would send the reader
+	 * after what they have */
+	if (e == EPERM && hk_preflight__seccomp_filtered()) {
+		snprintf(err, err_len, "loading BPF failed: %s under a seccomp filter (a container "
+			 "runtime's default profile allows bpf() only with CAP_SYS_ADMIN): run it "
+			 "unconfined (Kubernetes seccompProfile type Unconfined, docker or podman "
+			 "--security-opt seccomp=unconfined)", strerror(e));
+		return;
+	}
 	if (e == EPERM) {
 		snprintf(err, err_len, "loading BPF failed: %s (needs CAP_BPF and CAP_PERFMON, "
 			 "or CAP_SYS_ADMIN)", strerror(e));

@@ -25,6 +25,10 @@
 #define HK_LOG_LOCK_WAIT_S 3
 
 static int log_journal;
+static hk_log_send_fn *log_send;
+static void *log_send_arg;
+/* per thread: the stop guard's may say the summary while the loop logs */
+static __thread int log_kind = -1;
 static int log_out_open;
 static struct hk_outfd log_out;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -57,16 +61,29 @@ static void write_line(const char *buf, size_t n)
 	}
 }
 
+void hk_log__set_send(hk_log_send_fn *send, void *arg)
+{
+	log_send_arg = arg;
+	log_send = send;
+}
+
+void hk_log__kind(int kind)
+{
+	log_kind = kind;
+}
+
 void hk_log__print(enum hk_log_prio prio, const char *fmt, ...)
 {
+	int kind = log_kind;
 	char buf[HK_LOG_LINE_MAX];
 	struct timespec until;
-	size_t n = 0;
+	size_t n = 0, prefix;
 	va_list ap;
 	int m;
 
 	if (log_journal)
 		n = (size_t)snprintf(buf, sizeof(buf), "<%d>", prio);
+	prefix = n;
 	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "hotspot-k: ");
 	va_start(ap, fmt);
 	m = vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
@@ -79,6 +96,15 @@ void hk_log__print(enum hk_log_prio prio, const char *fmt, ...)
 		buf[n - 1] = '\n';
 	} else {
 		n += (size_t)m;
+	}
+	if (kind >= 0 && log_send) {
+		/* what the send says of itself is stderr's alone */
+		log_kind = -1;
+		m = log_send(log_send_arg, kind, prio, buf + prefix, n - prefix);
+		log_kind = kind;
+		/* the journal that stderr is has it already, with its fields */
+		if (!m && log_journal)
+			return;
 	}
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += HK_LOG_LOCK_WAIT_S;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "lib/outbuf.h"
 #include "lib/workload.h"
+#include "mem_blame.h"
 #include "shared/hotspot.h"
 
 /*
@@ -29,14 +30,15 @@
 /*
  * A buffer of this size always holds the line, whatever the event: four
  * paths of HK_FORMAT_PATH_MAX and their quotes, the unit's 255 bytes and
- * three comms at 6 bytes a byte ("\u0001"), and the rest in 8 KiB
+ * six comms (the process, aggressor, victim, three growers) at 6 bytes a
+ * byte ("\u0001"), and the rest in 8 KiB
  * (tests/unit/test_format_hostile.c formats the widest event). It stays
  * well under journald's LineMax (48 KiB, its default): a longer stream
  * line is split there, and the rest read as an entry of its own, at the
  * priority its first bytes name.
  */
 #define HK_FORMAT_LINE_MAX	16384
-_Static_assert(4 * (HK_FORMAT_PATH_MAX + 2) + 6 * 255 + 3 * 6 * HK_COMM_LEN + 8192 <=
+_Static_assert(4 * (HK_FORMAT_PATH_MAX + 2) + 6 * 255 + 6 * 6 * HK_COMM_LEN + 8192 <=
 	       HK_FORMAT_LINE_MAX, "a line's widest fields must fit HK_FORMAT_LINE_MAX");
 _Static_assert(HK_FORMAT_LINE_MAX <= 16384, "lines stay far under journald's LineMax");
 
@@ -53,6 +55,9 @@ struct hk_format_ctx {
 	/* an oom_killed's memory cgroup, as oom_memcg.h words it ("host",
 	 * a path; NULL: from the event alone) */
 	const char *oom_memcg;
+	/* a stall transition's growers under its limit (mem_blame.h; NULL:
+	 * not sought, the JSON says null) */
+	const struct hk_mem_blame *blame;
 	/* counted: paths cut to HK_FORMAT_PATH_MAX (NULL: not counted) */
 	__u64 *paths_cut;
 };
@@ -119,6 +124,9 @@ enum hk_evidence_flags {
  */
 void hk_out__evidence(struct hk_out *o, const struct hk_event *e, __u32 label,
 		      unsigned int flags);
+/* " · reclaim caused by pid 4242 (leak) 86 %, pid 300 (cron) 14 % of the
+ * limit's growth"; nothing when b names nobody (or is NULL). */
+void hk_out__growers(struct hk_out *o, const struct hk_mem_blame *b);
 
 /*
  * Whether the human lines get colour: on a terminal, unless NO_COLOR is

@@ -415,6 +415,24 @@ static void ev_oom_killed(struct hk_out *o, const struct hk_event *e, const char
  * Evidence for the label moved to. Back to OK, the same signals as the label
  * left, now below their thresholds, say why it left.
  */
+/* " · reclaim caused by pid 4242 (leak) 86 %, pid 300 (x) 14 % of the
+ * limit's growth": the growers under the stalled process's limit. */
+void hk_out__growers(struct hk_out *o, const struct hk_mem_blame *b)
+{
+	__u32 i;
+
+	if (!b || !b->n)
+		return;
+	hk_out__str(o, SEP "reclaim caused by ");
+	for (i = 0; i < b->n; i++) {
+		hk_out__str(o, i ? ", pid " : "pid ");
+		out_pid_comm(o, b->g[i].tgid, b->g[i].comm, 0);
+		hk_out__str(o, " ");
+		hk_out__pct(o, b->g[i].share_pct_x100);
+	}
+	hk_out__str(o, " of the limit's growth");
+}
+
 static void out_evidence(struct hk_out *o, const struct hk_event *e,
 			 const struct hk_format_ctx *ctx)
 {
@@ -431,6 +449,7 @@ static void out_evidence(struct hk_out *o, const struct hk_event *e,
 		break;
 	default:
 		hk_out__evidence(o, e, e->to, 0);
+		hk_out__growers(o, ctx->blame);
 		break;
 	}
 }

@@ -89,6 +89,29 @@ static void json_oom(struct hk_out *o, const struct hk_event *e,
 	hk_json__bool(o, "tracked", k->tracked);
 }
 
+/* A stall transition's growers under its limit (null: not sought). */
+static void json_growers(struct hk_out *o, const struct hk_mem_blame *b)
+{
+	__u32 i;
+
+	if (!b || !b->looked) {
+		hk_out__str(o, ",\"limit_growth_bytes\":null,\"growers\":null,"
+			    "\"growers_cut\":null");
+		return;
+	}
+	hk_json__s64(o, "limit_growth_bytes", b->limit_growth_bytes);
+	hk_out__str(o, ",\"growers\":[");
+	for (i = 0; i < b->n; i++) {
+		hk_out__printf(o, "%s{\"pid\":%u,\"comm\":", i ? "," : "", b->g[i].tgid);
+		hk_out__json_str(o, b->g[i].comm, hk_comm__len(b->g[i].comm));
+		hk_json__u64(o, "growth_bytes", b->g[i].growth_bytes);
+		hk_json__pct(o, "share_pct", b->g[i].share_pct_x100);
+		hk_out__str(o, "}");
+	}
+	hk_out__str(o, "]");
+	hk_json__u64(o, "growers_cut", b->cut);
+}
+
 int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 		   const char *cgroup, const struct hk_format_ctx *ctx)
 {
@@ -207,6 +230,7 @@ int hk_format__json(char *buf, size_t len, const struct hk_event *e,
 	/* the stall ledger: the window that decided, and the running total */
 	hk_format__json_stall(&o, "stall", &ev->stall_win);
 	hk_format__json_stall(&o, "stall_total", &ev->stall_ns);
+	json_growers(&o, ctx->blame);
 	json_oom(&o, e, ctx);
 	hk_out__str(&o, "}\n");
 	return hk_out__finish(&o);

@@ -45,6 +45,7 @@ int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int col
 	p->fmt.utc = utc;
 	p->fmt.color = color;
 	p->fmt.paths_cut = &p->cgroups_cut;
+	hk_journal__init(&p->journal);
 	p->line = malloc(HK_FORMAT_LINE_MAX);
 	return p->line ? 0 : -1;
 }
@@ -64,6 +65,10 @@ void hk_printer__free(struct hk_printer *p)
 	free(p->line);
 	p->line = NULL;
 	hk_oom_memcgs__free(&p->oom_memcgs);
+	hk_mem_blame__free(&p->blame);
+	if (p->journal.fd >= 0)
+		hk_log__set_send(NULL, NULL);
+	hk_journal__close(&p->journal);
 	if (p->use_outfd)
 		hk_outfd__close(&p->outfd);
 	p->use_outfd = 0;
@@ -84,6 +89,8 @@ int hk_printer__unblock(struct hk_printer *p)
 	p->use_outfd = 1;
 	return 0;
 }
+
+static int stream_write(struct hk_printer *p, int priority, const char *line, size_t n);
 
 /* A stall begun, lasting or over: said on stderr, a few lines at most. */
 static void say_stall(struct hk_printer *p, int stalled, __u64 dropped)
@@ -137,7 +144,7 @@ static void say_held(struct hk_printer *p, long uid, __u64 held)
 	else
 		n = snprintf(line, sizeof(line), "hotspot-k: %llu lines of %s held back in "
 			     "%llu s\n", (unsigned long long)held, who, interval_s);
-	hk_printer__write(p, 5, line, (size_t)n);
+	hk_printer__write(p, HK_JMSG_LINES_HELD, 5, line, (size_t)n);
 }
 
 /* The counts of intervals over at now_ns. */
@@ -245,11 +252,30 @@ static void event_who(const struct hk_event *e, struct event_who *w)
 	hk_pidref__close(&r);
 }
 
+/*
+ * Transition e's line (n bytes in p->line) out: as a journal entry, and to
+ * stdout unless the entry went to the journal stdout is. 0, or -1 when
+ * the write failed.
+ */
+static int event_out(struct hk_printer *p, const struct hk_event *e,
+		     const struct event_who *who, size_t n)
+{
+	struct hk_journal_who jw = { who->cgroup, &who->workload, p->fmt.oom_memcg };
+	int prio = hk_event__priority(e);
+
+	if (p->journal.fd >= 0 &&
+	    !hk_journal__send_event(&p->journal, e, p->line, n, prio, &jw, &p->fmt, p->json) &&
+	    p->journal.instead)
+		return 0;
+	return stream_write(p, prio, p->line, n);
+}
+
 int hk_printer__event(void *ctx, void *data, size_t size)
 {
 	struct hk_printer *p = ctx;
 	const struct hk_event *e = data;
 	struct event_who who = {};
+	struct hk_mem_blame blame;
 	char *oom_memcg = NULL;
 	enum hk_linelimit_take take;
 	long oom_uid = -1, uid;
@@ -274,7 +300,7 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	}
 	/* now, not at start: the wall clock may have been stepped since */
 	p->fmt.wall_offset_ns = hk_sysinfo__wall_offset_ns();
-	if (p->json || p->prom)
+	if (p->json || p->prom || p->journal.fd >= 0)
 		event_who(e, &who);
 	/* the victim is gone: its memory cgroup is looked for by id */
 	if (e->to == HK_OOM_KILLED)
@@ -288,6 +314,10 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 	if (take == HK_LINELIMIT_HOLD_FIRST)
 		say_held(p, uid, 0);
 	p->fmt.oom_memcg = oom_memcg;
+	/* a stall in reclaim: who grew under the same limit meanwhile */
+	if (hk_mem_blame__wanted(e) && p->blame.procs_fd > 0 &&
+	    hk_mem_blame__find(&p->blame, e, &blame) != -EAGAIN)
+		p->fmt.blame = &blame;
 	if (p->prom) {
 		hk_prom__event(p->prom, e, who.cgroup, &who.workload);
 		p->prom_changed = 1;
@@ -303,23 +333,22 @@ int hk_printer__event(void *ctx, void *data, size_t size)
 		/* the path is for --json: too long for the line */
 		n = hk_format__human(p->line, HK_FORMAT_LINE_MAX, e, NULL, &p->fmt);
 	}
-	event_who__free(&who);
-	p->fmt.oom_memcg = NULL;
-	free(oom_memcg);
 	if (n <= 0) {
 		/* cannot happen (HK_FORMAT_LINE_MAX): say so rather than skip */
 		n = snprintf(p->line, HK_FORMAT_LINE_MAX,
 			     "hotspot-k: pid %u: %s -> %s: line too long to format\n",
 			     e->tgid, hk_label__id(e->from), hk_label__id(e->to));
 	}
-	if (take == HK_LINELIMIT_WRITE) {
-		if (hk_printer__write(p, hk_event__priority(e), p->line, (size_t)n))
-			return -EIO;
+	if (take == HK_LINELIMIT_WRITE && !event_out(p, e, &who, (size_t)n))
 		p->events++;
-	}
-	/* after the line that says why: what the tool does about it */
-	if (p->on_transition)
+	event_who__free(&who);
+	p->fmt.blame = NULL;
+	/* after the line that says why: what the tool does about it (an OOM
+	 * kill's post-mortem names its memory cgroup as the line did) */
+	if (p->on_transition && !p->write_errno)
 		p->on_transition(p->act, e);
+	p->fmt.oom_memcg = NULL;
+	free(oom_memcg);
 	return p->write_errno ? -EIO : 0;
 }
 
@@ -351,7 +380,8 @@ static int write_outfd(struct hk_printer *p, int priority, const char *line, siz
 	return 0;
 }
 
-int hk_printer__write(struct hk_printer *p, int priority, const char *line, size_t n)
+/* To stdout, with the journal's "<N>" when it is the journal's stream. */
+static int stream_write(struct hk_printer *p, int priority, const char *line, size_t n)
 {
 	if (p->write_errno) {
 		p->lines_lost++;
@@ -368,4 +398,24 @@ int hk_printer__write(struct hk_printer *p, int priority, const char *line, size
 		return -1;
 	}
 	return 0;
+}
+
+int hk_printer__journal(struct hk_printer *p, enum hk_journal_mode mode, const char *path)
+{
+	if (hk_journal__start(&p->journal, mode, path, p->syslog_prefix))
+		return -1;
+	/* stderr's start and summary as entries too (hk_log__kind) */
+	if (p->journal.fd >= 0)
+		hk_log__set_send(hk_journal__send_log, &p->journal);
+	return 0;
+}
+
+int hk_printer__write(struct hk_printer *p, enum hk_jmsg kind, int priority, const char *line,
+		      size_t n)
+{
+	/* an entry sent is the line when stdout is that journal */
+	if (p->journal.fd >= 0 && !p->write_errno &&
+	    !hk_journal__send_line(&p->journal, kind, priority, line, n) && p->journal.instead)
+		return 0;
+	return stream_write(p, priority, line, n);
 }

@@ -8,9 +8,11 @@
 
 #include <stdio.h>
 #include "format.h"
+#include "journal.h"
 #include "lib/outfd.h"
 #include "lib/ratelimit.h"
 #include "linelimit.h"
+#include "mem_blame_scope.h"
 #include "oom_memcg.h"
 #include "prometheus.h"
 
@@ -28,9 +30,13 @@ struct hk_printer {
 	struct hk_outfd outfd;		/* out's fd, written without blocking */
 	struct hk_ratelimit stall;	/* "stdout is not read", said seldom */
 	struct hk_oom_memcgs oom_memcgs; /* OOM kills' memory cgroups, kept */
+	/* a stall transition's growers (procs_fd: the run's hk_procs; unset,
+	 * none are sought) */
+	struct hk_mem_blame_ctx blame;
 	struct hk_linelimit limit;	/* lines per user, bounded */
 	__u64 oom_kills_delegated;	/* in memory cgroups a user owns */
 	int syslog_prefix;		/* "<N>" before each line: the journal */
+	struct hk_journal journal;	/* each line as an entry with fields too */
 	struct hk_prom *prom;		/* --prometheus: told every transition */
 	int prom_changed;		/* ... and one came since the last write */
 	/* told every transition once it is written: what the tool does
@@ -48,11 +54,13 @@ int hk_printer__is_journal(int fd, const char *journal_stream);
 
 /*
  * One line of the tool's own (a profile written, a cgroup frozen), n bytes
- * ending in a newline, at a syslog priority: 0 (also when it was dropped
+ * ending in a newline, at a syslog priority, of kind (its MESSAGE_ID in the
+ * journal): 0 (also when it was dropped
  * because nobody reads the output: counted, and said), or -1 when the
  * output failed (counted, and said at exit, as for transitions).
  */
-int hk_printer__write(struct hk_printer *p, int priority, const char *line, size_t n);
+int hk_printer__write(struct hk_printer *p, enum hk_jmsg kind, int priority, const char *line,
+		      size_t n);
 
 /* 0, or -1 (out of memory). */
 int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int color);
@@ -60,6 +68,11 @@ int hk_printer__init(struct hk_printer *p, FILE *out, int json, int utc, int col
  * unless NO_COLOR or TERM=dumb says not, never in JSON; with syslog
  * priority prefixes when stdout is the journal. 0, or -1 (ENOMEM). */
 int hk_printer__init_stdout(struct hk_printer *p, int json, int utc);
+
+/* Lines as journal entries too, as mode says (hk_journal__start), and
+ * stderr's lines of a kind (log.h's hk_log__kind) until hk_printer__free:
+ * 0, or -1 with errno when HK_JOURNAL_ON and the socket refuses. */
+int hk_printer__journal(struct hk_printer *p, enum hk_journal_mode mode, const char *path);
 
 /*
  * From now on, lines go out through out's fd without blocking for long

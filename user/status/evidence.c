@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include "output/format.h"
+#include "output/mem_blame_scope.h"
 #include "view.h"
 
 #define SEP " \xc2\xb7 "		/* " · " */
@@ -18,6 +19,23 @@ static void peer_comm(char *comm, const struct hk_status_view *v, __u32 pid)
 
 	if (c)
 		memcpy(comm, c, HK_COMM_LEN);
+}
+
+/* A process stalled in reclaim: who grew under its limit in the latest
+ * window, from the snapshot's entries (as the transition's line says). */
+static void growers(struct hk_out *o, const struct hk_status_view *v,
+		    const struct hk_status_row *r)
+{
+	struct hk_mem_blame_ctx x = { .procs_fd = -1 };
+	const struct hk_status_snap *s = v->snap;
+	struct hk_mem_blame b;
+	__u32 label = r->p->hyst.label;
+
+	if ((label != HK_MEM_THRASHING && label != HK_MEM_THROTTLED) || r->quiet)
+		return;
+	if (!hk_mem_blame__snapshot(&x, label, r->p, s->pids, s->procs, s->n, &b))
+		hk_out__growers(o, &b);
+	hk_mem_blame__free(&x);
 }
 
 void hk_status__evidence(struct hk_out *o, const struct hk_status_view *v,
@@ -34,4 +52,5 @@ void hk_status__evidence(struct hk_out *o, const struct hk_status_view *v,
 	peer_comm(e.victim_comm, v, e.ev.victim_tgid);
 	hk_out__evidence(o, &e, h->label,
 			 HK_EVIDENCE_SHORT | (raw ? HK_EVIDENCE_RAW_COMMS : 0));
+	growers(o, v, r);
 }

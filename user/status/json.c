@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <string.h>
 #include "act/freeze.h"
+#include "act/postmortem_dir.h"
 #include "lib/escape.h"
 #include "lib/json_out.h"
 #include "output/format.h"
@@ -209,6 +210,15 @@ int hk_status__write_json(FILE *f, const struct hk_status_view *v,
 			return -1;
 		if (hk_freeze_status__json(f, opts->frozen_dir, why, sizeof(why)))
 			hk_out__str(&o, ",\"frozen\":null");
+	}
+	/* the OOM kills' post-mortems, newest first (act/postmortem_dir.c) */
+	if (opts->postmortem_dir) {
+		char why[256];
+
+		if (flush(f, &o))
+			return -1;
+		if (hk_pm_dir__json(f, opts->postmortem_dir, why, sizeof(why)))
+			hk_out__str(&o, ",\"postmortems\":null");
 	}
 	hk_out__str(&o, "}\n");
 	return flush(f, &o);

@@ -31,6 +31,8 @@ struct hk_status_opts {
 	unsigned int watch_s;		/* --watch: redraw every so many s; 0: once */
 	const char *frozen_dir;		/* the freezes recorded there, as
 					 * "frozen" in JSON; NULL: none */
+	const char *postmortem_dir;	/* the OOM post-mortems there (its
+					 * oom/), as "postmortems"; NULL: none */
 	const char *npd;		/* --npd CHECK as given; NULL: none */
 };
 

@@ -34,6 +34,10 @@ class Tool:
         self.name = name
         self.stderr_path = os.path.join(ctx.workdir, "%s.tool.stderr" % name)
         self.argv = [ctx.tool, "--json", "-i", INTERVAL, *ctx.tool_args, *extra]
+        # the stream's lines, whatever journald the host runs: its native
+        # entries would replace them (test_journal.py names a socket)
+        if journal and "--journal-socket" not in extra:
+            self.argv.append("--no-journal")
         self.lines = []             # (arrival monotonic, raw text, obj or None, error)
         self.cond = threading.Condition()
         self.stats_id = None
