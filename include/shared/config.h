@@ -166,6 +166,11 @@ struct hk_config {
 						 * accounting back off if it exits
 						 * last (delayacct.c) */
 	__u32 freeze_max_s;			/* a freeze is thawed after this */
+	/* [budget]: the tool's own cost it holds to (user/act/budget.h) */
+	__u64 budget_span_ns;			/* own CPU measured over this */
+	__u64 budget_rss_bytes;			/* its RSS; 0: no budget */
+	__u32 budget_cpu_pct_x100;		/* of one CPU; 0: no budget */
+	__u32 pad_budget;
 };
 
 #endif /* HK_SHARED_CONFIG_H */

@@ -53,6 +53,7 @@ int hk_add_oom_kill_suite(void);
 int hk_add_linelimit_suite(void);
 int hk_add_leaf_suite(void);
 int hk_add_self_cost_suite(void);
+int hk_add_budget_suite(void);
 int hk_add_preflight_jit_suite(void);
 int hk_add_sysinfo_suite(void);
 int hk_add_mem_stall_suite(void);

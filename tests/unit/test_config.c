@@ -54,6 +54,10 @@ static void test_defaults(void)
 				       "/system.slice/dbus-broker.service",
 				       "/system.slice/systemd-logind.service",
 				       "/system.slice/ssh.service", "/system.slice/sshd.service" } },
+		/* [budget]: 1 % of one CPU over 30 s, 16 MiB (make bench) */
+		.budget_span_ns = 30 * HK_NSEC_PER_SEC,
+		.budget_rss_bytes = 16 * HK_MIB,
+		.budget_cpu_pct_x100 = 100,
 	};
 	struct hk_config c;
 
