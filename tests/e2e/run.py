@@ -43,6 +43,7 @@ import sys
 import threading
 
 import test_attrib
+import test_budget
 import test_cli
 import test_controls
 import test_configs
@@ -79,7 +80,8 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS +
          test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS +
-         test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS)
+         test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS +
+         test_budget.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or
