@@ -188,32 +188,39 @@ static void test_lines(void)
 	hk_budget__config(&base, st.step, &now);
 	hk_budget__format_step(&st, &now, &base, 1, buf, sizeof(buf));
 	check_str(buf, "over its CPU budget (3.1% of one CPU over 30s, budget 1%): windows now "
-		  "10s (asked 5s) (step 2 of 4, windows x 2)\n", "down to x 2", __LINE__);
+		  "10s (asked 5s) (step 2 of 5, windows x 2)\n", "down to x 2", __LINE__);
 	st.step = HK_BUDGET_NO_PROFILES;
 	hk_budget__config(&base, st.step, &now);
 	hk_budget__format_step(&st, &now, &base, 1, buf, sizeof(buf));
 	check_str(buf, "over its CPU budget (3.1% of one CPU over 30s, budget 1%): no profiles "
 		  "from now on (they cost the most userspace CPU; no diagnosis needs one) "
-		  "(step 1 of 4, no profiles)\n", "down to no profiles", __LINE__);
+		  "(step 1 of 5, no profiles)\n", "down to no profiles", __LINE__);
 	st.step = HK_BUDGET_NO_HOOK;
 	st.why = HK_BUDGET_WHY_RSS;
 	st.rss_bytes = 20 * HK_MIB;
 	hk_budget__format_step(&st, &now, &base, 1, buf, sizeof(buf));
 	check_str(buf, "over its memory budget (RSS 20MiB, budget 16MiB): the sched_switch "
 		  "hook held detached: Starved still works, but nobody is named as its "
-		  "aggressor (step 4 of 4, sched_switch hook off)\n", "down to no hook",
+		  "aggressor (step 4 of 5, sched_switch hook off)\n", "down to no hook",
 		  __LINE__);
+	st.step = HK_BUDGET_RING_LAZY;
+	st.why = HK_BUDGET_WHY_CPU;
+	hk_budget__format_step(&st, &now, &base, 1, buf, sizeof(buf));
+	check_str(buf, "over its CPU budget (3.1% of one CPU over 30s, budget 1%): records read "
+		  "once a window, not at each (lines up to a window late; a killed process's "
+		  "unit and owner unknown) (step 5 of 5, records read once a window)\n",
+		  "down to lazy records", __LINE__);
 	/* back from x 2 to no profiles: the windows as asked */
 	st.step = HK_BUDGET_NO_PROFILES;
 	st.cpu_pct_x100 = 40;
 	hk_budget__config(&base, st.step, &now);
 	hk_budget__format_step(&st, &now, &base, -1, buf, sizeof(buf));
 	check_str(buf, "back under its CPU budget (0.4% of one CPU over 30s, budget 1%): windows "
-		  "now 5s (asked 5s) (step 1 of 4, no profiles)\n", "back to 5s", __LINE__);
+		  "now 5s (asked 5s) (step 1 of 5, no profiles)\n", "back to 5s", __LINE__);
 	st.step = HK_BUDGET_FULL;
 	hk_budget__format_step(&st, &base, &base, -1, buf, sizeof(buf));
 	check_str(buf, "back under its CPU budget (0.4% of one CPU over 30s, budget 1%): profiles "
-		  "again (step 0 of 4, full service)\n", "back to full", __LINE__);
+		  "again (step 0 of 5, full service)\n", "back to full", __LINE__);
 }
 
 /* Parse text; expect exactly msg. */

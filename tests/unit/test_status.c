@@ -546,7 +546,7 @@ static void test_own_cost(void)
 		.cpu_pct_x100 = 310, .cpu_budget_pct_x100 = 100, .rss_bytes = 9 * HK_MIB,
 		.rss_budget_bytes = 16 * HK_MIB };
 	TEXT(false, 10);
-	ASSERT_HAS(out, "OOM hook 0 runs\nbudget: step 2 of 4 (windows x 2): own CPU 3.1% of "
+	ASSERT_HAS(out, "OOM hook 0 runs\nbudget: step 2 of 5 (windows x 2): own CPU 3.1% of "
 		   "one CPU (budget 1%), RSS 9MiB (budget 16MiB); 3 steps down, 1 back\n"
 		   "no process flagged\n");
 	check_json(JSON(false, 10));

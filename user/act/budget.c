@@ -127,6 +127,8 @@ const char *hk_budget__step_name(__u32 step)
 		return "windows x 4";
 	case HK_BUDGET_NO_HOOK:
 		return "sched_switch hook off";
+	case HK_BUDGET_RING_LAZY:
+		return "records read once a window";
 	}
 	return "?";
 }
@@ -153,6 +155,11 @@ static void what_changed(__u32 step, int dir, const struct hk_config *cfg,
 		snprintf(buf, len, dir > 0 ? "the sched_switch hook held detached: Starved "
 			 "still works, but nobody is named as its aggressor" :
 			 "the sched_switch hook attached again when a thread is watched");
+		break;
+	case HK_BUDGET_RING_LAZY:
+		snprintf(buf, len, dir > 0 ? "records read once a window, not at each (lines "
+			 "up to a window late; a killed process's unit and owner unknown)" :
+			 "records read as they come");
 		break;
 	default:
 		snprintf(buf, len, "%s", hk_budget__step_name(step));

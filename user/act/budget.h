@@ -16,6 +16,12 @@
  *   4. the sched_switch hook held detached: nothing on a context switch
  *      (a fork or switch storm); Starved still comes, but nobody is named
  *      as its aggressor.
+ *   5. the ring buffer read once a window, not at each record: an OOM-kill
+ *      storm costs the loop a wake-up and /proc reads of the killed
+ *      process per kill (its owner, its unit), each contending with the
+ *      victim's teardown; read a window later, the victim is gone and its
+ *      line says less (no unit, no owner), and every line comes up to a
+ *      window late.
  * Over for HK_BUDGET_OVER_WINDOWS judgements in a row: one step more;
  * under half the budget (a step back doubles the walk's share at most)
  * for HK_BUDGET_UNDER_WINDOWS in a row: one step back. Each step starts
@@ -33,7 +39,8 @@ enum hk_budget_step {
 	HK_BUDGET_INTERVAL_X2 = 2,
 	HK_BUDGET_INTERVAL_X4 = 3,
 	HK_BUDGET_NO_HOOK = 4,
-	HK_BUDGET_LAST = HK_BUDGET_NO_HOOK,
+	HK_BUDGET_RING_LAZY = 5,
+	HK_BUDGET_LAST = HK_BUDGET_RING_LAZY,
 };
 
 #define HK_BUDGET_OVER_WINDOWS 2

@@ -30,6 +30,12 @@ void hk_run_budget__init(struct hk_run_budget *b, struct hk_loader *l);
  */
 int hk_run_budget__tick(struct hk_run_budget *b, struct hk_loader *l, struct hk_act *a);
 
+/* 1 while the ring buffer is read once a window (HK_BUDGET_RING_LAZY). */
+static inline int hk_run_budget__ring_lazy(const struct hk_run_budget *b)
+{
+	return b->st.step >= HK_BUDGET_RING_LAZY;
+}
+
 /* What a reload diffs against: the loader's config with what the budget
  * changed put back as asked. */
 void hk_run_budget__asked(const struct hk_run_budget *b, struct hk_loader *l,

@@ -96,6 +96,23 @@ static int epoll_for(struct hk_loader *l, int sig_fd, struct hk_metrics_http *ht
 	return ep;
 }
 
+/*
+ * [budget]'s last step: the ring buffer's fd out of the epoll set, so that
+ * records wait for the window's wake-up (ring_timeout_ms); back in when
+ * the step is undone. 0, or -1 with errno.
+ */
+static int ring_follow(int ep, struct hk_loader *l, int lazy, int *polled)
+{
+	struct epoll_event ring = { .events = EPOLLIN, .data.u32 = EP_RING };
+
+	if (*polled == !lazy)
+		return 0;
+	if (epoll_ctl(ep, lazy ? EPOLL_CTL_DEL : EPOLL_CTL_ADD, hk_loader__ring_fd(l), &ring))
+		return -1;
+	*polled = !lazy;
+	return 0;
+}
+
 /* A write error: EPIPE (the reader left, `| head`) is not one to tell. */
 static int output_failed(const struct hk_printer *pr)
 {
@@ -348,7 +365,7 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 	struct hk_run_budget budget;
 	struct hk_config cfg;
 	struct epoll_event evs[3];
-	int ep, n, i, sig, stop = 0, timeout;
+	int ep, n, i, sig, stop = 0, timeout, ring_polled = 1;
 	struct hk_handover ho;
 
 	hk_run_budget__init(&budget, l);
@@ -374,6 +391,10 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 		/* ... and the host's headroom sampled (act/freeze_blame.c) */
 		if (a && a->freeze)
 			timeout = min_timeout(timeout, hk_freeze__sample_timeout_ms(a->freeze));
+		/* records not polled ([budget]): read once a window */
+		if (!ring_polled)
+			timeout = min_timeout(timeout, (int)(hk_loader__interval_ns(l) /
+							     HK_NSEC_PER_MSEC));
 		hk_stopguard__phase("waiting");
 		n = epoll_wait(ep, evs, 3, timeout);
 		/* a signal that is not ours to stop on (SIGCONT after Ctrl-Z,
@@ -434,6 +455,8 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 			wd.interval_ns = hk_loader__interval_ns(l);
 			pp.interval_ns = wd.interval_ns;
 		}
+		if (ring_follow(ep, l, hk_run_budget__ring_lazy(&budget), &ring_polled))
+			hk_log__print(HK_LOG_ERR, "budget: epoll_ctl: %s\n", strerror(errno));
 		hk_stopguard__phase("walking");
 		n = hk_loader__walk_if_due(l);
 		hk_stopguard__phase("writing the --prometheus textfile");

@@ -98,7 +98,9 @@ const struct hk_section hk_sections[] = {
 	  "`span`, and its RSS. Over either for 2 windows in a row, it gives up\n"
 	  "one thing more, in this order, each said in one line and counted:\n"
 	  "profiles; windows twice as long; four times as long (at most 60s);\n"
-	  "the sched_switch hook (nobody named as an aggressor). Under half the\n"
+	  "the sched_switch hook (nobody named as an aggressor); records read\n"
+	  "once a window, not as they come (an OOM-kill storm: lines a window\n"
+	  "late, a killed process's unit and owner unknown). Under half the\n"
 	  "CPU budget for 6 windows in a row, it takes one step back. A reload\n"
 	  "that changes this section starts again from full service." },
 };
