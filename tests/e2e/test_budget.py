@@ -48,17 +48,19 @@ def t_budget(suite, ctx):
     tool = Tool(ctx, "budget", extra=["--config", conf, "-i", FAST_INTERVAL,
                                       "--metrics-listen", "unix:" + sock_path])
     tool.wait_ready()
-    # over it from the first judgements: profiles go, then the windows double
+    # over it from the first judgements: no profiles asked for, so the
+    # records are read once a window first, then the windows double
     first = stderr_line(tool, "hotspot-k: over its CPU budget (", 6.0)
-    if "budget 0.01%): no profiles from now on" not in first or "(step 1 of 4" not in first:
+    if "budget 0.01%): records read once a window" not in first or \
+            "(step 2 of 5" not in first:
         raise TestFailure("the first step's line: %r" % first)
-    second = stderr_line(tool, "windows now 500ms (asked 250ms) (step 2 of 4", 6.0)
+    second = stderr_line(tool, "windows now 500ms (asked 250ms) (step 3 of 5", 6.0)
     interval = int(tool.config()["interval_ns"])
     if interval not in (500 * MS, 1000 * MS):
         raise TestFailure("hk_config's interval %d ns after %r" % (interval, second))
     got = wait_samples(tool, sock_path,
                        lambda s: s.get(DEGRADED % "interval_x2") == "1" and
-                       s.get(DEGRADED % "no_profiles") == "1" and
+                       s.get(DEGRADED % "ring_lazy") == "1" and
                        int(s.get(STEPS % "down", "0")) >= 2,
                        "two steps down in hotspot_k_budget_*")
     down = int(got[STEPS % "down"])
@@ -75,8 +77,8 @@ def t_budget(suite, ctx):
                           (tool.config()["interval_ns"], back))
     got = wait_samples(tool, sock_path,
                        lambda s: all(s.get(DEGRADED % st) == "0" for st in
-                                     ("no_profiles", "interval_x2", "interval_x4",
-                                      "no_hook")) and
+                                     ("no_profiles", "ring_lazy", "interval_x2",
+                                      "interval_x4", "no_hook")) and
                        int(s.get(STEPS % "up", "0")) >= down,
                        "full service again in hotspot_k_budget_*")
     rss = int(got["hotspot_k_own_rss_bytes"])

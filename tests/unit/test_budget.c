@@ -60,6 +60,13 @@ static struct hk_config budget_config(__u32 cpu_pct_x100, __u64 rss_bytes)
 	return c;
 }
 
+/* One judgement, every step in play. */
+static int decide_all(struct hk_budget_state *st, const struct hk_config *c,
+			      __u64 cpu, __u64 rss)
+{
+	return hk_budget__decide(st, c, cpu, rss, 0);
+}
+
 /* Judge cpu n times; the last return. */
 static int judge(struct hk_budget_state *st, const struct hk_config *c, __u64 cpu, __u64 rss,
 		 int n)
@@ -67,7 +74,18 @@ static int judge(struct hk_budget_state *st, const struct hk_config *c, __u64 cp
 	int r = 0;
 
 	while (n--)
-		r = hk_budget__decide(st, c, cpu, rss);
+		r = hk_budget__decide(st, c, cpu, rss, 0);
+	return r;
+}
+
+/* Judge cpu n times with some steps void; the last return. */
+static int judge_void(struct hk_budget_state *st, const struct hk_config *c, __u64 cpu,
+		      __u32 void_steps, int n)
+{
+	int r = 0;
+
+	while (n--)
+		r = hk_budget__decide(st, c, cpu, 0, void_steps);
 	return r;
 }
 
@@ -81,16 +99,16 @@ static void test_decide(void)
 	CU_ASSERT_EQUAL(judge(&st, &c, 100, HK_MIB, 10), 0);
 	CHECK_U64(st.step, 0);
 	/* over once: nothing; twice in a row: a step down */
-	CU_ASSERT_EQUAL(hk_budget__decide(&st, &c, 101, HK_MIB), 0);
-	CU_ASSERT_EQUAL(hk_budget__decide(&st, &c, 101, HK_MIB), 1);
+	CU_ASSERT_EQUAL(decide_all(&st, &c, 101, HK_MIB), 0);
+	CU_ASSERT_EQUAL(decide_all(&st, &c, 101, HK_MIB), 1);
 	CHECK_U64(st.step, HK_BUDGET_NO_PROFILES);
 	CHECK_U64(st.why, HK_BUDGET_WHY_CPU);
 	CHECK_U64(st.cpu_pct_x100, 101);
 	/* over, then within (not under half): the run is broken */
-	CU_ASSERT_EQUAL(hk_budget__decide(&st, &c, 300, HK_MIB), 0);
-	CU_ASSERT_EQUAL(hk_budget__decide(&st, &c, 80, HK_MIB), 0);
-	CU_ASSERT_EQUAL(hk_budget__decide(&st, &c, 300, HK_MIB), 0);
-	CU_ASSERT_EQUAL(hk_budget__decide(&st, &c, 80, HK_MIB), 0);
+	CU_ASSERT_EQUAL(decide_all(&st, &c, 300, HK_MIB), 0);
+	CU_ASSERT_EQUAL(decide_all(&st, &c, 80, HK_MIB), 0);
+	CU_ASSERT_EQUAL(decide_all(&st, &c, 300, HK_MIB), 0);
+	CU_ASSERT_EQUAL(decide_all(&st, &c, 80, HK_MIB), 0);
 	CHECK_U64(st.step, HK_BUDGET_NO_PROFILES);
 	/* down to the last step, two judgements each, and no further */
 	for (step = 2; step <= HK_BUDGET_LAST; step++) {
@@ -105,10 +123,10 @@ static void test_decide(void)
 	CHECK_U64(st.step, HK_BUDGET_LAST);
 	/* half the budget, five times, then an over: the count starts again */
 	CU_ASSERT_EQUAL(judge(&st, &c, 50, HK_MIB, 5), 0);
-	CU_ASSERT_EQUAL(hk_budget__decide(&st, &c, 101, HK_MIB), 0);
+	CU_ASSERT_EQUAL(decide_all(&st, &c, 101, HK_MIB), 0);
 	CU_ASSERT_EQUAL(judge(&st, &c, 50, HK_MIB, 5), 0);
 	CHECK_U64(st.step, HK_BUDGET_LAST);
-	CU_ASSERT_EQUAL(hk_budget__decide(&st, &c, 50, HK_MIB), -1);
+	CU_ASSERT_EQUAL(decide_all(&st, &c, 50, HK_MIB), -1);
 	CHECK_U64(st.step, HK_BUDGET_LAST - 1);
 	/* back to full service, six judgements a step, and no further */
 	for (step = HK_BUDGET_LAST - 2; step >= 0; step--) {
@@ -139,6 +157,33 @@ static void test_decide_rss(void)
 	memset(&st, 0, sizeof(st));
 	CU_ASSERT_EQUAL(judge(&st, &c, 10000, HK_TIB, 10), 0);
 	CHECK_U64(st.step, 0);
+}
+
+static void test_void_steps(void)
+{
+	struct hk_config c = budget_config(100, 0);
+	struct hk_budget_state st = { 0 };
+	__u32 v = 1U << HK_BUDGET_NO_PROFILES | 1U << HK_BUDGET_NO_HOOK;
+
+	/* no profiles asked for, no hook: from full service to the records */
+	CU_ASSERT_EQUAL(hk_budget__decide(&st, &c, 300, 0, v), 0);
+	CU_ASSERT_EQUAL(hk_budget__decide(&st, &c, 300, 0, v), 1);
+	CHECK_U64(st.step, HK_BUDGET_RING_LAZY);
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 300, v, 2), 1);
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 300, v, 2), 1);
+	CHECK_U64(st.step, HK_BUDGET_INTERVAL_X4);
+	/* the hook's step saves nothing: x 4 is the last */
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 300, v, 10), 0);
+	CHECK_U64(st.step, HK_BUDGET_INTERVAL_X4);
+	CHECK_U64(st.degrades, 3);
+	/* back: x 2, the records, then over the profiles to full service */
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 0, v, 6), -1);
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 0, v, 6), -1);
+	CHECK_U64(st.step, HK_BUDGET_RING_LAZY);
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 0, v, 6), -1);
+	CHECK_U64(st.step, HK_BUDGET_FULL);
+	CHECK_U64(st.recovers, 3);
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 0, v, 20), 0);
 }
 
 static void test_config_steps(void)
@@ -188,7 +233,7 @@ static void test_lines(void)
 	hk_budget__config(&base, st.step, &now);
 	hk_budget__format_step(&st, &now, &base, 1, buf, sizeof(buf));
 	check_str(buf, "over its CPU budget (3.1% of one CPU over 30s, budget 1%): windows now "
-		  "10s (asked 5s) (step 2 of 5, windows x 2)\n", "down to x 2", __LINE__);
+		  "10s (asked 5s) (step 3 of 5, windows x 2)\n", "down to x 2", __LINE__);
 	st.step = HK_BUDGET_NO_PROFILES;
 	hk_budget__config(&base, st.step, &now);
 	hk_budget__format_step(&st, &now, &base, 1, buf, sizeof(buf));
@@ -201,22 +246,23 @@ static void test_lines(void)
 	hk_budget__format_step(&st, &now, &base, 1, buf, sizeof(buf));
 	check_str(buf, "over its memory budget (RSS 20MiB, budget 16MiB): the sched_switch "
 		  "hook held detached: Starved still works, but nobody is named as its "
-		  "aggressor (step 4 of 5, sched_switch hook off)\n", "down to no hook",
+		  "aggressor (step 5 of 5, sched_switch hook off)\n", "down to no hook",
 		  __LINE__);
 	st.step = HK_BUDGET_RING_LAZY;
 	st.why = HK_BUDGET_WHY_CPU;
 	hk_budget__format_step(&st, &now, &base, 1, buf, sizeof(buf));
 	check_str(buf, "over its CPU budget (3.1% of one CPU over 30s, budget 1%): records read "
 		  "once a window, not at each (lines up to a window late; a killed process's "
-		  "unit and owner unknown) (step 5 of 5, records read once a window)\n",
+		  "unit and owner unknown) (step 2 of 5, records read once a window)\n",
 		  "down to lazy records", __LINE__);
-	/* back from x 2 to no profiles: the windows as asked */
-	st.step = HK_BUDGET_NO_PROFILES;
+	/* back from x 2: the windows as asked */
+	st.step = HK_BUDGET_RING_LAZY;
 	st.cpu_pct_x100 = 40;
 	hk_budget__config(&base, st.step, &now);
 	hk_budget__format_step(&st, &now, &base, -1, buf, sizeof(buf));
 	check_str(buf, "back under its CPU budget (0.4% of one CPU over 30s, budget 1%): windows "
-		  "now 5s (asked 5s) (step 1 of 5, no profiles)\n", "back to 5s", __LINE__);
+		  "now 5s (asked 5s) (step 2 of 5, records read once a window)\n", "back to 5s",
+		  __LINE__);
 	st.step = HK_BUDGET_FULL;
 	hk_budget__format_step(&st, &base, &base, -1, buf, sizeof(buf));
 	check_str(buf, "back under its CPU budget (0.4% of one CPU over 30s, budget 1%): profiles "
@@ -264,6 +310,7 @@ int hk_add_budget_suite(void)
 		{ "own CPU over a sliding span", test_span },
 		{ "over twice: down; under half six times: back", test_decide },
 		{ "RSS, and no budget", test_decide_rss },
+		{ "steps that save nothing passed over", test_void_steps },
 		{ "each step's config", test_config_steps },
 		{ "each step said in one line", test_lines },
 		{ "[budget] keys and their errors", test_keys },

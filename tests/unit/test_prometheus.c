@@ -180,10 +180,10 @@
 	FAM("hotspot_k_budget_degraded", "gauge",				\
 	    "1 while this step is given up to stay within [budget].")		\
 	"hotspot_k_budget_degraded{step=\"no_profiles\"} 0\n"			\
+	"hotspot_k_budget_degraded{step=\"ring_lazy\"} 0\n"			\
 	"hotspot_k_budget_degraded{step=\"interval_x2\"} 0\n"			\
 	"hotspot_k_budget_degraded{step=\"interval_x4\"} 0\n"			\
 	"hotspot_k_budget_degraded{step=\"no_hook\"} 0\n"			\
-	"hotspot_k_budget_degraded{step=\"ring_lazy\"} 0\n"			\
 	FAM("hotspot_k_budget_steps_total", "counter", "Steps taken for [budget].") \
 	"hotspot_k_budget_steps_total{direction=\"down\"} 0\n"			\
 	"hotspot_k_budget_steps_total{direction=\"up\"} 0\n"			\

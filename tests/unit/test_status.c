@@ -542,15 +542,15 @@ static void test_own_cost(void)
 	ASSERT_HAS(out, "\"own_cost\":{\"source\":\"estimate\",");
 	ASSERT_HAS(out, "\"hook_attached\":true,");
 	/* [budget], as the tool last judged it: a line, an object */
-	snap.stats.budget = (struct hk_budget_use){ .step = 2, .degrades = 3, .recovers = 1,
+	snap.stats.budget = (struct hk_budget_use){ .step = 3, .degrades = 3, .recovers = 1,
 		.cpu_pct_x100 = 310, .cpu_budget_pct_x100 = 100, .rss_bytes = 9 * HK_MIB,
 		.rss_budget_bytes = 16 * HK_MIB };
 	TEXT(false, 10);
-	ASSERT_HAS(out, "OOM hook 0 runs\nbudget: step 2 of 5 (windows x 2): own CPU 3.1% of "
+	ASSERT_HAS(out, "OOM hook 0 runs\nbudget: step 3 of 5 (windows x 2): own CPU 3.1% of "
 		   "one CPU (budget 1%), RSS 9MiB (budget 16MiB); 3 steps down, 1 back\n"
 		   "no process flagged\n");
 	check_json(JSON(false, 10));
-	ASSERT_HAS(out, "\"budget\":{\"step\":2,\"step_name\":\"windows x 2\","
+	ASSERT_HAS(out, "\"budget\":{\"step\":3,\"step_name\":\"windows x 2\","
 		   "\"steps_down\":3,\"steps_up\":1,\"cpu_pct_x100\":310,"
 		   "\"cpu_budget_pct_x100\":100,\"rss_bytes\":9437184,"
 		   "\"rss_budget_bytes\":16777216}}");

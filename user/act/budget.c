@@ -52,9 +52,24 @@ int hk_budget__cpu(const struct hk_budget_span *s, __u64 *pct_x100, __u64 *cover
 	return 0;
 }
 
-int hk_budget__decide(struct hk_budget_state *st, const struct hk_config *cfg,
-		      __u64 cpu_pct_x100, __u64 rss_bytes)
+/* The step past from, in dir, over the void ones; from itself at an end. */
+static __u32 next_step(__u32 from, int dir, __u32 void_steps)
 {
+	__u32 s = from;
+
+	do {
+		if ((dir > 0 && s == HK_BUDGET_LAST) || (dir < 0 && s == HK_BUDGET_FULL))
+			return from;
+		s += dir;
+	} while (s != HK_BUDGET_FULL && (void_steps & (1U << s)));
+	return s;
+}
+
+int hk_budget__decide(struct hk_budget_state *st, const struct hk_config *cfg,
+		      __u64 cpu_pct_x100, __u64 rss_bytes, __u32 void_steps)
+{
+	__u32 next;
+
 	__u64 cpu_max = cfg->budget_cpu_pct_x100, rss_max = cfg->budget_rss_bytes;
 	int cpu_over = cpu_max && cpu_pct_x100 > cpu_max;
 	int rss_over = rss_max && rss_bytes > rss_max;
@@ -66,10 +81,11 @@ int hk_budget__decide(struct hk_budget_state *st, const struct hk_config *cfg,
 	if (cpu_over || rss_over) {
 		st->why = cpu_over ? HK_BUDGET_WHY_CPU : HK_BUDGET_WHY_RSS;
 		st->under = 0;
-		if (++st->over < HK_BUDGET_OVER_WINDOWS || st->step == HK_BUDGET_LAST)
+		next = next_step(st->step, 1, void_steps);
+		if (++st->over < HK_BUDGET_OVER_WINDOWS || next == st->step)
 			return 0;
 		st->over = 0;
-		st->step++;
+		st->step = next;
 		st->degrades++;
 		return 1;
 	}
@@ -81,7 +97,7 @@ int hk_budget__decide(struct hk_budget_state *st, const struct hk_config *cfg,
 	if (++st->under < HK_BUDGET_UNDER_WINDOWS)
 		return 0;
 	st->under = 0;
-	st->step--;
+	st->step = next_step(st->step, -1, void_steps);
 	st->recovers++;
 	return -1;
 }

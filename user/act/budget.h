@@ -5,23 +5,25 @@
  * over it: pure, so that the unit tests drive it window by window. The
  * run loop (cmd/run_budget.c) measures and applies.
  *
- * The steps, in order: each saves more than the one before and costs the
- * diagnosis more.
+ * The steps, in order: each costs the diagnosis more than the one before;
+ * a step that would save nothing here (profiles off, no hook loaded) is
+ * passed over both ways.
  *   1. no profiles: a profile costs most of the userspace CPU the tool can
  *      shed (99 Hz stacks, symbols, a flame graph) and its memory; no
  *      diagnosis needs one.
- *   2. windows twice as long: the walk, the bulk of the cost at many
- *      threads, halves; every diagnosis still comes, one window later.
- *   3. windows four times as long (at most HK_BUDGET_INTERVAL_MAX_NS).
- *   4. the sched_switch hook held detached: nothing on a context switch
- *      (a fork or switch storm); Starved still comes, but nobody is named
- *      as its aggressor.
- *   5. the ring buffer read once a window, not at each record: an OOM-kill
+ *   2. the ring buffer read once a window, not at each record: an OOM-kill
  *      storm costs the loop a wake-up and /proc reads of the killed
  *      process per kill (its owner, its unit), each contending with the
- *      victim's teardown; read a window later, the victim is gone and its
- *      line says less (no unit, no owner), and every line comes up to a
- *      window late.
+ *      victim's teardown (perf: half the loop's time); read a window
+ *      later, the victim is gone. Every diagnosis still comes in time, its
+ *      line up to a window late; a killed process's line says less (no
+ *      unit, no owner).
+ *   3. windows twice as long: the walk, the bulk of the cost at many
+ *      threads, halves; every diagnosis comes a window later.
+ *   4. windows four times as long (at most HK_BUDGET_INTERVAL_MAX_NS).
+ *   5. the sched_switch hook held detached: nothing on a context switch
+ *      (a fork or switch storm); Starved still comes, but nobody is named
+ *      as its aggressor: the one diagnosis lost.
  * Over for HK_BUDGET_OVER_WINDOWS judgements in a row: one step more;
  * under half the budget (a step back doubles the walk's share at most)
  * for HK_BUDGET_UNDER_WINDOWS in a row: one step back. Each step starts
@@ -36,11 +38,11 @@
 enum hk_budget_step {
 	HK_BUDGET_FULL = 0,
 	HK_BUDGET_NO_PROFILES = 1,
-	HK_BUDGET_INTERVAL_X2 = 2,
-	HK_BUDGET_INTERVAL_X4 = 3,
-	HK_BUDGET_NO_HOOK = 4,
-	HK_BUDGET_RING_LAZY = 5,
-	HK_BUDGET_LAST = HK_BUDGET_RING_LAZY,
+	HK_BUDGET_RING_LAZY = 2,
+	HK_BUDGET_INTERVAL_X2 = 3,
+	HK_BUDGET_INTERVAL_X4 = 4,
+	HK_BUDGET_NO_HOOK = 5,
+	HK_BUDGET_LAST = HK_BUDGET_NO_HOOK,
 };
 
 #define HK_BUDGET_OVER_WINDOWS 2
@@ -91,10 +93,12 @@ int hk_budget__cpu(const struct hk_budget_span *s, __u64 *pct_x100, __u64 *cover
 /*
  * One judgement: cpu_pct_x100 and rss_bytes against the config's
  * budget_* (0: no budget on that). +1: take the next step; -1: step
- * back; 0: stay. Updates st's counts, step and why.
+ * back; 0: stay. Steps whose bit (1 << step) is in void_steps save
+ * nothing here: passed over, in effect or not with the ones around them.
+ * Updates st's counts, step and why.
  */
 int hk_budget__decide(struct hk_budget_state *st, const struct hk_config *cfg,
-		      __u64 cpu_pct_x100, __u64 rss_bytes);
+		      __u64 cpu_pct_x100, __u64 rss_bytes, __u32 void_steps);
 
 /* The config a step runs with, from the one asked for (base). */
 void hk_budget__config(const struct hk_config *base, __u32 step, struct hk_config *out);

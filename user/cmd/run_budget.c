@@ -64,6 +64,19 @@ static int apply(struct hk_run_budget *b, struct hk_loader *l, struct hk_act *a,
 	return hk_loader__interval_ns(l) != was;
 }
 
+/* Steps that would save nothing here: no profiles asked for, no
+ * on-demand hook loaded (--no-hook; --pin's is the user's to keep). */
+static __u32 void_steps(const struct hk_run_budget *b, struct hk_loader *l)
+{
+	__u32 v = 0;
+
+	if (!b->base.profile_ns)
+		v |= 1U << HK_BUDGET_NO_PROFILES;
+	if (!hk_loader__hook_prog(l) || b->base.hook != HK_HOOK_ON_DEMAND)
+		v |= 1U << HK_BUDGET_NO_HOOK;
+	return v;
+}
+
 /* What `status` and the Prometheus file show of the budget. */
 static void publish(const struct hk_run_budget *b, struct hk_loader *l)
 {
@@ -102,7 +115,7 @@ int hk_run_budget__tick(struct hk_run_budget *b, struct hk_loader *l, struct hk_
 		return 0;
 	}
 	b->st.span_ns = covered;
-	dir = hk_budget__decide(&b->st, &b->base, pct, b->st.rss_bytes);
+	dir = hk_budget__decide(&b->st, &b->base, pct, b->st.rss_bytes, void_steps(b, l));
 	if (!dir) {
 		if (b->st.over && b->st.step == HK_BUDGET_LAST && !b->last_said) {
 			b->last_said = 1;
@@ -135,7 +148,8 @@ void hk_run_budget__reloaded(struct hk_run_budget *b, struct hk_loader *l, struc
 		hk_log__print(HK_LOG_NOTICE, "reload: [budget] changed: back to full service "
 			      "from step %u (%s), judged anew\n", b->st.step,
 			      hk_budget__step_name(b->st.step));
-		b->st.recovers += b->st.step;
+		/* counted as the steps back it makes at once */
+		b->st.recovers = b->st.degrades;
 		b->st.step = HK_BUDGET_FULL;
 		b->st.over = b->st.under = 0;
 		b->last_said = 0;

@@ -97,10 +97,11 @@ const struct hk_section hk_sections[] = {
 	  "as the summary's own cost counts it) as a share of one CPU over\n"
 	  "`span`, and its RSS. Over either for 2 windows in a row, it gives up\n"
 	  "one thing more, in this order, each said in one line and counted:\n"
-	  "profiles; windows twice as long; four times as long (at most 60s);\n"
-	  "the sched_switch hook (nobody named as an aggressor); records read\n"
-	  "once a window, not as they come (an OOM-kill storm: lines a window\n"
-	  "late, a killed process's unit and owner unknown). Under half the\n"
+	  "profiles; records read once a window, not as they come (an OOM-kill\n"
+	  "storm: lines up to a window late, a killed process's unit and owner\n"
+	  "unknown); windows twice as long; four times as long (at most 60s);\n"
+	  "the sched_switch hook (nobody named as an aggressor). A step that\n"
+	  "would save nothing (no profiles asked for) is passed over. Under half the\n"
 	  "CPU budget for 6 windows in a row, it takes one step back. A reload\n"
 	  "that changes this section starts again from full service." },
 };

@@ -211,8 +211,8 @@ void hk_prom_stats__write_cost(FILE *out, const struct hk_cost *c)
  */
 void hk_prom_stats__write_budget(FILE *out, const struct hk_budget_use *b)
 {
-	static const char *const steps[] = { "no_profiles", "interval_x2", "interval_x4",
-					     "no_hook", "ring_lazy" };
+	static const char *const steps[] = { "no_profiles", "ring_lazy", "interval_x2",
+					     "interval_x4", "no_hook" };
 	size_t i;
 
 	fprintf(out, "# HELP hotspot_k_budget_degraded 1 while this step is given up to "
