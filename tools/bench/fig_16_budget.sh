@@ -94,7 +94,9 @@ budget_storm_start()
 		STORM_PIDS=$SPAWN_PID
 		;;
 	esac
-	STORM_COUNT0=$(budget_storm_count "$1")
+	# threads: the tasks there are, not a change
+	STORM_COUNT0=0
+	[ "$1" = threads ] || STORM_COUNT0=$(budget_storm_count "$1")
 }
 
 # budget_storm_count NAME: OOM kills (oom), forks (fork), threads (threads)
@@ -198,7 +200,6 @@ budget_row()
 		"$(budget_val "$a2" 'hotspot_k_budget_steps_total{direction="down"}')" \
 		"$(budget_val "$a2" 'hotspot_k_budget_steps_total{direction="up"}')" \
 		"$step_end $step_calm" >>"$WORK/budget.tsv"
-	[ "$name" = threads ] && echo "$(budget_val "$a1" hotspot_k_budget_cpu_ratio)" >/dev/null
 	grep -h 'budget' "$WORK/hk-budget-a-$name.log" | sed "s/^/$name: /" >>"$WORK/budget-lines.log"
 	stop "$a"
 	stop "$b"
@@ -217,11 +218,11 @@ fig_budget()
 	section 16-budget
 	say "## 16. [budget] under storms: own CPU and RSS, budgeted and not, side by side"
 	say ""
-	say "| storm | rate | own CPU, default budget (1 % of one CPU over 30 s) | own CPU, unbudgeted | RSS max budgeted / unbudgeted (VmHWM) | steps down in the storm, in effect at its end | after ${BUDGET_CALM_S} s of calm: steps in effect (up) |"
+	say "| storm | rate | own CPU, default budget (1 % of one CPU over 30 s) | own CPU, unbudgeted | RSS max budgeted / unbudgeted (VmHWM) | steps taken down in the storm; the step in effect at its end (of 5) | after ${BUDGET_CALM_S} s of calm: the step in effect (steps back taken) |"
 	say "| --- | --- | --- | --- | --- | --- | --- |"
 	awk '{
 		unit = $1 == "oom" ? "OOM kills" : $1 == "fork" ? "forks" : "threads"
-		rate = $1 == "threads" ? sprintf("%d tasks", $2 + 0) : sprintf("%d %s (%.0f/min)", $2, unit, $3)
+		rate = $1 == "threads" ? sprintf("%d tasks on the host", $2) : sprintf("%d %s (%.0f/min)", $2, unit, $3)
 		printf "| %s | %s | %.2f %% | %.2f %% | %.1f / %.1f MiB (%.1f / %.1f) | %d, %d | %d (%d) |\n",
 			$1, rate, $4, $5, $6 / 1024, $7 / 1024, $8 / 1024, $9 / 1024, $10, $12, $13, $11
 	}' "$WORK/budget.tsv" >>"$SECTION"
