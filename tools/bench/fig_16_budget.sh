@@ -6,9 +6,10 @@
 # storm, both with the defaults otherwise (5 s windows):
 #   oom      OOM kills in a loop: BUDGET_OOM_LOOPS memory cgroups (v1
 #            memory.limit_in_bytes 3 MiB, or v2 memory.max), each with a
-#            shell restarting `tail /dev/zero` (it holds its one endless
-#            line: a few MiB, then the OOM killer); kills counted from
-#            each cgroup's oom_kill counter
+#            shell restarting `tail /dev/zero` at oom_score_adj 1000 (it
+#            holds its one endless line: a few MiB, then the OOM killer,
+#            which so never takes the shell); kills counted from each
+#            cgroup's oom_kill counter
 #   fork     stress-ng --fork 2: processes forked and reaped as fast as two
 #            CPUs go; forks counted from /proc/stat's processes
 #   threads  bn-spawn -p 100 -t 1000: 100 k idle threads walked each
@@ -20,7 +21,7 @@
 BUDGET_STORMS=${BENCH_BUDGET_STORMS:-"oom fork threads"}
 BUDGET_STORM_S=${BENCH_BUDGET_STORM_S:-60}
 BUDGET_CALM_S=${BENCH_BUDGET_CALM_S:-30}
-BUDGET_OOM_LOOPS=${BENCH_BUDGET_OOM_LOOPS:-4}
+BUDGET_OOM_LOOPS=${BENCH_BUDGET_OOM_LOOPS:-8}
 
 # budget_scrape SOCK: the tool's families over its unix socket, one
 # "name{labels} value" a line
@@ -78,9 +79,12 @@ budget_storm_start()
 		for ((i = 0; i < BUDGET_OOM_LOOPS; i++)); do
 			oom_cg_make "$i" || return 1
 			OOM_CGS="$OOM_CGS $OOM_CG"
-			# the shell moves itself in first: every tail starts there
+			# the shell moves itself in first: every tail starts there.
+			# Each tail is the victim, never the shell (oom_score_adj
+			# 1000: a killed loop ended the storm in 2 s; lowering the
+			# shell's is refused in a container)
 			run_bg /dev/null bash -c 'echo $$ >"$1/cgroup.procs" &&
-				while :; do tail /dev/zero 2>/dev/null; done' - "$OOM_CG"
+				while :; do choom -n 1000 -- tail /dev/zero 2>/dev/null; done' - "$OOM_CG"
 			STORM_PIDS="$STORM_PIDS $BG_PID"
 		done
 		;;
@@ -233,6 +237,6 @@ fig_budget()
 	sed 's/^/    /' "$WORK/budget-lines.log" >>"$SECTION"
 	say '```'
 	say ""
-	say "Method: for each storm, two hotspot-k start with the defaults (5 s windows) and \`--metrics-listen\` on a unix socket of their own, one with the default [budget], one with \`[budget] cpu = 0%, rss = 0\` (none); after 2 windows the storm starts; own CPU = the Δ of each tool's \`hotspot_k_own_cpu_seconds_total\` (walks + its process's user and system time + its BPF programs' runs, as the tool itself counts them: estimated from run counts here unless --bpf-stats) over the storm's ${BUDGET_STORM_S} s, as a share of one CPU (the counter moves once a window, so ± one window's cost); RSS = VmRSS of each sampled every second (the max) and VmHWM at the storm's end. Steps from \`hotspot_k_budget_degraded\` and \`hotspot_k_budget_steps_total\`, scraped at the storm's end and after ${BUDGET_CALM_S} s of calm. OOM storm: ${BUDGET_OOM_LOOPS} cgroups of 3 MiB, each a shell restarting \`tail /dev/zero\`, kills from the cgroups' oom_kill counters; fork storm: \`stress-ng --fork 2\`, forks from /proc/stat; threads: \`bn-spawn -p 100 -t 1000\` (kernel.pid_max raised for it, then restored). Both tools run over the same storm at once, so each also pays for the other's presence (a little CPU, no memory)."
+	say "Method: for each storm, two hotspot-k start with the defaults (5 s windows) and \`--metrics-listen\` on a unix socket of their own, one with the default [budget], one with \`[budget] cpu = 0%, rss = 0\` (none); after 2 windows the storm starts; own CPU = the Δ of each tool's \`hotspot_k_own_cpu_seconds_total\` (walks + its process's user and system time + its BPF programs' runs, as the tool itself counts them: estimated from run counts here unless --bpf-stats) over the storm's ${BUDGET_STORM_S} s, as a share of one CPU (the counter moves once a window, so ± one window's cost); RSS = VmRSS of each sampled every second (the max) and VmHWM at the storm's end. Steps from \`hotspot_k_budget_degraded\` and \`hotspot_k_budget_steps_total\`, scraped at the storm's end and after ${BUDGET_CALM_S} s of calm. OOM storm: ${BUDGET_OOM_LOOPS} cgroups of 3 MiB, each a shell restarting \`choom -n 1000 -- tail /dev/zero\` (the tail always the victim, never the shell), kills from the cgroups' oom_kill counters; fork storm: \`stress-ng --fork 2\`, forks from /proc/stat; threads: \`bn-spawn -p 100 -t 1000\` (kernel.pid_max raised for it, then restored). Both tools run over the same storm at once, so each also pays for the other's presence (a little CPU, no memory)."
 	say ""
 }

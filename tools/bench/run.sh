@@ -95,7 +95,7 @@
 # BENCH_SCRAPE_N (default 200), BENCH_SCRAPE_ROUNDS (default 5),
 # BENCH_SCRAPE_PAIRS (default 8), BENCH_SCRAPE_SLOW (default 20), BENCH_BUDGET_STORMS
 # (default "oom fork threads"), BENCH_BUDGET_STORM_S (default 60), BENCH_BUDGET_CALM_S
-# (default 30), BENCH_BUDGET_OOM_LOOPS (default 4), BENCH_BUDGET_S (default 900: no
+# (default 30), BENCH_BUDGET_OOM_LOOPS (default 8), BENCH_BUDGET_S (default 900: no
 # measurement starts later than this into the run).
 
 set -u
