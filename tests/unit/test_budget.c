@@ -186,6 +186,37 @@ static void test_void_steps(void)
 	CU_ASSERT_EQUAL(judge_void(&st, &c, 0, v, 20), 0);
 }
 
+/* A step that removes a storm's cost measures ~0 while the storm goes on:
+ * each step back that is undone at once doubles the next wait. */
+static void test_flap(void)
+{
+	struct hk_config c = budget_config(100, 0);
+	struct hk_budget_state st = { 0 };
+	__u32 v = 1U << HK_BUDGET_NO_PROFILES, need = HK_BUDGET_UNDER_WINDOWS;
+	int round;
+
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 500, v, 2), 1);
+	CHECK_U64(st.step, HK_BUDGET_RING_LAZY);
+	for (round = 0; round < 6; round++) {
+		/* ~0 while records wait: back after need judgements, not one less */
+		CU_ASSERT_EQUAL(judge_void(&st, &c, 0, v, need - 1), 0);
+		CU_ASSERT_EQUAL(judge_void(&st, &c, 0, v, 1), -1);
+		CHECK_U64(st.step, HK_BUDGET_FULL);
+		/* the storm's cost again: down, and the wait doubled */
+		CU_ASSERT_EQUAL(judge_void(&st, &c, 500, v, 2), 1);
+		need = need * 2 > HK_BUDGET_UNDER_MAX ? HK_BUDGET_UNDER_MAX : need * 2;
+		CHECK_U64(st.under_need, need);
+	}
+	CHECK_U64(st.under_need, HK_BUDGET_UNDER_MAX);
+	/* the storm passed: back, and full service held as long: 6 again */
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 0, v, HK_BUDGET_UNDER_MAX), -1);
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 0, v, HK_BUDGET_UNDER_MAX), 0);
+	CHECK_U64(st.under_need, 0);
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 500, v, 2), 1);
+	CHECK_U64(st.under_need, 0);
+	CU_ASSERT_EQUAL(judge_void(&st, &c, 0, v, HK_BUDGET_UNDER_WINDOWS), -1);
+}
+
 static void test_config_steps(void)
 {
 	struct hk_config base, out;
@@ -257,6 +288,7 @@ static void test_lines(void)
 		  "down to lazy records", __LINE__);
 	/* back from x 2: the windows as asked */
 	st.step = HK_BUDGET_RING_LAZY;
+	st.from = HK_BUDGET_INTERVAL_X2;
 	st.cpu_pct_x100 = 40;
 	hk_budget__config(&base, st.step, &now);
 	hk_budget__format_step(&st, &now, &base, -1, buf, sizeof(buf));
@@ -264,9 +296,15 @@ static void test_lines(void)
 		  "now 5s (asked 5s) (step 2 of 5, records read once a window)\n", "back to 5s",
 		  __LINE__);
 	st.step = HK_BUDGET_FULL;
+	st.from = HK_BUDGET_NO_PROFILES;
 	hk_budget__format_step(&st, &base, &base, -1, buf, sizeof(buf));
 	check_str(buf, "back under its CPU budget (0.4% of one CPU over 30s, budget 1%): profiles "
 		  "again (step 0 of 5, full service)\n", "back to full", __LINE__);
+	/* over a void step: what was left is named, not the step passed over */
+	st.from = HK_BUDGET_RING_LAZY;
+	hk_budget__format_step(&st, &base, &base, -1, buf, sizeof(buf));
+	check_str(buf, "back under its CPU budget (0.4% of one CPU over 30s, budget 1%): records "
+		  "read as they come (step 0 of 5, full service)\n", "back over void", __LINE__);
 }
 
 /* Parse text; expect exactly msg. */
@@ -311,6 +349,7 @@ int hk_add_budget_suite(void)
 		{ "over twice: down; under half six times: back", test_decide },
 		{ "RSS, and no budget", test_decide_rss },
 		{ "steps that save nothing passed over", test_void_steps },
+		{ "a step back undone at once: the next wait doubled", test_flap },
 		{ "each step's config", test_config_steps },
 		{ "each step said in one line", test_lines },
 		{ "[budget] keys and their errors", test_keys },

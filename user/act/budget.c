@@ -68,13 +68,12 @@ static __u32 next_step(__u32 from, int dir, __u32 void_steps)
 int hk_budget__decide(struct hk_budget_state *st, const struct hk_config *cfg,
 		      __u64 cpu_pct_x100, __u64 rss_bytes, __u32 void_steps)
 {
-	__u32 next;
-
 	__u64 cpu_max = cfg->budget_cpu_pct_x100, rss_max = cfg->budget_rss_bytes;
 	int cpu_over = cpu_max && cpu_pct_x100 > cpu_max;
 	int rss_over = rss_max && rss_bytes > rss_max;
 	int under = (!cpu_max || cpu_pct_x100 * 100 <= cpu_max * HK_BUDGET_UNDER_PCT) &&
 		    (!rss_max || rss_bytes <= rss_max);
+	__u32 next, need = st->under_need ? st->under_need : HK_BUDGET_UNDER_WINDOWS;
 
 	st->cpu_pct_x100 = cpu_pct_x100;
 	st->rss_bytes = rss_bytes;
@@ -84,20 +83,33 @@ int hk_budget__decide(struct hk_budget_state *st, const struct hk_config *cfg,
 		next = next_step(st->step, 1, void_steps);
 		if (++st->over < HK_BUDGET_OVER_WINDOWS || next == st->step)
 			return 0;
+		/* down right after back: the storm was still on */
+		if (st->last_dir == 2 && need < HK_BUDGET_UNDER_MAX)
+			st->under_need = need * 2;
 		st->over = 0;
+		st->from = st->step;
 		st->step = next;
+		st->last_dir = 1;
 		st->degrades++;
 		return 1;
 	}
 	st->over = 0;
-	if (!under || st->step == HK_BUDGET_FULL) {
+	if (!under) {
 		st->under = 0;
 		return 0;
 	}
-	if (++st->under < HK_BUDGET_UNDER_WINDOWS)
+	if (++st->under < need)
 		return 0;
 	st->under = 0;
+	/* full service held as long as it waited: the storm has passed */
+	if (st->step == HK_BUDGET_FULL) {
+		st->under_need = 0;
+		st->last_dir = 0;
+		return 0;
+	}
+	st->from = st->step;
 	st->step = next_step(st->step, -1, void_steps);
+	st->last_dir = 2;
 	st->recovers++;
 	return -1;
 }
@@ -150,11 +162,11 @@ const char *hk_budget__step_name(__u32 step)
 }
 
 /* What the step just taken changed, from the one before it. */
-static void what_changed(__u32 step, int dir, const struct hk_config *cfg,
+static void what_changed(__u32 step, __u32 from, int dir, const struct hk_config *cfg,
 			 const struct hk_config *base, char *buf, size_t len)
 {
 	char now[32], asked[32];
-	__u32 changed = dir > 0 ? step : step + 1;
+	__u32 changed = dir > 0 ? step : from;
 
 	hk_units__print(now, sizeof(now), HK_UNIT_DURATION_NS, cfg->interval_ns);
 	hk_units__print(asked, sizeof(asked), HK_UNIT_DURATION_NS, base->interval_ns);
@@ -190,7 +202,7 @@ int hk_budget__format_step(const struct hk_budget_state *st, const struct hk_con
 	hk_units__print(cpu, sizeof(cpu), HK_UNIT_PCT_X100, st->cpu_pct_x100);
 	hk_units__print(span, sizeof(span), HK_UNIT_DURATION_NS,
 			st->span_ns / HK_NSEC_PER_SEC * HK_NSEC_PER_SEC);
-	what_changed(st->step, dir, cfg, base, what, sizeof(what));
+	what_changed(st->step, st->from, dir, cfg, base, what, sizeof(what));
 	if (dir > 0 && st->why == HK_BUDGET_WHY_RSS) {
 		hk_units__print(rss, sizeof(rss), HK_UNIT_BYTES, st->rss_bytes);
 		hk_units__print(lim, sizeof(lim), HK_UNIT_BYTES, base->budget_rss_bytes);

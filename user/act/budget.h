@@ -26,7 +26,12 @@
  *      as its aggressor: the one diagnosis lost.
  * Over for HK_BUDGET_OVER_WINDOWS judgements in a row: one step more;
  * under half the budget (a step back doubles the walk's share at most)
- * for HK_BUDGET_UNDER_WINDOWS in a row: one step back. Each step starts
+ * for HK_BUDGET_UNDER_WINDOWS in a row: one step back. A step that
+ * removes a storm's cost (records once a window in an OOM-kill storm)
+ * measures ~0 while the storm goes on: stepping back, it is over again at
+ * once; so a step down right after a step back doubles the wait for the
+ * next step back (6, 12, 24... windows), and full service held that long
+ * puts it back to 6. Each step starts
  * the span anew, so that it is judged on what it costs.
  */
 #ifndef HK_USER_BUDGET_H
@@ -47,6 +52,7 @@ enum hk_budget_step {
 
 #define HK_BUDGET_OVER_WINDOWS 2
 #define HK_BUDGET_UNDER_WINDOWS 6
+#define HK_BUDGET_UNDER_MAX 96
 /* under: at most this share of the budget */
 #define HK_BUDGET_UNDER_PCT 50
 /* samples the span keeps: at short intervals it covers fewer windows */
@@ -72,6 +78,13 @@ struct hk_budget_state {
 	__u32 step;			/* enum hk_budget_step in effect */
 	__u32 over, under;		/* judgements in a row */
 	__u32 why;			/* enum hk_budget_why of the last over */
+	__u32 from;			/* the step before the last change */
+	__u32 under_need;		/* under this many in a row: a step back
+					 * (0: HK_BUDGET_UNDER_WINDOWS); doubled
+					 * by a step down right after one back (a
+					 * storm still on: it flapped), at most
+					 * HK_BUDGET_UNDER_MAX */
+	__u32 last_dir;			/* 1: the last change was down; 2: up */
 	__u32 pad;
 	__u64 degrades, recovers;	/* steps taken each way */
 	__u64 cpu_pct_x100;		/* the last measure: of one CPU */

@@ -151,7 +151,7 @@ void hk_run_budget__reloaded(struct hk_run_budget *b, struct hk_loader *l, struc
 		/* counted as the steps back it makes at once */
 		b->st.recovers = b->st.degrades;
 		b->st.step = HK_BUDGET_FULL;
-		b->st.over = b->st.under = 0;
+		b->st.over = b->st.under = b->st.under_need = b->st.last_dir = 0;
 		b->last_said = 0;
 	}
 	hk_budget__span_reset(&b->span);
