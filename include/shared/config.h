@@ -169,6 +169,11 @@ struct hk_config {
 	__u32 pm_records;			/* OOM post-mortem files kept; 0:
 						 * none written (act/postmortem.h) */
 	__u32 pm_record_bytes;			/* ... each at most this long */
+	/* [budget]: the tool's own cost it holds to (user/act/budget.h) */
+	__u64 budget_span_ns;			/* own CPU measured over this */
+	__u64 budget_rss_bytes;			/* its RSS; 0: no budget */
+	__u32 budget_cpu_pct_x100;		/* of one CPU; 0: no budget */
+	__u32 pad_budget;
 };
 
 #endif /* HK_SHARED_CONFIG_H */

@@ -60,6 +60,21 @@ struct hk_cost {
 	__u64 total_ns;			/* all of the above but start_cpu_ns */
 };
 
+/*
+ * The tool's own cost against [budget] (user/act/budget.h): written by the
+ * tool, like hk_cost, each window it judges; nothing in the kernel writes
+ * it. All zero: no budget judged yet.
+ */
+struct hk_budget_use {
+	__u64 step;			/* the step in effect (0: full service) */
+	__u64 degrades;			/* steps taken down, since the start */
+	__u64 recovers;			/* ... and back */
+	__u64 cpu_pct_x100;		/* own CPU over the span, of one CPU */
+	__u64 cpu_budget_pct_x100;	/* [budget] cpu; 0: none */
+	__u64 rss_bytes;		/* the tool's RSS then */
+	__u64 rss_budget_bytes;		/* [budget] rss; 0: none */
+};
+
 /* The tool's own cost and losses, one entry in the hk_stats array map. */
 struct hk_stats {
 	__u64 windows;			/* walks completed */
@@ -126,6 +141,7 @@ struct hk_stats {
 	 * window by window (enum hk_stall_cause's first HK_STALL_CPU_NR) */
 	__u64 node_cpu_wait_ns[HK_STALL_CPU_NR];
 	struct hk_cost cost;		/* written by the tool, not here */
+	struct hk_budget_use budget;	/* ... and so is this */
 };
 
 #endif /* HK_SHARED_STATS_H */

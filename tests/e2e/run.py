@@ -43,6 +43,7 @@ import sys
 import threading
 
 import test_attrib
+import test_budget
 import test_cli
 import test_controls
 import test_configs
@@ -85,7 +86,8 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS +
          test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS +
          test_journal.TESTS + test_memblame.TESTS + test_postmortem.TESTS +
-         test_ledger.TESTS)
+         test_ledger.TESTS +
+         test_budget.TESTS)
 
 
 # Scenarios that run at the same time as each other: each grows, churns or

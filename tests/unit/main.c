@@ -43,7 +43,7 @@ int main(void)
 	    hk_add_symbolize_suite() || hk_add_symbolize_caps_suite() ||
 	    hk_add_worker_suite() || hk_add_sandbox_suite() || hk_add_flamegraph_suite() ||
 	    hk_add_flame_svg_suite() || hk_add_flame_caps_suite() || hk_add_leaf_suite() ||
-	    hk_add_self_cost_suite() ||
+	    hk_add_self_cost_suite() || hk_add_budget_suite() ||
 	    hk_add_preflight_jit_suite() ||
 	    hk_add_sysinfo_suite() ||
 	    hk_add_mem_stall_suite() || hk_add_pindir_suite() ||

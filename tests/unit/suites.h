@@ -56,6 +56,7 @@ int hk_add_linelimit_suite(void);
 int hk_add_journal_suite(void);
 int hk_add_leaf_suite(void);
 int hk_add_self_cost_suite(void);
+int hk_add_budget_suite(void);
 int hk_add_preflight_jit_suite(void);
 int hk_add_sysinfo_suite(void);
 int hk_add_mem_stall_suite(void);

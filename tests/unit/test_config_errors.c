@@ -42,15 +42,15 @@ static void test_syntax_errors(void)
 	EXPECT_ERROR("# c\n\n[cpu]\n",
 		     "t.conf:3: unknown section [cpu] (valid: general, oom_risk, "
 		     "mem_throttled, mem_thrashing, throttled, starved, noisy_neighbor, io_blocked, cpu_bound, profile, filter, "
-		     "freeze, postmortem)");
+		     "freeze, postmortem, budget)");
 	EXPECT_ERROR("[]\n",
 		     "t.conf:1: unknown section [] (valid: general, oom_risk, "
 		     "mem_throttled, mem_thrashing, throttled, starved, noisy_neighbor, io_blocked, cpu_bound, profile, filter, "
-		     "freeze, postmortem)");
+		     "freeze, postmortem, budget)");
 	EXPECT_ERROR("[General]\n",
 		     "t.conf:1: unknown section [General] (valid: general, oom_risk, "
 		     "mem_throttled, mem_thrashing, throttled, starved, noisy_neighbor, io_blocked, cpu_bound, profile, filter, "
-		     "freeze, postmortem)");
+		     "freeze, postmortem, budget)");
 	EXPECT_ERROR("# header\n\n\ninterval = 5s\n",
 		     "t.conf:4: key outside any section");
 	EXPECT_ERROR("[general]\ninterval = 5s\n\n\ninterval\n",

@@ -142,8 +142,9 @@ static void test_generate_defaults(void)
 	p = p ? strstr(p, "\n[filter]\n") : NULL;
 	p = p ? strstr(p, "\n[freeze]\n") : NULL;
 	p = p ? strstr(p, "\n[postmortem]\n") : NULL;
+	p = p ? strstr(p, "\n[budget]\n") : NULL;
 	check_true(p != NULL, "sections in order", __LINE__);
-	check_true(p && !strstr(p + 1, "\n["), "[postmortem] is the last section",
+	check_true(p && !strstr(p + 1, "\n["), "[budget] is the last section",
 		   __LINE__);
 
 	/* parsed on top of something else entirely, it gives the defaults */

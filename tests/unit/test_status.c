@@ -364,7 +364,7 @@ static void test_json_exact(void)
 
 	snap_reset();
 	ASSERT_STR(JSON(false, 10),
-		   J_INSTANCE "\"procs_tracked\":0,\"max_procs\":4096,\"procs_flagged\":0,\"own_cost\":null},"
+		   J_INSTANCE "\"procs_tracked\":0,\"max_procs\":4096,\"procs_flagged\":0,\"own_cost\":null,\"budget\":null},"
 		   "\"flagged\":[],\"top_cpu\":null,\"top_run_delay\":null,"
 		   "\"top_rss_growth\":null}\n");
 	check_json(out);
@@ -375,7 +375,7 @@ static void test_json_exact(void)
 	p->ns_pid = 7;
 	p->ns_ino = 4026532512ULL;
 	ASSERT_STR(JSON(false, 10),
-		   J_INSTANCE "\"procs_tracked\":1,\"max_procs\":4096,\"procs_flagged\":1,\"own_cost\":null},"
+		   J_INSTANCE "\"procs_tracked\":1,\"max_procs\":4096,\"procs_flagged\":1,\"own_cost\":null,\"budget\":null},"
 		   "\"flagged\":[{\"pid\":18217,\"comm\":\"yes\",\"ns_pid\":7,"
 		   "\"pidns_ino\":4026532512,\"unit\":\"\",\"container_id\":\"\",\"pod_uid\":\"\",\"label\":\"cpu_bound\",\"match\":\"cpu_bound\","
 		   "\"for_s\":12,\"missed_windows\":0,\"windows\":60,\"quiet\":false,"
@@ -438,7 +438,7 @@ static void test_json_lists(void)
 		  " \xc2\xb7 thread 4301 waited 90 % of the window for a CPU"
 		  " \xc2\xb7 preempted by 999\"}]");
 	v = tc_json_get(&top, "instance", &len);
-	VALUE_HAS(v, len, "\"procs_flagged\":1,\"own_cost\":null}");
+	VALUE_HAS(v, len, "\"procs_flagged\":1,\"own_cost\":null,\"budget\":null}");
 
 	/* the quiet process, listed by -a nowhere, but its rates say 0 where
 	 * it is shown: with a label it is in "flagged" */
@@ -577,12 +577,25 @@ static void test_own_cost(void)
 		   "\"hook_attached\":false,\"hook_attaches\":0,\"hook_attached_ns\":0,"
 		   "\"hook_attach_ns_max\":0,\"hook_runs\":0,\"hook_run_ns\":0,"
 		   "\"exit_runs\":1000,\"exit_run_ns\":300000,\"oom_runs\":0,"
-		   "\"oom_run_ns\":0}}");
+		   "\"oom_run_ns\":0},\"budget\":null}");
 	c->source = HK_COST_ESTIMATE;
 	c->hook_attached = 1;
 	JSON(false, 10);
 	ASSERT_HAS(out, "\"own_cost\":{\"source\":\"estimate\",");
 	ASSERT_HAS(out, "\"hook_attached\":true,");
+	/* [budget], as the tool last judged it: a line, an object */
+	snap.stats.budget = (struct hk_budget_use){ .step = 3, .degrades = 3, .recovers = 1,
+		.cpu_pct_x100 = 310, .cpu_budget_pct_x100 = 100, .rss_bytes = 9 * HK_MIB,
+		.rss_budget_bytes = 16 * HK_MIB };
+	TEXT(false, 10);
+	ASSERT_HAS(out, "OOM hook 0 runs\nbudget: step 3 of 5 (windows x 2): own CPU 3.1% of "
+		   "one CPU (budget 1%), RSS 9MiB (budget 16MiB); 3 steps down, 1 back\n"
+		   "no process flagged\n");
+	check_json(JSON(false, 10));
+	ASSERT_HAS(out, "\"budget\":{\"step\":3,\"step_name\":\"windows x 2\","
+		   "\"steps_down\":3,\"steps_up\":1,\"cpu_pct_x100\":310,"
+		   "\"cpu_budget_pct_x100\":100,\"rss_bytes\":9437184,"
+		   "\"rss_budget_bytes\":16777216}}");
 }
 
 int hk_add_status_suite(void)

@@ -59,6 +59,11 @@
 #               latency per scrape at 0, 100 and 1000 processes flagged, one
 #               scrape per window and back to back; 20 slow clients at 1000
 #               (not in "all", ~2.5 min)
+#   budget  16. issue #33's [budget]: own CPU and RSS under an OOM-kill
+#               storm, a fork storm and 100 k threads, a tool with the
+#               default budget and one without side by side, and whether
+#               the budgeted one steps back in the calm after (not in
+#               "all", ~5 min)
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
@@ -88,7 +93,9 @@
 # (default 20), BENCH_HOOK_EXIT_ROUNDS (default 5), BENCH_HOOK_THREADS
 # (default 20000), BENCH_HOOK_RUNS (default 20), BENCH_SCRAPE_POPS (default "0 100 1000"),
 # BENCH_SCRAPE_N (default 200), BENCH_SCRAPE_ROUNDS (default 5),
-# BENCH_SCRAPE_PAIRS (default 8), BENCH_SCRAPE_SLOW (default 20), BENCH_BUDGET_S (default 900: no
+# BENCH_SCRAPE_PAIRS (default 8), BENCH_SCRAPE_SLOW (default 20), BENCH_BUDGET_STORMS
+# (default "oom fork threads"), BENCH_BUDGET_STORM_S (default 60), BENCH_BUDGET_CALM_S
+# (default 30), BENCH_BUDGET_OOM_LOOPS (default 8), BENCH_BUDGET_S (default 900: no
 # measurement starts later than this into the run).
 
 set -u
@@ -101,7 +108,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # in figure order; a figure may use another's helpers (3 and 5 share their
 # populations, 4 reads 7's maps), so all are sourced whatever runs
 for f in 1_hotpath 2_tput 3_walk 4_user 5_poll 6_detect 7_mem 8_stretch \
-	 9_filter 10_prom 11_profile 12_io 13_memtruth 14_hook 15_scrape; do
+	 9_filter 10_prom 11_profile 12_io 13_memtruth 14_hook 15_scrape 16_budget; do
 	. "$HERE/fig_$f.sh"
 done
 
@@ -116,8 +123,8 @@ main()
 	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect"
 	for f in $figs; do
 		case $f in
-		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth | hook | scrape) ;;
-		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth|hook|scrape]..." >&2; exit 2 ;;
+		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth | hook | scrape | budget) ;;
+		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth|hook|scrape|budget]..." >&2; exit 2 ;;
 		esac
 	done
 	bench_setup

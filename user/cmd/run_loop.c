@@ -5,7 +5,8 @@
  * due: the iter driver's next walk, a timer driver's watchdog, the
  * --prometheus textfile's pace, a profile's end, a freeze's --freeze-max,
  * and --metrics-listen's clients (their own epoll set, one fd here).
- * SIGHUP reloads the config in place.
+ * SIGHUP reloads the config in place. Once a window [budget] is judged
+ * (run_budget.c): its steps change the interval, profiles, the hook.
  */
 #include <errno.h>
 #include <limits.h>
@@ -30,6 +31,7 @@
 #include "output/metrics_http.h"
 #include "output/prometheus.h"
 #include "profile/profile_write.h"
+#include "run_budget.h"
 #include "run_loop.h"
 
 /*
@@ -94,6 +96,23 @@ static int epoll_for(struct hk_loader *l, int sig_fd, struct hk_metrics_http *ht
 	return ep;
 }
 
+/*
+ * [budget]'s last step: the ring buffer's fd out of the epoll set, so that
+ * records wait for the window's wake-up (ring_timeout_ms); back in when
+ * the step is undone. 0, or -1 with errno.
+ */
+static int ring_follow(int ep, struct hk_loader *l, int lazy, int *polled)
+{
+	struct epoll_event ring = { .events = EPOLLIN, .data.u32 = EP_RING };
+
+	if (*polled == !lazy)
+		return 0;
+	if (epoll_ctl(ep, lazy ? EPOLL_CTL_DEL : EPOLL_CTL_ADD, hk_loader__ring_fd(l), &ring))
+		return -1;
+	*polled = !lazy;
+	return 0;
+}
+
 /* A write error: EPIPE (the reader left, `| head`) is not one to tell. */
 static int output_failed(const struct hk_printer *pr)
 {
@@ -120,9 +139,11 @@ int hk_run__profile_dir_open(const struct hk_cli *c, int reloading)
  * SIGHUP: the config file again, with the same flags on top, validated,
  * then written into hk_config in place. A bad file changes nothing, and
  * neither does one hk_config refuses: delay accounting is turned on only
- * once the config that asks for it is in place.
+ * once the config that asks for it is in place. The diff is against the
+ * config as asked, not as [budget] stepped it. 1 when applied.
  */
-static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freezer *fz)
+static int reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freezer *fz,
+		  const struct hk_run_budget *b)
 {
 	struct hk_config cfg, old;
 	char err[HK_ERR_LEN + 512], diff[1024];
@@ -130,31 +151,31 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 
 	if (!c->config_path) {
 		hk_log__print(HK_LOG_WARNING, "SIGHUP: no --config to read again; nothing changed\n");
-		return;
+		return 0;
 	}
 	if (hk_config__load(&cfg, c->config_path, c->interval_ns, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
-		return;
+		return 0;
 	}
 	if (hk_cli__apply_flags(c, &cfg, err, sizeof(err)) ||
 	    hk_sysinfo__resolve_cgroup(&cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
-		return;
+		return 0;
 	}
-	hk_loader__config(l, &old);
+	hk_run_budget__asked(b, l, &old);
 	/* the cgroup filter's id too: the same path may name a cgroup made anew */
 	n = hk_config__diff(&old, &cfg, diff, sizeof(diff));
 	if (!n) {
 		hk_log__print(HK_LOG_INFO, "reload: %s: nothing changed\n", c->config_path);
-		return;
+		return 0;
 	}
 	if (cfg.profile_ns && !old.profile_ns && hk_run__profile_dir_open(c, 1))
-		return;
+		return 0;
 	/* a reload keeps the duty, whatever it asks for now */
 	cfg.delayacct_duty = hk_delayacct__duty();
 	if (hk_loader__reconfigure(l, &cfg, err, sizeof(err))) {
 		hk_log__print(HK_LOG_ERR, "reload: %s; the running config stays\n", err);
-		return;
+		return 0;
 	}
 	/* io_blocked or the stall rule turned on: delay accounting too, and
 	 * the duty shown */
@@ -167,6 +188,7 @@ static void reload(const struct hk_cli *c, struct hk_loader *l, struct hk_freeze
 	if (fz)
 		hk_freeze__configure(fz, &cfg);
 	hk_log__print(HK_LOG_NOTICE, "reload: %s: %s\n", c->config_path, diff);
+	return 1;
 }
 
 /* The loop looks around when it is awake anyway (watch.h). */
@@ -340,11 +362,13 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 				 .procs.procs_fd = hk_loader__procs_fd(l) };
 	struct scrape scrape = { .prom = pr->prom, .l = l };
 	struct hk_act *a = pr->act;
+	struct hk_run_budget budget;
 	struct hk_config cfg;
 	struct epoll_event evs[3];
-	int ep, n, i, sig, stop = 0, timeout;
+	int ep, n, i, sig, stop = 0, timeout, ring_polled = 1;
 	struct hk_handover ho;
 
+	hk_run_budget__init(&budget, l);
 	ep = epoll_for(l, sig_fd, http);
 	if (ep < 0) {
 		hk_log__print(HK_LOG_ERR, "epoll: %s\n", strerror(errno));
@@ -367,6 +391,10 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 		/* ... and the host's headroom sampled (act/freeze_blame.c) */
 		if (a && a->freeze)
 			timeout = min_timeout(timeout, hk_freeze__sample_timeout_ms(a->freeze));
+		/* records not polled ([budget]): read once a window */
+		if (!ring_polled)
+			timeout = min_timeout(timeout, (int)(hk_loader__interval_ns(l) /
+							     HK_NSEC_PER_MSEC));
 		hk_stopguard__phase("waiting");
 		n = epoll_wait(ep, evs, 3, timeout);
 		/* a signal that is not ours to stop on (SIGCONT after Ctrl-Z,
@@ -389,12 +417,14 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 					continue;
 				}
 				hk_stopguard__phase("reloading the config");
-				reload(c, l, a ? a->freeze : NULL);
-				hk_loader__config(l, &cfg);
-				if (a)
-					a->profile_ns = cfg.profile_ns;
-				if (a)
-					hk_postmortem__configure(a->pm, &cfg);
+				if (reload(c, l, a ? a->freeze : NULL, &budget)) {
+					hk_loader__config(l, &cfg);
+					if (a) {
+						a->profile_ns = cfg.profile_ns;
+						hk_postmortem__configure(a->pm, &cfg);
+					}
+					hk_run_budget__reloaded(&budget, l, a);
+				}
 				wd.interval_ns = hk_loader__interval_ns(l);
 				pp.interval_ns = wd.interval_ns;
 			}
@@ -422,6 +452,13 @@ int hk_run__loop(const struct hk_cli *c, struct hk_loader *l, struct hk_printer 
 				(unsigned long long)(HK_CHUNK_NS / HK_NSEC_PER_USEC));
 		watchdog_check(&wd, l);
 		watches_check(&watch, l);
+		hk_stopguard__phase("judging the budget");
+		if (hk_run_budget__tick(&budget, l, a)) {
+			wd.interval_ns = hk_loader__interval_ns(l);
+			pp.interval_ns = wd.interval_ns;
+		}
+		if (ring_follow(ep, l, hk_run_budget__ring_lazy(&budget), &ring_polled))
+			hk_log__print(HK_LOG_ERR, "budget: epoll_ctl: %s\n", strerror(errno));
 		hk_stopguard__phase("walking");
 		n = hk_loader__walk_if_due(l);
 		hk_stopguard__phase("writing the --prometheus textfile");

@@ -110,3 +110,12 @@ int hk_loader__cost(struct hk_loader *l, struct hk_cost *out)
 	memcpy((void *)&l->stats->cost, out, sizeof(*out));
 	return 0;
 }
+
+int hk_loader__budget(struct hk_loader *l, const struct hk_budget_use *b)
+{
+	if (!l->stats)
+		return -ENOENT;
+	/* like the cost: the kernel writes no byte of it */
+	memcpy((void *)&l->stats->budget, b, sizeof(*b));
+	return 0;
+}

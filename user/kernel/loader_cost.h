@@ -20,5 +20,8 @@ int hk_loader__stats(struct hk_loader *l, struct hk_stats *out);
  * is filled in all the same).
  */
 int hk_loader__cost(struct hk_loader *l, struct hk_cost *out);
+/* [budget]'s step and measures, written into hk_stats for `status` and the
+ * Prometheus file: 0, or -ENOENT without a mapping of hk_stats. */
+int hk_loader__budget(struct hk_loader *l, const struct hk_budget_use *b);
 
 #endif /* HK_USER_LOADER_COST_H */

@@ -62,7 +62,28 @@ void hk_loader_hook__event(struct hk_loader *l, const struct hk_event *e)
 		hook_detach(l);
 		return;
 	}
+	/* held: the walk's ask stands (hk_hook_wanted), answered at release */
+	if (l->hook_held)
+		return;
 	if (hk_loader_hook__attach(l, e->time_ns))
+		l->skel->bss->hk_hook_wanted = 0;
+}
+
+/*
+ * [budget]'s last step: the hook detached and kept so, whatever the walk
+ * asks; released, it is attached at once if the walk still wants it. Only
+ * the on-demand hook: --pin's is the user's explicit ask.
+ */
+void hk_loader__hook_hold(struct hk_loader *l, int hold)
+{
+	if (!l->hook_prog || l->cfg.hook != HK_HOOK_ON_DEMAND || l->hook_held == !!hold)
+		return;
+	l->hook_held = !!hold;
+	if (hold) {
+		hook_detach(l);
+		return;
+	}
+	if (l->skel->bss->hk_hook_wanted && hk_loader_hook__attach(l, 0))
 		l->skel->bss->hk_hook_wanted = 0;
 }
 

@@ -35,6 +35,7 @@ struct hk_loader {
 	size_t stats_len;
 	struct bpf_program *hook_prog;	/* hk_switch or hk_switch_noarg; NULL: --no-hook */
 	struct bpf_link *hook_link;	/* NULL: not attached now */
+	int hook_held;			/* [budget]: held detached, asks ignored */
 	struct hk_hook_use hook;	/* when it was, and what attaching cost */
 	__u64 iter_walk_cpu_ns;		/* walk_cpu_ns_total of walks made here */
 	enum hk_cost_source cost_source;

@@ -102,11 +102,13 @@ static const struct stat_metric stat_metrics[] = {
  * (hotspot_k_driver), last_walk_ns and last_walk_end_ns (monotonic clock
  * stamps, meaningless to Prometheus), oom_kills_flagged and
  * oom_kills_missed (one family with a label, below); node_cpu_wait_ns (one
- * family with a cause label, below); and cost, the tool's
- * own (hotspot_k_own_*, its own table). A new field breaks the build here.
+ * family with a cause label, below); cost, the tool's own (hotspot_k_own_*,
+ * its own table); and budget (hotspot_k_budget_*, below). A new field
+ * breaks the build here.
  */
 HK_STATIC_ASSERT(ARRAY_SIZE(stat_metrics) + 5 + HK_STALL_CPU_NR +
-		 sizeof(struct hk_cost) / sizeof(__u64) ==
+		 sizeof(struct hk_cost) / sizeof(__u64) +
+		 sizeof(struct hk_budget_use) / sizeof(__u64) ==
 		 sizeof(struct hk_stats) / sizeof(__u64),
 		 "an hk_stats field is neither exported nor skipped");
 
@@ -169,6 +171,7 @@ void hk_prom_stats__write(FILE *out, const struct hk_stats *st)
 		(unsigned long long)st->oom_kills_missed);
 	hk_prom_stats__write_node_wait(out, st);
 	hk_prom_stats__write_cost(out, &st->cost);
+	hk_prom_stats__write_budget(out, &st->budget);
 }
 
 #define CO(field) offsetof(struct hk_cost, field)
@@ -222,6 +225,36 @@ void hk_prom_stats__write_cost(FILE *out, const struct hk_cost *c)
 	fprintf(out, "hotspot_k_own_cost_source{source=\"%s\"} 1\n",
 		c->source == HK_COST_STATS ? "stats" : c->source == HK_COST_SYSCTL ? "sysctl" :
 		c->source == HK_COST_ESTIMATE ? "estimate" : "unknown");
+}
+
+/*
+ * [budget]: each step 1 while in effect (budget.h's order; a step keeps
+ * the ones before it), the steps taken each way, and what was judged.
+ * Short: every file carries these families (test_prometheus.c's cap).
+ */
+void hk_prom_stats__write_budget(FILE *out, const struct hk_budget_use *b)
+{
+	static const char *const steps[] = { "no_profiles", "ring_lazy", "interval_x2",
+					     "interval_x4", "no_hook" };
+	size_t i;
+
+	fprintf(out, "# HELP hotspot_k_budget_degraded 1 while this step is given up to "
+		"stay within [budget].\n# TYPE hotspot_k_budget_degraded gauge\n");
+	for (i = 0; i < ARRAY_SIZE(steps); i++)
+		fprintf(out, "hotspot_k_budget_degraded{step=\"%s\"} %d\n", steps[i],
+			b->step > i);
+	fprintf(out, "# HELP hotspot_k_budget_steps_total Steps taken for [budget].\n"
+		"# TYPE hotspot_k_budget_steps_total counter\n"
+		"hotspot_k_budget_steps_total{direction=\"down\"} %llu\n"
+		"hotspot_k_budget_steps_total{direction=\"up\"} %llu\n"
+		"# HELP hotspot_k_budget_cpu_ratio Own CPU over [budget] span, of one CPU.\n"
+		"# TYPE hotspot_k_budget_cpu_ratio gauge\n"
+		"hotspot_k_budget_cpu_ratio %llu.%04llu\n"
+		"# HELP hotspot_k_own_rss_bytes The tool's resident memory.\n"
+		"# TYPE hotspot_k_own_rss_bytes gauge\nhotspot_k_own_rss_bytes %llu\n",
+		(unsigned long long)b->degrades, (unsigned long long)b->recovers,
+		(unsigned long long)(b->cpu_pct_x100 / 10000),
+		(unsigned long long)(b->cpu_pct_x100 % 10000), (unsigned long long)b->rss_bytes);
 }
 
 #define HT(field) offsetof(struct hk_prom_http, field)

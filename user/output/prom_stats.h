@@ -17,6 +17,8 @@ void hk_prom_stats__write(FILE *out, const struct hk_stats *st);
 /* The tool's own cost (struct hk_cost) as hotspot_k_own_* families: the
  * same table discipline (a new field is exported or skipped on purpose). */
 void hk_prom_stats__write_cost(FILE *out, const struct hk_cost *c);
+/* Its [budget] steps and measures (hotspot_k_budget_*). */
+void hk_prom_stats__write_budget(FILE *out, const struct hk_budget_use *b);
 
 /* --metrics-listen's own work, counted by its server (metrics_http.h). */
 struct hk_prom_http {

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include "act/budget.h"
 #include "act/freeze.h"
 #include "act/postmortem_dir.h"
 #include "lib/escape.h"
@@ -128,6 +129,24 @@ static void json_cost(struct hk_out *o, const struct hk_cost *c)
 	hk_out__mem(o, "}", 1);
 }
 
+/* ,"budget":{...}: its [budget] as it last judged it; null without one */
+static void json_budget(struct hk_out *o, const struct hk_budget_use *u)
+{
+	if (!u->cpu_budget_pct_x100 && !u->rss_budget_bytes) {
+		hk_out__str(o, ",\"budget\":null");
+		return;
+	}
+	hk_out__printf(o, ",\"budget\":{\"step\":%llu,\"step_name\":\"%s\"",
+		       (unsigned long long)u->step, hk_budget__step_name((__u32)u->step));
+	hk_json__u64(o, "steps_down", u->degrades);
+	hk_json__u64(o, "steps_up", u->recovers);
+	hk_json__u64(o, "cpu_pct_x100", u->cpu_pct_x100);
+	hk_json__u64(o, "cpu_budget_pct_x100", u->cpu_budget_pct_x100);
+	hk_json__u64(o, "rss_bytes", u->rss_bytes);
+	hk_json__u64(o, "rss_budget_bytes", u->rss_budget_bytes);
+	hk_out__mem(o, "}", 1);
+}
+
 static void json_instance(struct hk_out *o, const struct hk_status_view *v)
 {
 	const struct hk_status_snap *s = v->snap;
@@ -150,6 +169,7 @@ static void json_instance(struct hk_out *o, const struct hk_status_view *v)
 		hk_out__str(o, ",\"max_procs\":null");
 	hk_json__u64(o, "procs_flagged", v->nr_flagged);
 	json_cost(o, &s->stats.cost);
+	json_budget(o, &s->stats.budget);
 	hk_out__mem(o, "}", 1);
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "lib/escape.h"
 #include "lib/units.h"
+#include "act/budget.h"
 #include "kernel/self_cost.h"
 #include "output/humanize.h"
 #include "view.h"
@@ -259,6 +260,13 @@ int hk_status__write_text(FILE *f, const struct hk_status_view *v, const struct 
 	if (v->snap->stats.cost.source != HK_COST_UNKNOWN) {
 		hk_out__init(&o, buf, sizeof(buf));
 		hk_self_cost__format(&v->snap->stats.cost, cost, sizeof(cost));
+		hk_out__str(&o, cost);
+		if (put_line(f, &o))
+			return -1;
+	}
+	/* ... and against its [budget], once it judged one */
+	if (hk_budget__format_use(&v->snap->stats.budget, cost, sizeof(cost)) > 0) {
+		hk_out__init(&o, buf, sizeof(buf));
 		hk_out__str(&o, cost);
 		if (put_line(f, &o))
 			return -1;
