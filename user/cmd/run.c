@@ -377,9 +377,6 @@ int hk_cmd_run(int argc, char **argv)
 		}
 		pr.on_transition = hk_act__transition;
 		pr.act = &act;
-		/* after the line that says the start failed, nothing to undo */
-		act.pm = hk_postmortem__new(&c.opts.cfg, c.postmortem_dir ? c.postmortem_dir :
-					    HK_RUNDIR);
 	}
 
 	/* bound now, after the last check that can refuse the start and
@@ -454,6 +451,11 @@ int hk_cmd_run(int argc, char **argv)
 	/* on stderr in --json mode too: which driver runs is worth a line */
 	print_start(l, c.opts.cfg.interval_ns);
 	say_environment(&act);
+	/* once loaded: a state directory that cannot be used is said after
+	 * the start line, and a start refused says its one line alone */
+	if (!c.pin)
+		act.pm = hk_postmortem__new(&c.opts.cfg, c.postmortem_dir ? c.postmortem_dir :
+					    HK_RUNDIR);
 	/* a reader that stops reading must not hold the loop (outfd.h) */
 	if (hk_printer__unblock(&pr))
 		hk_log__print(HK_LOG_WARNING, "stdout: %s: a reader that stops reading holds "
