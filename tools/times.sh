@@ -18,13 +18,13 @@ times_table()
 	local name ms rc
 
 	echo
-	printf '%-14s seconds  result\n' "$1"
+	printf '%-20s seconds  result\n' "$1"
 	while read -r name ms rc; do
-		printf '%-14s %7d.%d  %s\n' "$name" $((ms / 1000)) $((ms % 1000 / 100)) \
+		printf '%-20s %7d.%d  %s\n' "$name" $((ms / 1000)) $((ms % 1000 / 100)) \
 			"$([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)")"
-		[ -s "$3/e2e-times.$name" ] && printf '%-14s slowest: %s\n' "" "$(head -n 5 \
+		[ -s "$3/e2e-times.$name" ] && printf '%-20s slowest: %s\n' "" "$(head -n 5 \
 			"$3/e2e-times.$name" | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }')"
 	done <"$2"
 	ms=$(ms_since "$5")
-	printf '%-14s %7d.%d\n' "$4" $((ms / 1000)) $((ms % 1000 / 100))
+	printf '%-20s %7d.%d\n' "$4" $((ms / 1000)) $((ms % 1000 / 100))
 }

@@ -14,11 +14,12 @@ _hotspot_k_opts()
 			--exclude-comm --cgroup --prometheus --metrics-listen \
 			--journal --no-journal --journal-socket \
 			--profile --profile-dir \
-			--freeze-on-oom --freeze-max --never-freeze --pin --max-procs \
+			--freeze-on-oom --freeze-max --never-freeze --postmortem-dir \
+			--pin --max-procs \
 			--driver --timer-walk --no-hook --bpf-stats --no-bpf-stats \
 			--generate-config --check-config --verbose --help --version
 		;;
-	status) echo --all --top --json --watch --npd --help ;;
+	status) echo --all --top --json --watch --npd --postmortem-dir --help ;;
 	follow) echo --json --utc --help ;;
 	unpin) echo --help ;;
 	thaw) echo --all --help ;;
@@ -58,7 +59,7 @@ _hotspot_k()
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
-	--profile-dir|--dir)
+	--profile-dir|--dir|--postmortem-dir)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
@@ -73,7 +74,7 @@ _hotspot_k()
 		return
 		;;
 	--npd)
-		COMPREPLY=($(compgen -W "up oom-risk noisy-neighbor" -- "$cur"))
+		COMPREPLY=($(compgen -W "up oom-risk noisy-neighbor cpu-contention" -- "$cur"))
 		return
 		;;
 	--cgroup|--never-freeze)
