@@ -168,11 +168,16 @@ budget_sample()
 budget_row()
 {
 	local name=$1 a b sa=$WORK/budget-a.sock sb=$WORK/budget-b.sock conf=$WORK/budget-off.conf
+	local conf_a=$WORK/budget-1pct.conf
 	local ta0 tb0 ta1 tb1 t0 t1 c1 rss m a1 b1 a2 step_end step_calm
 
 	printf '[budget]\ncpu = 0%%\nrss = 0\n' >"$conf"
+	# 1 %, the fleet's alert: the default (5 %) would hold the OOM storm
+	# alone
+	printf '[budget]\ncpu = 1%%\n' >"$conf_a"
 	rm -f "$sa" "$sb" "$WORK/budget-rss.log"
-	hk_start "$WORK/hk-budget-a-$name.log" --json --metrics-listen "unix:$sa" || return 1
+	hk_start "$WORK/hk-budget-a-$name.log" --json --metrics-listen "unix:$sa" --config "$conf_a" ||
+		return 1
 	a=$HK_PID
 	hk_start "$WORK/hk-budget-b-$name.log" --json --metrics-listen "unix:$sb" --config "$conf" ||
 		{ stop "$a"; return 1; }
@@ -222,7 +227,7 @@ fig_budget()
 	section 16-budget
 	say "## 16. [budget] under storms: own CPU and RSS, budgeted and not, side by side"
 	say ""
-	say "| storm | rate | own CPU, default budget (1 % of one CPU over 30 s) | own CPU, unbudgeted | RSS max budgeted / unbudgeted (VmHWM) | steps taken down in the storm; the step in effect at its end (of 5) | after ${BUDGET_CALM_S} s of calm: the step in effect (steps back taken) |"
+	say "| storm | rate | own CPU, [budget] cpu = 1% (over 30 s) | own CPU, unbudgeted | RSS max budgeted / unbudgeted (VmHWM) | steps taken down in the storm; the step in effect at its end (of 5) | after ${BUDGET_CALM_S} s of calm: the step in effect (steps back taken) |"
 	say "| --- | --- | --- | --- | --- | --- | --- |"
 	awk '{
 		unit = $1 == "oom" ? "OOM kills" : $1 == "fork" ? "forks" : "threads"
@@ -237,6 +242,6 @@ fig_budget()
 	sed 's/^/    /' "$WORK/budget-lines.log" >>"$SECTION"
 	say '```'
 	say ""
-	say "Method: for each storm, two hotspot-k start with the defaults (5 s windows) and \`--metrics-listen\` on a unix socket of their own, one with the default [budget], one with \`[budget] cpu = 0%, rss = 0\` (none); after 2 windows the storm starts; own CPU = the Δ of each tool's \`hotspot_k_own_cpu_seconds_total\` (walks + its process's user and system time + its BPF programs' runs, as the tool itself counts them: estimated from run counts here unless --bpf-stats) over the storm's ${BUDGET_STORM_S} s, as a share of one CPU (the counter moves once a window, so ± one window's cost); RSS = VmRSS of each sampled every second (the max) and VmHWM at the storm's end. Steps from \`hotspot_k_budget_degraded\` and \`hotspot_k_budget_steps_total\`, scraped at the storm's end and after ${BUDGET_CALM_S} s of calm. OOM storm: ${BUDGET_OOM_LOOPS} cgroups of 3 MiB, each a shell restarting \`choom -n 1000 -- tail /dev/zero\` (the tail always the victim, never the shell), kills from the cgroups' oom_kill counters; fork storm: \`stress-ng --fork 2\`, forks from /proc/stat; threads: \`bn-spawn -p 100 -t 1000\` (kernel.pid_max raised for it, then restored). Both tools run over the same storm at once, so each also pays for the other's presence (a little CPU, no memory)."
+	say "Method: for each storm, two hotspot-k start with the defaults (5 s windows) and \`--metrics-listen\` on a unix socket of their own, one with `[budget] cpu = 1%` (the fleet's alert; the default is 5 %), one with \`[budget] cpu = 0%, rss = 0\` (none); after 2 windows the storm starts; own CPU = the Δ of each tool's \`hotspot_k_own_cpu_seconds_total\` (walks + its process's user and system time + its BPF programs' runs, as the tool itself counts them: estimated from run counts here unless --bpf-stats) over the storm's ${BUDGET_STORM_S} s, as a share of one CPU (the counter moves once a window, so ± one window's cost); RSS = VmRSS of each sampled every second (the max) and VmHWM at the storm's end. Steps from \`hotspot_k_budget_degraded\` and \`hotspot_k_budget_steps_total\`, scraped at the storm's end and after ${BUDGET_CALM_S} s of calm. OOM storm: ${BUDGET_OOM_LOOPS} cgroups of 3 MiB, each a shell restarting \`choom -n 1000 -- tail /dev/zero\` (the tail always the victim, never the shell), kills from the cgroups' oom_kill counters; fork storm: \`stress-ng --fork 2\`, forks from /proc/stat; threads: \`bn-spawn -p 100 -t 1000\` (kernel.pid_max raised for it, then restored). Both tools run over the same storm at once, so each also pays for the other's presence (a little CPU, no memory)."
 	say ""
 }

@@ -164,7 +164,8 @@ static int read_windows(__u32 id, unsigned long long *windows)
 {
 	struct bpf_map_info info;
 	__u32 key = 0, len;
-	__u64 value[64];
+	/* hk_stats is ~0.6 KiB (stats.h); room to grow, its size checked */
+	__u64 value[256];
 	int fd, err;
 
 	/* the fd is closed at once: holding it would keep the map alive */
