@@ -326,7 +326,7 @@ static void test_keys(void)
 
 	hk_config__defaults(&c);
 	CHECK_U64(c.budget_cpu_pct_x100, 500);
-	CHECK_U64(c.budget_rss_bytes, 16 * HK_MIB);
+	CHECK_U64(c.budget_rss_bytes, 0);
 	CHECK_U64(c.budget_span_ns, 30 * S);
 	CU_ASSERT_EQUAL(hk_config__parse_string(&c, "[budget]\ncpu = 2.5%\nrss = 24MiB\n"
 						"span = 1m\n", "t.conf", err, sizeof(err)), 0);

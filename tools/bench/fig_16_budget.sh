@@ -174,7 +174,7 @@ budget_row()
 	printf '[budget]\ncpu = 0%%\nrss = 0\n' >"$conf"
 	# 1 %, the fleet's alert: the default (5 %) would hold the OOM storm
 	# alone
-	printf '[budget]\ncpu = 1%%\n' >"$conf_a"
+	printf '[budget]\ncpu = 1%%\nrss = 16MiB\n' >"$conf_a"
 	rm -f "$sa" "$sb" "$WORK/budget-rss.log"
 	hk_start "$WORK/hk-budget-a-$name.log" --json --metrics-listen "unix:$sa" --config "$conf_a" ||
 		return 1

@@ -306,9 +306,11 @@ const struct hk_key hk_keys[] = {
 	    "under an OOM-kill storm; idle, ~0. The default holds the storm,\n"
 	    "not a large host's walk at 1s windows or a slow VM's; 1 % is the\n"
 	    "fleet's alert. 0 %: no CPU budget."),
-	KEY("budget", "rss", HK_UNIT_BYTES, budget_rss_bytes, 16 * HK_MIB, 0, HK_TIB,
-	    "Resident memory above which the tool gives up a step. 0: no\n"
-	    "memory budget."),
+	KEY("budget", "rss", HK_UNIT_BYTES, budget_rss_bytes, 0, 0, HK_TIB,
+	    "Resident memory above which the tool gives up a step. 0 (the\n"
+	    "default): no memory budget. The steps save CPU, not memory: at\n"
+	    "16MiB a 6.12 guest's start (libbpf's copy of the kernel's BTF)\n"
+	    "shed the hook for good. The RSS is in hotspot_k_own_rss_bytes."),
 	KEY("budget", "span", HK_UNIT_DURATION_NS, budget_span_ns, 30 * HK_NSEC_PER_SEC,
 	    HK_NSEC_PER_SEC, HK_NSEC_PER_HOUR,
 	    "Time over which own CPU is measured (each step starts it anew)."),
