@@ -222,7 +222,8 @@ static void notes(const struct hk_instance *m)
 		m->pinned ? "the pinned one" : "the newest", m->procs_id, when);
 }
 
-/* The freezes recorded (--freeze-on-oom), a line each; none: nothing. */
+/* The freezes recorded (--freeze-on-oom), a line each; none: nothing.
+ * Then the OOM post-mortems in pm_dir, unless NULL. */
 static void frozen_text(FILE *f, const char *pm_dir)
 {
 	char why[512];
@@ -230,7 +231,7 @@ static void frozen_text(FILE *f, const char *pm_dir)
 	if (hk_freeze_status__text(f, HK_RUNDIR, hk_freeze__unix_s(), false, why,
 				   sizeof(why)))
 		fprintf(stderr, PROG ": what is frozen: %s\n", why);
-	if (hk_pm_dir__text(f, pm_dir, why, sizeof(why)))
+	if (pm_dir && hk_pm_dir__text(f, pm_dir, why, sizeof(why)))
 		fprintf(stderr, PROG ": OOM post-mortems: %s\n", why);
 }
 
@@ -273,11 +274,14 @@ static int status_once(FILE *f, FILE *err_f, const struct hk_status_opts *o, boo
 	e = hk_instance__find(&m, err, sizeof(err));
 	if (notes_on)
 		notes(&m);
-	/* what is frozen matters most when no hotspot-k runs (a crash) */
+	/* what is frozen matters most when no hotspot-k runs (a crash); the
+	 * post-mortems are listed beside an instance only: stdout stays empty
+	 * when none runs and nothing is frozen, as scripts read it (the JSON
+	 * object has them: a key is no noise) */
 	if (e && o->json)
 		frozen_json(f, o->postmortem_dir);
 	else if (e)
-		frozen_text(f, o->postmortem_dir);
+		frozen_text(f, NULL);
 	if (e == -ENOENT) {
 		fprintf(err_f, PROG ": no running hotspot-k (no BPF map hk_procs): "
 			"start one with sudo hotspot-k\n");
