@@ -249,7 +249,7 @@ static void frozen_json(FILE *f, const char *pm_dir)
 		fprintf(stderr, PROG ": what is frozen: %s\n", why);
 		fputs(",\"frozen\":null", f);
 	}
-	if (hk_pm_dir__json(f, pm_dir, why, sizeof(why))) {
+	if (pm_dir && hk_pm_dir__json(f, pm_dir, why, sizeof(why))) {
 		fprintf(stderr, PROG ": OOM post-mortems: %s\n", why);
 		fputs(",\"postmortems\":null", f);
 	}
@@ -276,10 +276,10 @@ static int status_once(FILE *f, FILE *err_f, const struct hk_status_opts *o, boo
 		notes(&m);
 	/* what is frozen matters most when no hotspot-k runs (a crash); the
 	 * post-mortems are listed beside an instance only: stdout stays empty
-	 * when none runs and nothing is frozen, as scripts read it (the JSON
-	 * object has them: a key is no noise) */
+	 * when none runs and nothing is frozen, and --json's object is
+	 * {"instance":null,"frozen":[...]}, as scripts read them */
 	if (e && o->json)
-		frozen_json(f, o->postmortem_dir);
+		frozen_json(f, NULL);
 	else if (e)
 		frozen_text(f, NULL);
 	if (e == -ENOENT) {
