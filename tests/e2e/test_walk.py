@@ -17,7 +17,9 @@
 
 import os
 import re
+import signal
 import subprocess
+import time
 
 from hk_e2e.procs import TestFailure, read_line, read_pids, workload_alive
 from hk_e2e.tool import Tool
@@ -78,9 +80,11 @@ def t_iter_pool_shrinks(suite, ctx):
     pool = pids[0]
     w0 = tool.wait_windows(2)
     e0 = tool.proc_entry(pool)
+    skipped0 = int(tool.stats().get("samples_skipped", 0))
     n0 = len(os.listdir("/proc/%d/task" % pool))
     w1 = tool.wait_windows(POOL_WINDOWS, since=w0)
     e1 = tool.proc_entry(pool)
+    skipped = int(tool.stats().get("samples_skipped", 0)) - skipped0
     n1 = len(os.listdir("/proc/%d/task" % pool))
     workload_alive(ctx, pop)
     if e0 is None or e1 is None:
@@ -91,15 +95,54 @@ def t_iter_pool_shrinks(suite, ctx):
     # its main thread wakes every 5 ms: something ran in it every window
     if sampled < (w1 - w0) - 1:
         raise TestFailure("the pool was sampled %d times in %d walks while it shrank "
-                          "(%d -> %d threads): left unclosed in the others; stats %s" %
-                          (sampled, w1 - w0, n0, n1, tool.stats()))
+                          "(%d -> %d threads): %d process-windows unclosed meanwhile (the "
+                          "rest: windows too short to sample); stats %s" %
+                          (sampled, w1 - w0, n0, n1, skipped, tool.stats()))
     tool.stop()
     ctx.record("iter_pool_shrinks", True, "sampled %d times in %d walks while its "
                "threads went %d -> %d" % (sampled, w1 - w0, n0, n1))
+
+
+def t_iter_late_walk(suite, ctx):
+    tool = Tool(ctx, "iter_late", extra=["--driver", "iter"])
+    tool.wait_ready()
+    spin = ctx.workload("spin", [ctx.hkload, "spin", "--threads", "1"])
+    tool.wait_windows(2)
+    st = tool.stats()
+    # the grid: the last walk began here (bpf_ktime_get_ns: CLOCK_MONOTONIC)
+    grid_ns = int(st["last_walk_end_ns"]) - int(st["last_walk_ns"])
+    w0 = int(st["windows"])
+    now_ns = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+    if now_ns > grid_ns + 600 * 1000000:
+        grid_ns += 1000 * 1000000
+        time.sleep(max(0, grid_ns + 100 * 1000000 - now_ns) / 1e9)
+        w0 = tool.windows()
+    e0 = tool.proc_entry(spin.pid)
+    # stopped through the next walk's time, resumed 70 ms before the one after
+    tool.proc.send_signal(signal.SIGSTOP)
+    try:
+        now_ns = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        time.sleep(max(0, grid_ns + 1930 * 1000000 - now_ns) / 1e9)
+    finally:
+        tool.proc.send_signal(signal.SIGCONT)
+    w1 = tool.wait_windows(3, since=w0)
+    e1 = tool.proc_entry(spin.pid)
+    workload_alive(ctx, spin)
+    if e0 is None or e1 is None:
+        raise TestFailure("the busy loop (PID %d) has no hk_procs entry" % spin.pid)
+    sampled = int(e1["windows"]) - int(e0["windows"])
+    if sampled < w1 - w0:
+        raise TestFailure("a busy loop sampled %d times in %d walks after a walk 930 ms "
+                          "late: the next came too soon to carry a rate" %
+                          (sampled, w1 - w0))
+    tool.stop()
+    ctx.record("iter_late_walk", True, "tool stopped 1.8 s: the busy loop sampled %d times "
+               "in %d walks" % (sampled, w1 - w0))
 
 
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("iter_stretch", t_iter_stretch, 90, True),
     ("iter_pool_shrinks", t_iter_pool_shrinks, 90, True),
+    ("iter_late_walk", t_iter_late_walk, 60, True),
 ]

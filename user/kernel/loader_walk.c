@@ -71,10 +71,15 @@ int hk_loader__walk_if_due(struct hk_loader *l)
 	if (now_ns < l->next_walk_ns)
 		return 0;
 	e = hk_loader_walk__iter(l);
-	/* on the interval's grid; a late walk (the tool was stopped) does
-	 * not make the next ones come in a burst */
+	/*
+	 * On the interval's grid; a late walk (the tool was stopped, or
+	 * stalled in reclaim) does not make the next ones come in a burst,
+	 * nor the next one on the grid close behind it: a window shorter
+	 * than a tenth of the interval carries no rate (hk_window_step), and
+	 * every process would lose that sample. Half an interval at least.
+	 */
 	l->next_walk_ns += l->interval_ns;
-	if (l->next_walk_ns <= now_ns)
+	if (l->next_walk_ns < now_ns + l->interval_ns / 2)
 		l->next_walk_ns = now_ns + l->interval_ns;
 	return e;
 }
