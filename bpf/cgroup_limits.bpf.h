@@ -317,7 +317,14 @@ __noinline int hk_cpu_quota(__u64 tg_addr, struct hk_sample *s)
 	s->throttled_ns = 0;
 	s->quota_cpus_x100 = 0;
 	s->quota_cgroup_id = 0;
-	if (!tg_addr || !bpf_core_field_exists(struct task_group, cfs_bandwidth))
+	s->cpu_group_id = 0;
+	if (!tg_addr || !bpf_core_field_exists(struct task_group, parent))
+		return 0;
+	/* its own group, unless the root's: there everyone is (an
+	 * autogroup has no cgroup: 0 too) */
+	if (BPF_CORE_READ((struct task_group *)tg_addr, parent))
+		s->cpu_group_id = BPF_CORE_READ((struct task_group *)tg_addr, css.cgroup, kn, id);
+	if (!bpf_core_field_exists(struct task_group, cfs_bandwidth))
 		return 0;
 	w.tg = tg_addr;
 	hk_loop(HK_TG_DEPTH, HK_TG_DEPTH, hk_tg_level_cb, &w);

@@ -289,6 +289,8 @@ static __noinline int hk_proc_window(struct hk_proc *p, __u32 tgid,
 		goto out;
 	p->hyst.match = match;
 	hk_stall_cur = s->stall;
+	hk_stall_group_id = s->cpu_group_id;
+	hk_stall_walk_no = hk_walk_no;
 	hk_stall_frame(p);
 
 	if (hk_may_be_noisy(c, &p->ev, match)) {

@@ -23,6 +23,27 @@ static inline __u64 hk_stall_take(__u64 x, __u64 budget, __u64 *used)
 }
 
 /*
+ * The share of a CPU group's run-queue wait (its quota's apart) that its
+ * own processes caused in one window, as self is for one process's
+ * threads: its processes ran and waited ran_wait_ns in all, wait_ns of it
+ * waiting; whatever went beyond cpus x window it would have waited with
+ * nobody else there. A `make -j` in one cgroup waits on itself, though
+ * each compiler is a process of one thread. In 0.01 % of wait_ns.
+ */
+static inline __u32 hk_stall_group_self(__u64 ran_wait_ns, __u64 wait_ns, __u64 window_ns,
+					__u32 cpus)
+{
+	__u64 crowd;
+
+	if (!wait_ns || !window_ns)
+		return 0;
+	crowd = hk_sub_clamp(ran_wait_ns, window_ns * (cpus ? cpus : 1));
+	if (crowd >= wait_ns)
+		return 10000;
+	return (__u32)(crowd * 10000 / wait_ns);
+}
+
+/*
  * The split of one window (out->ns[], ns). Its sum is at most window x
  * threads: each cause takes at most what the ones before it left, in this
  * order:
@@ -33,18 +54,20 @@ static inline __u64 hk_stall_take(__u64 x, __u64 budget, __u64 *used)
  *     outnumbered the CPUs it may use (cpus: the host's and its affinity's,
  *     its quota apart): with nobody else there, threads that ran and waited
  *     (cpu + wait) for more than cpus x window wait the excess anyway;
+ *     or, when more, its CPU group's own share of the rest
+ *     (group_self_pct_x100, hk_stall_group_self of the window before);
  *  3. neighbor: what is left, another process held the CPU (weight when
  *     the thread that waited most asked for less);
  *  4. steal + IRQ, then I/O, then memory (reclaim, swap-in, refault).
  */
 static inline void hk_stall_split(const struct hk_evidence *ev, const struct hk_stall_mem *mem,
 				  __u64 wait_ns, __u64 io_ns, __u32 cpus,
-				  struct hk_ledger *out)
+				  __u32 group_self_pct_x100, struct hk_ledger *out)
 {
 	__u64 window_ns = ev->window_ns;
 	__u64 budget = window_ns * (ev->nr_threads ? ev->nr_threads : 1);
 	__u64 throttled_x100 = hk_min_u64(ev->throttled_norm_pct_x100, 10000);
-	__u64 used = 0, wait, quota, rest, ran, crowd, waiting;
+	__u64 used = 0, wait, quota, rest, ran, crowd, waiting, group;
 	__u32 i;
 
 	for (i = 0; i < HK_STALL_NR; i++)
@@ -58,7 +81,9 @@ static inline void hk_stall_split(const struct hk_evidence *ev, const struct hk_
 	ran = window_ns * ev->cpu_pct_x100 / 10000;
 	crowd = hk_sub_clamp(ran + wait, window_ns * (cpus ? cpus : 1));
 	out->ns[HK_STALL_QUOTA] = quota;
-	out->ns[HK_STALL_SELF] = hk_min_u64(rest, crowd);
+	/* in 100 ns first: 100 000 threads' minute times 10 000 */
+	group = rest / 100 * hk_min_u64(group_self_pct_x100, 10000) / 100;
+	out->ns[HK_STALL_SELF] = hk_min_u64(rest, crowd > group ? crowd : group);
 	out->ns[hk_deprio(ev) ? HK_STALL_WEIGHT : HK_STALL_NEIGHBOR] =
 		rest - out->ns[HK_STALL_SELF];
 	out->ns[HK_STALL_STEAL_IRQ] = hk_stall_take(window_ns * ev->cpu_lost_pct_x100 / 10000,
@@ -91,15 +116,16 @@ static inline void hk_stall_add(struct hk_ledger *total, const struct hk_ledger 
  * The ledger of the window hk_window_step just made (it returned 1): its
  * wait and I/O from the evidence's shares (to 0.01 % of the window; in
  * 100 ns units first, so that 100 000 threads' shares of a minute fit 64
- * bits), mem what the walk summed, into stall_win and the running total.
+ * bits), mem what the walk summed, group_self_pct_x100 its CPU group's
+ * (0: none), into stall_win and the running total.
  */
 static inline void hk_stall_window(const struct hk_config *c, struct hk_evidence *ev,
-				   const struct hk_stall_mem *mem)
+				   const struct hk_stall_mem *mem, __u32 group_self_pct_x100)
 {
 	__u64 unit = ev->window_ns / 100;
 
 	hk_stall_split(ev, mem, unit * ev->wait_pct_x100 / 100, unit * ev->io_pct_x100 / 100,
-		       hk_stall_cpus(c, ev), &ev->stall_win);
+		       hk_stall_cpus(c, ev), group_self_pct_x100, &ev->stall_win);
 	hk_stall_add(&ev->stall_ns, &ev->stall_win);
 }
 

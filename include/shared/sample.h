@@ -63,6 +63,9 @@ struct hk_sample {
 	__u32 cpus_allowed;
 	__u32 quota_cpus_x100;
 	__u64 quota_cgroup_id;
+	/* its CPU task group's cgroup id (0: the root's, or an autogroup's):
+	 * the group whose own crowding the stall ledger counts as self */
+	__u64 cpu_group_id;
 	/* the thread that waited most: its policy, nice and task group */
 	__s32 wait_nice;
 	__u32 wait_policy;

@@ -418,7 +418,7 @@ static void run_vector(struct env *env, const struct hkv_vector *v)
 				goto out;
 			memcpy(sh->p.comm, tw.sample[i].comm, HK_COMM_LEN);
 			if (hk_window_step(&env->cfg, &sh->p, &tw.sample[i], &match))
-				hk_stall_window(&env->cfg, &sh->p.ev, &tw.sample[i].stall);
+				hk_stall_window(&env->cfg, &sh->p.ev, &tw.sample[i].stall, 0);
 		}
 		if (exit_tgid && (sh = shadow_find(exit_tgid)) &&
 		    sh->p.start_time_ns == exit_start)

@@ -7,6 +7,9 @@ then theirs alone, whatever else the host runs):
 - a cgroup at a 20 % quota spinning two threads (one per CPU): >= 90 % of
   its CPU wait in a window is `quota`; beside it, a process of eight busy
   threads pinned to one CPU: >= 80 % `self`. Neither is contention: exit 0;
+- `make -j` of twice the CPUs, each recipe a one-thread busy loop, in one
+  CPU cgroup: every loop >= 80 % `self` (its group's own crowd: alone,
+  each would read as another process's victim), exit 0;
 - then two hogs in two cgroups pinned to one CPU: >= 90 % of each one's CPU
   wait is `neighbor`; exit 1, the line naming both.
 """
@@ -66,19 +69,44 @@ def _share(ledger, cause):
     return ledger[cause] / total if total else 0.0
 
 
-def _quota_cgroup(ctx, mem):
-    """The quota'd cgroup: the memory cgroup itself on v2 (cpu enabled in
-    its parent), else a v1 cpu cgroup; and the argv prefix to start in both."""
+def _cpu_cgroup(ctx, mem, cpu_top, quota_us=0):
+    """A CPU cgroup (a task group of its own) for mem's processes: mem
+    itself on v2 (cpu enabled in its parent), else a child of the v1 cpu
+    cgroup cpu_top of mem's name; and the argv prefix to start in both."""
     if mem.version == 2:
         with open(os.path.join(os.path.dirname(mem.path), "cgroup.subtree_control"), "w") as f:
             f.write("+cpu")
-        cgroups.cpu_quota(mem, 20000)
-        return lambda argv: cgroups.run_in(mem, argv)
-    cpu = cgroups.make(ctx, "cpu", 1)
-    if cpu is None:
-        raise TestFailure("this host has no cgroup v1 cpu controller beside v1 memory")
-    cgroups.cpu_quota(cpu, 20000)
+        cpu = mem
+    else:
+        if cpu_top is None:
+            raise TestFailure("this host has no cgroup v1 cpu controller beside v1 memory")
+        cpu = _child(ctx, cpu_top, os.path.basename(mem.path))
+    if quota_us:
+        cgroups.cpu_quota(cpu, quota_us)
     return lambda argv: cgroups.run_in_both(cpu, mem, argv)
+
+
+def _make_j(ctx, in_cg, jobs):
+    """make -j JOBS of JOBS one-thread busy loops, started in a cgroup."""
+    mk = os.path.join(ctx.workdir, "%s.Makefile" % ctx.name)
+    names = " ".join("loop%d" % i for i in range(jobs))
+    with open(mk, "w") as f:
+        f.write("all: %s\n%s:\n\texec %s spin\n" % (names, names, ctx.hkload))
+    return ctx.workload("make", in_cg(["make", "-s", "-f", mk, "-j", str(jobs)]))
+
+
+def _loops_of(cg_procs, comm):
+    """PIDs in a cgroup.procs file whose comm is comm."""
+    pids = set()
+    with open(cg_procs) as f:
+        for pid in f.read().split():
+            try:
+                with open("/proc/%s/comm" % pid) as c:
+                    if c.read().strip() == comm:
+                        pids.add(int(pid))
+            except OSError:
+                pass
+    return pids
 
 
 def t_cpu_contention(suite, ctx):
@@ -98,8 +126,9 @@ def t_cpu_contention(suite, ctx):
         _fail("hotspot-k --pin --cgroup", rc, out, err)
     cpus = sorted(os.sched_getaffinity(0))
 
+    cpu_top = cgroups.make(ctx, "cpu", 1) if top.version == 1 else None
     # a quota and a crowd of its own threads: waits, but no contention
-    in_quota = _quota_cgroup(ctx, _child(ctx, top, "quota"))
+    in_quota = _cpu_cgroup(ctx, _child(ctx, top, "quota"), cpu_top, 20000)
     crowd_cg = _child(ctx, top, "crowd")
     q = ctx.workload("quota", in_quota([ctx.hkload, "spin", "--threads", "2", "--spread"]))
     crowd = ctx.workload("crowd", cgroups.run_in(crowd_cg, [
@@ -113,6 +142,26 @@ def t_cpu_contention(suite, ctx):
     kill_group(crowd)
     quiet = "quota %.0f %%, self %.0f %%, %s" % (100 * _share(got[q.pid], "quota_s"),
                                                  100 * _share(got[crowd.pid], "self_s"), line)
+
+    # make -j of one-thread loops in one CPU cgroup: its own crowd (its
+    # group's share is known from its second window on)
+    mem_make = _child(ctx, top, "make")
+    jobs = 2 * len(cpus)
+    mk = _make_j(ctx, _cpu_cgroup(ctx, mem_make, cpu_top), jobs)
+    deadline = mono() + 20
+    while True:
+        loops = _loops_of(mem_make.procs, "hkload")
+        got = _wait_ledgers(suite, loops, 0.15, 15) if len(loops) == jobs else {}
+        if got and all(_share(got[p], "self_s") >= 0.8 for p in loops):
+            break
+        if mono() > deadline:
+            raise TestFailure("make -j%d in one CPU cgroup: want >= 80 %% of each loop's CPU "
+                              "wait self in a window, got %s" % (jobs, got))
+        time.sleep(0.5)
+    line = _npd(suite, "cpu-contention", 0, re.compile(r"^no CPU contention: .*$"))
+    kill_group(mk)
+    quiet += "; make -j%d self %s" % (jobs, ", ".join(
+        "%.0f %%" % (100 * _share(got[p], "self_s")) for p in sorted(loops)))
 
     # two hogs of two cgroups on one CPU: each waits for the other
     hogs = [ctx.workload("hog%d" % i, cgroups.run_in(_child(ctx, top, "hog%d" % i), [

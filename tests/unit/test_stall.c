@@ -11,14 +11,21 @@
 #define MS HK_NSEC_PER_MSEC
 #define WIN (1000 * MS)
 
-static struct hk_ledger split(const struct hk_evidence *ev, const struct hk_stall_mem *m,
-			      __u64 wait_ns, __u64 io_ns, __u32 cpus)
+static struct hk_ledger split_group(const struct hk_evidence *ev, const struct hk_stall_mem *m,
+				    __u64 wait_ns, __u64 io_ns, __u32 cpus, __u32 group_pct_x100)
 {
 	struct hk_ledger out;
 
 	memset(&out, 0xa5, sizeof(out));
-	hk_stall_split(ev, m, wait_ns, io_ns, cpus, &out);
+	hk_stall_split(ev, m, wait_ns, io_ns, cpus, group_pct_x100, &out);
 	return out;
+}
+
+/* a process alone in its CPU group, or in the root's */
+static struct hk_ledger split(const struct hk_evidence *ev, const struct hk_stall_mem *m,
+			      __u64 wait_ns, __u64 io_ns, __u32 cpus)
+{
+	return split_group(ev, m, wait_ns, io_ns, cpus, 0);
 }
 
 static __u64 sum(const struct hk_ledger *l)
@@ -73,6 +80,51 @@ static void test_self(void)
 	l = split(&ev, &no_mem, 2400 * MS, 0, 2);
 	CAUSE(l, HK_STALL_SELF, 2000 * MS);
 	CAUSE(l, HK_STALL_NEIGHBOR, 400 * MS);
+}
+
+/*
+ * `make -j4` in one cgroup on 2 CPUs: four compilers of one thread each,
+ * each ran 0.5 s and waited 0.5 s. Each alone is a neighbor's victim;
+ * the group ran and waited 4 s on 2 CPUs: 2 s beyond them, all its 2 s
+ * of wait its own. Beside two hogs of other groups (6 loops on 2 CPUs,
+ * each ran 1/3 s and waited 2/3 s), the group's 4 x 1 s exceed 2 CPUs by
+ * 2 s of its 8/3 s wait: 75 % self, the rest the hogs'.
+ */
+static void test_group(void)
+{
+	struct hk_evidence ev = { .window_ns = WIN, .nr_threads = 1, .cpu_pct_x100 = 5000 };
+	struct hk_ledger l;
+	__u32 pct;
+
+	pct = hk_stall_group_self(4000 * MS, 2000 * MS, WIN, 2);
+	check_s64(pct, 10000, __LINE__, "make -j4 alone: all its wait its own");
+	l = split_group(&ev, &no_mem, 500 * MS, 0, 2, pct);
+	CAUSE(l, HK_STALL_SELF, 500 * MS);
+	CAUSE(l, HK_STALL_NEIGHBOR, 0);
+	pct = hk_stall_group_self(4000 * MS, 4 * 2000 * MS / 3, WIN, 2);
+	check_s64(pct, 7500, __LINE__, "make -j4 beside two hogs");
+	ev.cpu_pct_x100 = 3333;
+	l = split_group(&ev, &no_mem, 600 * MS, 0, 2, pct);
+	CAUSE(l, HK_STALL_SELF, 450 * MS);
+	CAUSE(l, HK_STALL_NEIGHBOR, 150 * MS);
+	/* a group within its CPUs: nothing its own; the process's own
+	 * crowd still counts when it is more */
+	check_s64(hk_stall_group_self(1500 * MS, 300 * MS, WIN, 2), 0, __LINE__, "within");
+	ev.nr_threads = 8;
+	ev.cpu_pct_x100 = 10000;
+	l = split_group(&ev, &no_mem, 7000 * MS, 0, 1, 1000);
+	CAUSE(l, HK_STALL_SELF, 7000 * MS);
+	/* no wait, no window: 0 */
+	check_s64(hk_stall_group_self(4000 * MS, 0, WIN, 2), 0, __LINE__, "no wait");
+	check_s64(hk_stall_group_self(4000 * MS, 1000 * MS, 0, 2), 0, __LINE__, "no window");
+	/* the quota's wait first: the group's share takes only the rest */
+	ev.nr_threads = 1;
+	ev.cpu_pct_x100 = 2000;
+	ev.throttled_norm_pct_x100 = 6000;
+	l = split_group(&ev, &no_mem, 800 * MS, 0, 1, 10000);
+	CAUSE(l, HK_STALL_QUOTA, 600 * MS);
+	CAUSE(l, HK_STALL_SELF, 200 * MS);
+	CAUSE(l, HK_STALL_NEIGHBOR, 0);
 }
 
 /*
@@ -153,7 +205,8 @@ static void test_invariant(void)
 						ev.cpu_lost_pct_x100 = (__u32)(v[c] % 10001);
 						ev.cpu_pct_x100 = (__u32)(v[b] % 40009);
 						m = (struct hk_stall_mem){ v[b], v[d], v[a] };
-						l = split(&ev, &m, v[a], v[c], n);
+						l = split_group(&ev, &m, v[a], v[c], n,
+								(__u32)(v[b] % 10007));
 						bad += sum(&l) > WIN * (n ? n : 1);
 					}
 	check_s64(bad, 0, __LINE__, "ledgers past window x threads");
@@ -162,6 +215,7 @@ static void test_invariant(void)
 static const struct hk_unit_test tests[] = {
 	{ "neighbor, weight", test_neighbor },
 	{ "self", test_self },
+	{ "self: a CPU group's own crowd", test_group },
 	{ "quota", test_quota },
 	{ "steal, io, memory within the budget", test_budget },
 	{ "sum <= window x threads", test_invariant },
