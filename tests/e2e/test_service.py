@@ -191,10 +191,21 @@ def t_journal(suite, ctx):
     ctx.record("journal", True, "%s | %s" % (lines[0][:40], lines[1][:40]))
 
 
+def _stall_self_s(text, pid):
+    """hotspot_k_stall_seconds_total of pid's cause="self" in a textfile, or None."""
+    for line in text.splitlines():
+        if line.startswith('hotspot_k_stall_seconds_total{pid="%d",' % pid) and \
+                'cause="self"' in line:
+            return float(line.rsplit(" ", 1)[1])
+    return None
+
+
 def t_prometheus(suite, ctx):
     """--prometheus FILE: a flagged process gets its series within a window
     or two of its transition, and loses it when it exits; the file is
-    replaced whole (no .tmp left)."""
+    replaced whole (no .tmp left). Its stall counter moves while it stays
+    flagged (three busy threads on one CPU: 0.5 s of self wait a window),
+    not only at its transitions."""
     path = os.path.join(ctx.workdir, "hotspot-k.prom")
     tool = Tool(ctx, "prometheus", extra=["--prometheus", path, "-i", FAST_INTERVAL])
     tool.wait_ready()
@@ -225,12 +236,26 @@ def t_prometheus(suite, ctx):
     kill_group(hog)
     wait_text(lambda t: series not in t and 'hotspot_k_processes{label="cpu_bound"} 0' in t,
               "the hog's series gone after its exit")
+    cpu = sorted(os.sched_getaffinity(0))[0]
+    crowd = ctx.workload("crowd", ["taskset", "-c", str(cpu), ctx.hkload, "spin",
+                                   "--threads", "3"])
+    text = wait_text(lambda t: _stall_self_s(t, crowd.pid) is not None, "the crowd's ledger")
+    s0, w0 = _stall_self_s(text, crowd.pid), tool.windows()
+    tool.wait_windows(4, since=w0)
+    text = wait_text(lambda t: (_stall_self_s(t, crowd.pid) or 0) > s0, "the ledger moving")
+    s1 = _stall_self_s(text, crowd.pid)
+    moves = len(history(tool, crowd.pid))
+    kill_group(crowd)
+    if s1 - s0 < 1.0 or moves != 1:
+        raise TestFailure("the crowd's self wait went %.3f -> %.3f s in 4 windows of 250 ms "
+                          "(want >= 1 s more) over %d transitions (want 1)" % (s0, s1, moves))
     left = [n for n in os.listdir(ctx.workdir) if n.startswith("hotspot-k.prom") and
             n != "hotspot-k.prom"]
     if left:
         raise TestFailure("files left beside the textfile: %s" % left)
-    ctx.record("prometheus", True, "series %.1f s after the transition, gone after the exit"
-               % took)
+    ctx.record("prometheus", True, "series %.1f s after the transition, gone after the exit; "
+               "a crowd's self wait counter %.2f -> %.2f s in 4 windows, no transition"
+               % (took, s0, s1))
 
 
 PIN_DIR = "/sys/fs/bpf/hotspot-k"

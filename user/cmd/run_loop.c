@@ -280,6 +280,7 @@ static void prom_tick(struct hk_printer *pr, struct prom_pace *pp, struct hk_loa
 	    hk_loader__stats(l, &st) || !hk_prom__dirty(pr->prom, &st))
 		return;
 	pp->last_ns = now_ns;
+	hk_prom__ledgers(pr->prom, hk_loader__procs_fd(l), st.windows);
 	e = hk_prom__write(pr->prom, &st, hk_driver__name(hk_loader__driver(l, NULL)), err,
 			   sizeof(err));
 	if (e) {
@@ -327,6 +328,7 @@ static void scrape_tick(struct hk_metrics_http *h, struct scrape *s)
 	    (st.windows != s->windows || hk_prom__generation(s->prom) != s->gen)) {
 		s->windows = st.windows;
 		s->gen = hk_prom__generation(s->prom);
+		hk_prom__ledgers(s->prom, hk_loader__procs_fd(s->l), st.windows);
 		hk_metrics_http__stale(h);
 	}
 	hk_metrics_http__poll(h, scrape_render, s);

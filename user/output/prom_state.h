@@ -23,7 +23,10 @@ struct prom_proc {
 					 * pod_uid: its info series' */
 	size_t bytes;			/* its lines in the file */
 	struct hk_prom_member share;	/* its owner, reserve, join (prom_share.h) */
-	struct hk_evidence ev;		/* from the transition that flagged it */
+	struct hk_evidence ev;		/* from the transition that flagged it;
+					 * its stall_ns read anew each window
+					 * (prom_ledger.c) */
+	__u64 start_time_ns;		/* tells its PID's next process */
 };
 
 struct hk_prom {
@@ -43,6 +46,7 @@ struct hk_prom {
 	struct hk_prom_http scrapes;	/* ... as of the last hk_prom__http() */
 	struct hk_stats written;	/* the counters the last write gave */
 	struct hk_prom_value value;	/* the room label values are made in */
+	__u64 ledgers_windows;		/* hk_stats.windows at the last read */
 };
 
 #endif /* HK_USER_PROM_STATE_H */

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "format.h"
+#include "kernel/bpf_sys.h"
 #include "lib/escape.h"
 #include "lib/msg.h"
 #include "lib/outbuf.h"
@@ -92,7 +93,8 @@ static bool proc_room(struct hk_prom *p, size_t *i, const struct prom_proc *pp)
 static bool proc_insert(struct hk_prom *p, size_t i, const struct hk_event *e,
 			const char *cgroup, const struct hk_workload *wl)
 {
-	struct prom_proc *procs, pp = { .tgid = e->tgid, .label = e->to, .ev = e->ev };
+	struct prom_proc *procs, pp = { .tgid = e->tgid, .label = e->to, .ev = e->ev,
+				       .start_time_ns = e->start_time_ns };
 	size_t cap;
 
 	if (p->nr == p->cap && p->nr < HK_PROM_PROCS_MAX) {
@@ -140,6 +142,37 @@ void hk_prom__event(struct hk_prom *p, const struct hk_event *e, const char *cgr
 		p->unlisted[e->to]++;
 	p->changed = true;
 	p->gen++;
+}
+
+/*
+ * The listed processes' stall ledgers, read anew from hk_procs once a
+ * window. hotspot_k_stall_seconds_total is a counter: one that moved only
+ * at a transition would show a process stalled for an hour as still, and
+ * rate() over it as 0. The gauges stay the evidence that flagged it.
+ */
+void hk_prom__ledgers(struct hk_prom *p, int procs_fd, __u64 windows)
+{
+	struct hk_proc kp;
+	size_t i;
+
+	if (!p || procs_fd < 0 || windows == p->ledgers_windows)
+		return;
+	p->ledgers_windows = windows;
+	for (i = 0; i < p->nr; i++) {
+		struct prom_proc *pp = &p->procs[i];
+
+		/* gone, or its PID another process's: its last total stands
+		 * until its exit's transition removes it */
+		if (hk_bpf_sys__lookup(procs_fd, &pp->tgid, &kp) ||
+		    kp.start_time_ns != pp->start_time_ns)
+			continue;
+		pp->ev.stall_ns = kp.ev.stall_ns;
+		/* a cause's first second is a line more: the caps count it */
+		p->bytes -= pp->bytes;
+		pp->bytes = proc_bytes(pp);
+		pp->share.bytes = pp->bytes;
+		p->bytes += pp->bytes;
+	}
 }
 
 /* ---- the text ------------------------------------------------------------ */

@@ -78,6 +78,10 @@ int hk_prom__format(const struct hk_prom *p, const struct hk_stats *st,
  */
 void hk_prom__down(struct hk_prom *p);
 
+/* Once a window (windows: hk_stats's): the listed processes' stall
+ * ledgers from hk_procs (procs_fd), so that their counters move. */
+void hk_prom__ledgers(struct hk_prom *p, int procs_fd, __u64 windows);
+
 /*
  * Write the file under a temporary name beside PATH (".NAME.RANDOM.tmp":
  * not "*.prom", the collector skips it), mode 0644 whatever the umask (the
