@@ -38,6 +38,10 @@ class Tool:
         # entries would replace them (test_journal.py names a socket)
         if journal and "--journal-socket" not in extra:
             self.argv.append("--no-journal")
+        # OOM post-mortems in the test's own directory, not the host's
+        # /run/hotspot-k/oom (left behind, read by the next status)
+        if "--postmortem-dir" not in self.argv:
+            self.argv += ["--postmortem-dir", os.path.join(ctx.workdir, "%s.oom" % name)]
         self.lines = []             # (arrival monotonic, raw text, obj or None, error)
         self.cond = threading.Condition()
         self.stats_id = None
