@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* bench.h - types shared by bench.bpf.c and bn_bpf.c. */
+/* bench.h - types shared by bench*.bpf.c and bn_bpf.c, bn_table.c. */
 #ifndef HK_BENCH_H
 #define HK_BENCH_H
 
@@ -16,6 +16,17 @@ struct bn_walk_ctx {
 	__u64 threads;
 	__u64 procs;		/* user processes seen (levels >= 2) */
 	__u64 ns;		/* the walk, bpf_ktime_get_ns() around it */
+};
+
+/* ctx of bench_table.bpf.c's programs: slots [start, end) in */
+struct bn_table_ctx {
+	__u32 start;
+	__u32 end;
+	__u64 threads;		/* threads met (bn_walk_table) */
+	__u64 procs;		/* processes met, filled or released */
+	__u64 ns;		/* the run, bpf_ktime_get_ns() around it */
+	__u32 full;		/* bn_table_fill: more processes than slots */
+	__u32 pad;
 };
 
 /* ctx of bn_host_read: reads and nr_nodes in, the rest out */

@@ -7,13 +7,14 @@
  *   bn-bpf walk [-r REPS] [-l LEVELS] run the bare walks (BPF_PROG_TEST_RUN)
  *                                    (LEVELS: iter,direct,fields,store,hash
  *                                    or all of those; delays,stall; task:
- *                                    the kernel's iter/task, by TID)
+ *                                    the kernel's iter/task, by TID; watch
+ *                                    only: table, bn_table.c's table walk)
  *   bn-bpf stats -p PID              hk_stats of the hotspot-k with that PID
  *   bn-bpf watch -p PID[,PID] -d SEC [-n N[,N]] [-b MS] [-l LEVELS]
  *                                    print hk_stats each time a window
- *                                    closes and, MS, 2 x MS and 3 x MS after
- *                                    each window of the first PID, a bare walk
- *                                    (iter, then the other levels in turn); stop
+ *                                    closes and, MS, 2 x MS, ... after each
+ *                                    window of the first PID, a bare walk (iter,
+ *                                    table, then the other levels in turn); stop
  *                                    after SEC or once each PID had N more
  *                                    windows
  *   bn-bpf host [-r READS] [-s SAMPLES] [-b MS]
@@ -41,6 +42,7 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "bench.skel.h"
+#include "bn_table.h"
 
 static volatile sig_atomic_t exiting;
 
@@ -109,7 +111,7 @@ static int cmd_attach(const char *which)
 
 /* "all": the five levels of figure 3; delays and stall (figure 13) and
  * task (the iter driver's floor) apart */
-enum { NR_LEVELS = 8, ALL_LEVELS = (1 << 5) - 1, NR_SLOTS = 3, LEVEL_TASK = 7 };
+enum { NR_LEVELS = 8, ALL_LEVELS = (1 << 5) - 1, NR_SLOTS = 4, LEVEL_TASK = 7, TABLE = 1 << 8 };
 
 static const char *const level_names[NR_LEVELS] = {
 	"iter", "direct", "fields", "store", "hash", "delays", "stall", "task",
@@ -124,7 +126,8 @@ struct walker {
 static int walker__open(struct walker *w, __u32 max_procs)
 {
 	struct bpf_program *prog;
-	int err;
+	char name[32];
+	int err, l;
 
 	w->skel = bench_bpf__open();
 	if (!w->skel)
@@ -138,13 +141,10 @@ static int walker__open(struct walker *w, __u32 max_procs)
 		w->skel = NULL;
 		return err;
 	}
-	w->fd[0] = bpf_program__fd(w->skel->progs.bn_walk_iter);
-	w->fd[1] = bpf_program__fd(w->skel->progs.bn_walk_direct);
-	w->fd[2] = bpf_program__fd(w->skel->progs.bn_walk_fields);
-	w->fd[3] = bpf_program__fd(w->skel->progs.bn_walk_store);
-	w->fd[4] = bpf_program__fd(w->skel->progs.bn_walk_hash);
-	w->fd[5] = bpf_program__fd(w->skel->progs.bn_walk_delays);
-	w->fd[6] = bpf_program__fd(w->skel->progs.bn_walk_stall);
+	for (l = 0; l < LEVEL_TASK; l++) {	/* bn_walk_iter, bn_walk_direct, ... */
+		snprintf(name, sizeof(name), "bn_walk_%s", level_names[l]);
+		w->fd[l] = bpf_program__fd(bpf_object__find_program_by_name(w->skel->obj, name));
+	}
 	w->task_link = bpf_program__attach_iter(w->skel->progs.bn_walk_task, NULL);
 	if (!w->task_link) {
 		err = -errno;
@@ -229,6 +229,8 @@ static int parse_levels(const char *s)
 				mask |= 1 << i;
 		if (!strcmp(tok, "all"))
 			mask |= ALL_LEVELS;
+		if (!strcmp(tok, "table"))
+			mask |= TABLE;
 	}
 	return mask;
 }
@@ -380,9 +382,10 @@ static int cmd_watch(char *pids, char *min_windows, double secs, int bare_ms,
 	__u64 want[MAX_WATCH] = {}, first[MAX_WATCH];
 	int done;
 	struct walker w = {};
+	struct bn_table tab = {};
 	__u64 end = now_ns() + (__u64)(secs * 1e9), slot[NR_SLOTS] = {};
 	char *tok, *save;
-	int n = 0, i, l, err, next = 1, pending;
+	int n = 0, i, l, err, next = 1, pending, nslots = levels & TABLE ? 4 : 3;
 
 	/* load first: hotspot-k is running already, its first window is due */
 	if (levels) {
@@ -392,6 +395,8 @@ static int cmd_watch(char *pids, char *min_windows, double secs, int bare_ms,
 			return 1;
 		}
 	}
+	if (levels & TABLE)
+		bn_table__open(&tab, max_procs);
 	for (tok = strtok_r(pids, ",", &save); tok && n < MAX_WATCH;
 	     tok = strtok_r(NULL, ",", &save)) {
 		err = hkstats__open(&s[n], atoi(tok));
@@ -432,7 +437,7 @@ static int cmd_watch(char *pids, char *min_windows, double secs, int bare_ms,
 			 * MS, as hotspot-k's own walk does.
 			 */
 			if (i == 0 && levels)
-				for (l = 0; l < NR_SLOTS; l++)
+				for (l = 0; l < nslots; l++)
 					slot[l] = now_ns() + (l + 1) * bare_ms * 1000000ULL;
 		}
 		if (slot[0] && now_ns() >= slot[0]) {
@@ -440,10 +445,14 @@ static int cmd_watch(char *pids, char *min_windows, double secs, int bare_ms,
 			if (levels & 1)
 				walker__print(&w, 0, "");
 		}
-		for (i = 1; i < NR_SLOTS; i++) {
+		for (i = 1; i < nslots; i++) {
 			if (!slot[i] || now_ns() < slot[i])
 				continue;
 			slot[i] = 0;
+			if (i == 1 && (levels & TABLE)) {	/* its own slot */
+				bn_table__sample(&tab);
+				continue;
+			}
 			/* the next level asked for, round robin over 1.. */
 			for (l = 0; l < NR_LEVELS - 1; l++, next = next % (NR_LEVELS - 1) + 1)
 				if (levels & (1 << next))
@@ -455,6 +464,7 @@ static int cmd_watch(char *pids, char *min_windows, double secs, int bare_ms,
 		fflush(stdout);
 		usleep(5000);
 	}
+	bn_table__close(&tab);
 	if (w.skel)
 		walker__close(&w);
 	return 0;
@@ -592,7 +602,7 @@ static void usage(void)
 		"                   [-m MAX_PROCS]\n"
 		"       bn-bpf host [-r READS] [-s SAMPLES] [-b MS]\n"
 		"       bn-bpf stats -p PID\n"
-		"       bn-bpf watch -p PID[,PID] -d SECONDS [-n N[,N]] [-b MS] [-l LEVELS]\n"
+		"       bn-bpf watch -p PID[,PID] -d SECONDS [-n N[,N]] [-b MS] [-l LEVELS[,table]]\n"
 		"                    [-m MAX_PROCS]\n");
 }
 

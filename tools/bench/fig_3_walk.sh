@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # fig_3_walk.sh - figure 3, the window's cost at 100..100 k threads next to
-# bare task-iterator walks (bn-bpf watch), and a full hk_procs counted; in
+# bare task-iterator walks (bn-bpf watch) and the floor of a table-driven
+# walk (bn_table.c: issue #34), and a full hk_procs counted; in
 # the same populations, figure 5's polling at 1 k and 10 k processes
 # (fig_5_poll.sh's poll_at). Its idle populations (spawn_start) and the
 # sysctls they need (walk_sysctls) serve figures 5 and 8 too. Sourced by
@@ -46,6 +47,14 @@ windows_of()
 				print w, f["last_walk_ns"], t - pt, p - pp, f["walk_ns_max"], f["driver"], f["procs_untracked"], f["stretch_ns_max"], v - pv
 			seen = 1; pw = w; pt = t; pp = p; pv = v
 		}' "$2"
+}
+
+# table walks of a mode (one, chunks) in a watch log, the first dropped:
+# "ns threads longest-chunk chunks"
+table_of()
+{
+	awk -v m="$1" "$KV_FIELDS"'
+		$1 == "table" && f["mode"] == m && n++ { print f["ns"], f["threads"], f["max"], f["chunks"] }' "$2"
 }
 
 # bare walks of a level in a watch log, the first (cold, creating) dropped: "ns threads"
@@ -100,7 +109,7 @@ walk_config()
 	hk_start "$WORK/hk5.log" -i 5s --max-procs $HK_MAX_PROCS --json && h5=$HK_PID || h5=
 	hk_start "$WORK/hk1.log" -i 1s --max-procs $HK_MAX_PROCS --json && h1=$HK_PID || h1=
 	if [ -n "$h1" ] && [ -n "$h5" ]; then
-		run_fg "$log" "$OUT/bn-bpf" watch -p "$h1,$h5" -d 30 -n 8,3 -b 250 -l all,task -m $HK_MAX_PROCS
+		run_fg "$log" "$OUT/bn-bpf" watch -p "$h1,$h5" -d 30 -n 8,3 -b 200 -l all,task,table -m $HK_MAX_PROCS
 	fi
 	stop "$h1"
 	stop "$h5"
@@ -136,6 +145,16 @@ walk_config()
 			echo -n " n_$l=$(bare_of "$l" "$log" | wc -l)"
 		done
 		echo -n " iterw=$(bare_of iter "$log" | awk '{ print $1 }' | med)"
+		# the table walk: one run, in ~1 ms chunks (longest chunk,
+		# chunks), its references released at the end (left: 0)
+		echo -n " tone=$(table_of one "$log" | awk '$2 > 0 { print $1 / $2 }' | med)"
+		echo -n " n_tone=$(table_of one "$log" | wc -l)"
+		echo -n " tchunk=$(table_of chunks "$log" | awk '$2 > 0 { print $1 / $2 }' | med)"
+		echo -n " n_tchunk=$(table_of chunks "$log" | wc -l)"
+		echo -n " tcmax=$(table_of chunks "$log" | awk '{ print $3 }' | med)"
+		echo -n " tcn=$(table_of chunks "$log" | awk '{ print $4 }' | med)"
+		awk "$KV_FIELDS"'$1 == "table" && $2 == "clear" { printf " tfreed=%s tleft=%s", f["released"], f["left"] }' "$log"
+		! grep -q '^bn-bpf: table walk not measured' "$log" || echo -n " tskip=kernel"
 		echo " n1=$(awk '$1 >= 2' <<<"$w1" | wc -l) n5=$(awk '$1 >= 2' <<<"$w5" | wc -l)"
 	} >>"$WORK/walk.tsv"
 }
@@ -189,6 +208,12 @@ pop()
 	echo "$1 × ${2%s}$([ "${2%s}" = "$2" ] || echo " (shared mm)")"
 }
 
+# the range of a sample count (walk.tsv's n_* keys) over the populations
+nsamp()
+{
+	walk_rows "$@" | tr ' ' '\n' | minmax
+}
+
 walk_report()
 {
 	local p t sk thr procs w1 pt1 first1 w5 pt5 first5 max ctx bi bd bf bs bh biw stretch
@@ -221,12 +246,28 @@ walk_report()
 	say ""
 	say "Where a walk's time goes (median ns per thread; bare levels: iterate, then the per-thread fields, then task storage, then a per-process hash entry, each on top of the previous one):"
 	say ""
-	say "| processes × threads | bare: iterate only | + fields, direct loads | + fields, BPF_CORE_READ (as hotspot-k) | + task storage get/create, 3 writes | + per-process hash lookup/update | hotspot-k -i 1s (+ per-process sums, window step, classification, hysteresis) |"
-	say "| --- | --- | --- | --- | --- | --- | --- |"
-	while read -r p t sk bi bd bf bs bh pt1; do
+	say "| processes × threads | bare: iterate only | table: per-process threads, one run (÷ bare) | table: in ~1 ms chunks, their sum (÷ bare; longest chunk, chunks) | + fields, direct loads | + fields, BPF_CORE_READ (as hotspot-k) | + task storage get/create, 3 writes | + per-process hash lookup/update | hotspot-k -i 1s (+ per-process sums, window step, classification, hysteresis) |"
+	say "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	: >"$WORK/table-ratios"
+	: >"$WORK/chunk-ratios"
+	while read -r p t sk bi bd bf bs bh pt1 tone tchunk tcmax tcn tleft tsk; do
 		[ "$sk" = nan ] || continue
-		say "| $(pop "$p" "$t") | $(fmt %.0f "$bi") | $(fmt %.0f "$bd") | $(fmt %.0f "$bf") | $(fmt %.0f "$bs") | $(fmt %.0f "$bh") | $(fmt %.0f "$pt1") |"
-	done < <(walk_rows procs threads skipped iter direct fields store hash pt1)
+		if [ "$tsk" = kernel ]; then
+			tone="not measured (this kernel refused bench_table.bpf.o: run/watch-${p}x$t.log says why)"
+			tchunk=$tone
+		elif [ "$tone" = nan ]; then
+			tone="not measured"
+			tchunk="not measured"
+			FAILED="$FAILED walk:table:${p}x$t"
+		else
+			calc "$tone / $bi" >>"$WORK/table-ratios"
+			calc "$tchunk / $bi" >>"$WORK/chunk-ratios"
+			[ "$tleft" = 0 ] || FAILED="$FAILED walk:table-left:${p}x$t"
+			tone="$(fmt %.0f "$tone") ($(fmt %.2f "$(calc "$tone / $bi")")×)"
+			tchunk="$(fmt %.0f "$tchunk") ($(fmt %.2f "$(calc "$tchunk / $bi")")×; $(fmt %.2f "$(calc "$tcmax / 1e6")") ms, $(fmt %.0f "$tcn"))"
+		fi
+		say "| $(pop "$p" "$t") | $(fmt %.0f "$bi") | $tone | $tchunk | $(fmt %.0f "$bd") | $(fmt %.0f "$bf") | $(fmt %.0f "$bs") | $(fmt %.0f "$bh") | $(fmt %.0f "$pt1") |"
+	done < <(walk_rows procs threads skipped iter direct fields store hash pt1 tone tchunk tcmax tcn tleft tskip)
 	say ""
 	# walk ns = a * threads + b * processes + c: least squares over the
 	# forked populations, weighted by 1/walk^2 (relative errors: the
@@ -265,12 +306,15 @@ walk_report()
 		FAILED="$FAILED walk:untracked"
 	fi
 	say ""
-	say "Method: \`bn-spawn -p P -t T\` forks P processes of T threads each (a static binary; every thread blocks in pause()). \"Shared mm\": \`bn-spawn -s\` makes each process with clone(CLONE_VM) instead of fork(): a process of its own (own TGID, signal struct, files) without a copy of the address space, because an idle forked process costs ~100 KiB here and faulting 10 GB of fresh guest memory in made 100 k forks take 95 s on this VM; those processes' \`mm\` is one shared, cache-hot struct, so that row is somewhat optimistic per process. kernel.pid_max and vm.max_map_count are raised to 1048576 for populations ≥ 30 k threads, then restored. Two hotspot-k run at once over each population, \`-i 1s\` and \`-i 5s\`, with \`--max-procs $HK_MAX_PROCS\` so that every process is tracked (100 k processes do not fit the default 32768). \`bn-bpf watch\` reads each one's hk_stats (found through that process's own map fds, fields by BTF name) every 5 ms and logs every window: walk = \`last_walk_ns\`; threads and processes = the Δ of \`threads_walked\` and \`procs_walked\`; medians over the steady windows (the 2nd on: about 14 at 1 s and 3 at 5 s per population; window 1 is the walk hotspot-k makes at start, which creates every thread's task storage and every process's entry, shown apart); CPU = walk time ÷ interval, as a share of one CPU. Longest walk = \`walk_ns_max\` (first window included), longest stretch = \`stretch_ns_max\` (the longest the walk held one CPU without a break), driver = \`hk_stats.driver\` (the default: iter above 4000 threads, else wq). The bare walk is \`bn_walk_iter\`, a SEC(\"syscall\") program run with BPF_PROG_TEST_RUN that only iterates every thread (bpf_iter_task_new/next/destroy with BPF_TASK_ITER_ALL_THREADS, under bpf_rcu_read_lock) and times itself with bpf_ktime_get_ns: the floor. It runs 250 ms after each window of the 1 s instance, and the other levels one at a time, in turn, 500 and 750 ms after it, so that every walk finds the task_structs untouched for about as long as hotspot-k's own walk does (the 5 s instance's walks fall anywhere in between). \`bn_walk_task\` is the iter driver's floor: an iter/task program that only counts, read() to its end through an iterator (the kernel meets every thread by TID: a PID-table lookup and a reference taken and dropped per thread, then one run of the program), timed from its first thread to its end; it runs among the other levels. The first sample of each level is dropped (cold code, storage creation); about 12 samples of the floor and 6 of each other level per population. Ratio = hotspot-k -i 1s ÷ bare iterate, per thread."
+	say "Method: \`bn-spawn -p P -t T\` forks P processes of T threads each (a static binary; every thread blocks in pause()). \"Shared mm\": \`bn-spawn -s\` makes each process with clone(CLONE_VM) instead of fork(): a process of its own (own TGID, signal struct, files) without a copy of the address space, because an idle forked process costs ~100 KiB here and faulting 10 GB of fresh guest memory in made 100 k forks take 95 s on this VM; those processes' \`mm\` is one shared, cache-hot struct, so that row is somewhat optimistic per process. kernel.pid_max and vm.max_map_count are raised to 1048576 for populations ≥ 30 k threads, then restored. Two hotspot-k run at once over each population, \`-i 1s\` and \`-i 5s\`, with \`--max-procs $HK_MAX_PROCS\` so that every process is tracked (100 k processes do not fit the default 32768). \`bn-bpf watch\` reads each one's hk_stats (found through that process's own map fds, fields by BTF name) every 5 ms and logs every window: walk = \`last_walk_ns\`; threads and processes = the Δ of \`threads_walked\` and \`procs_walked\`; medians over the steady windows (the 2nd on: about 14 at 1 s and 3 at 5 s per population; window 1 is the walk hotspot-k makes at start, which creates every thread's task storage and every process's entry, shown apart); CPU = walk time ÷ interval, as a share of one CPU. Longest walk = \`walk_ns_max\` (first window included), longest stretch = \`stretch_ns_max\` (the longest the walk held one CPU without a break), driver = \`hk_stats.driver\` (the default: iter above 4000 threads, else wq). The bare walk is \`bn_walk_iter\`, a SEC(\"syscall\") program run with BPF_PROG_TEST_RUN that only iterates every thread (bpf_iter_task_new/next/destroy with BPF_TASK_ITER_ALL_THREADS, under bpf_rcu_read_lock) and times itself with bpf_ktime_get_ns: the floor. It runs 200 ms after each window of the 1 s instance, the table walk 400 ms after it, and the other levels one at a time, in turn, 600 and 800 ms after it, so that every walk finds the task_structs untouched for about as long as hotspot-k's own walk does (the 5 s instance's walks fall anywhere in between). \`bn_walk_task\` is the iter driver's floor: an iter/task program that only counts, read() to its end through an iterator (the kernel meets every thread by TID: a PID-table lookup and a reference taken and dropped per thread, then one run of the program), timed from its first thread to its end; it runs among the other levels. The table walk is the floor of the table-driven design (kernel-2.md D, issue #34), in its own object (\`tools/bench/bench_table.bpf.c\`; a kernel that cannot load it leaves its columns \"not measured\" and the rest of the figure as it is): a BPF array map of 16-byte slots, each a referenced task kptr (\`struct task_struct __kptr *\`) and the TGID, filled once per population, before the first sample and not timed (in the design fork and exit hooks keep it), by a SEC(\"syscall\") program that walks BPF_TASK_ITER_ALL_PROCS and stores bpf_task_acquire() of each process with bpf_kptr_xchg; \`bn_walk_table\`, run with BPF_PROG_TEST_RUN, takes slots [start, end) and, under one bpf_rcu_read_lock, reads each slot's kptr, takes a reference (bpf_iter_task_new accepts only a trusted task, and a kptr read under RCU is not one: a bpf_task_acquire/bpf_task_release per process, which the design pays too on this kernel), skips a process whose thread_pid is gone (pid_alive) and iterates its threads with bpf_iter_task_new(BPF_TASK_ITER_PROC_THREADS), calling the same one-counter function per thread as the bare walk, timed with bpf_ktime_get_ns. Its samples alternate: the whole table in one run, or in chunks, each a BPF_PROG_TEST_RUN of its own over the next N slots back to back, N = the processes the latest one-run sample walked in 1 ms (the design's budget); per sample the chunks' own times are summed (the chunking's cost is in the sum; not the system calls between them, which stand for the design's ~2-5 µs work-item re-queue), and the longest chunk kept (its median over the samples is shown). The first sample of each level (and of each table mode) is dropped (cold code, storage creation); per population, $(nsamp n_iter) samples of the floor, $(nsamp n_tone) of the table in one run and $(nsamp n_tchunk) in chunks, $(nsamp n_direct n_fields n_store n_hash n_task) of each other level. When the population stops, every slot is emptied (bpf_kptr_xchg NULL, bpf_task_release) and a second pass checks that none was left: no task_struct stays pinned after the figure. Ratios = hotspot-k -i 1s (or the table walk) ÷ bare iterate, per thread."
 	say ""
 	local big nmet ntot
 	big=$(walk_rows procs threads w1 w5 | awk '$1 * ($2 + 0) == 100000 { printf "%s%s × %s: %.0f ms per walk (%.2f %% of a CPU at -i 1s, %.3f %% at 5 s)", sep, $1, ($2 ~ /s$/) ? ($2 + 0) " (shared mm)" : $2, $3 / 1e6, $3 / 1e7, $4 / 5e7; sep = "; " }')
+	local table="a table walk's floor: not measured (kernel)"
+	[ ! -s "$WORK/table-ratios" ] ||
+		table="a table walk's floor (kptrs, per-process threads) $(spread %.2f <"$WORK/table-ratios")× that bare list walk in one run, $(spread %.2f <"$WORK/chunk-ratios")× in ~1 ms chunks"
 	nmet=$(awk '$1 != "nan" && $1 <= 1.5' "$WORK/walk-ratios" | wc -l)
 	ntot=$(awk '$1 != "nan"' "$WORK/walk-ratios" | wc -l)
-	summary "3. window cost" "${big:-100 k threads not measured}; per thread $(spread %.2f <"$WORK/walk-ratios")× a bare task-iterator walk; a full hk_procs is counted (procs_untracked ${un:-?})" "≤ 1.5× bare: met in $nmet of $ntot populations"
+	summary "3. window cost" "${big:-100 k threads not measured}; per thread $(spread %.2f <"$WORK/walk-ratios")× a bare task-iterator walk; $table; a full hk_procs is counted (procs_untracked ${un:-?})" "≤ 1.5× bare: met in $nmet of $ntot populations"
 	[ "$any" = 1 ] || fail walk "no population measured"
 }

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * bn_table.c - bn-bpf's table walk: the floor of the table-driven walk
+ * (kernel-2.md D), beside bn_walk_iter's bare list walk.
+ *
+ * The table is filled once (bn_table_fill, not timed); each sample then
+ * walks it either in one run of bn_walk_table, or in chunks of ~1 ms
+ * (the design's budget), each chunk a BPF_PROG_TEST_RUN of its own from
+ * where the last one stopped; the chunks' own times are summed and the
+ * longest kept. The chunk size is the processes the last one-run sample
+ * walked in 1 ms. Printed lines:
+ *
+ *   table t=SEC mode=one threads=N procs=N ns=N
+ *   table t=SEC mode=chunks threads=N procs=N ns=SUM max=NS chunks=N per=N
+ *   table fill procs=N full=0|1 ns=N
+ *   table clear released=N left=N
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+#include "bench_table.skel.h"
+#include "bn_table.h"
+
+#define BN_CHUNK_NS 1000000ULL	/* the design's budget per chunk */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int run(struct bpf_program *prog, __u32 start, __u32 end, struct bn_table_ctx *c)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	memset(c, 0, sizeof(*c));
+	c->start = start;
+	c->end = end;
+	opts.ctx_in = c;
+	opts.ctx_size_in = sizeof(*c);	/* a syscall program writes it back */
+	return bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) ? -errno : 0;
+}
+
+/* the processes one run walks in BN_CHUNK_NS, at least 1 */
+static void calibrate(struct bn_table *t, const struct bn_table_ctx *c)
+{
+	__u64 per = c->ns ? c->procs * BN_CHUNK_NS / c->ns : t->slots;
+
+	t->chunk = per ? per : 1;
+}
+
+/*
+ * clang 14 drops the btf_type_tag of a pointer to a struct (clang 15 keeps
+ * it): bn_slot.task then reaches the kernel as a plain pointer, not a kptr.
+ * Give it back a pointer to a "kptr"-tagged task_struct before loading; a
+ * new pointer type, as the untagged one may serve other uses.
+ */
+static int kptr_tag(struct bpf_object *obj)
+{
+	struct btf *btf = bpf_object__btf(obj);
+	const struct btf_member *m;
+	const struct btf_type *st;
+	__s32 sid, tag, ptr;
+	int i;
+
+	sid = btf ? btf__find_by_name_kind(btf, "bn_slot", BTF_KIND_STRUCT) : -ENOENT;
+	if (sid < 0)
+		return sid;
+	st = btf__type_by_id(btf, sid);
+	for (i = 0, m = btf_members(st); i < btf_vlen(st); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "task"))
+			break;
+	st = i < btf_vlen(st) ? btf__type_by_id(btf, m->type) : NULL;
+	if (!st || !btf_is_ptr(st))
+		return -EINVAL;
+	if (btf_is_type_tag(btf__type_by_id(btf, st->type)))
+		return 0;
+	tag = btf__add_type_tag(btf, "kptr", st->type);
+	ptr = tag < 0 ? tag : btf__add_ptr(btf, tag);
+	if (ptr < 0)
+		return ptr;
+	/* adding moved the types: find the member again */
+	st = btf__type_by_id(btf, sid);
+	((struct btf_member *)btf_members(st))[i].type = ptr;
+	return 0;
+}
+
+int bn_table__open(struct bn_table *t, __u32 max_procs)
+{
+	struct bn_table_ctx c;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	t->skel = bench_table_bpf__open();
+	if (!t->skel)
+		return -errno;
+	bpf_map__set_max_entries(t->skel->maps.bn_ptab, max_procs);
+	err = kptr_tag(t->skel->obj);
+	if (!err)
+		err = bench_table_bpf__load(t->skel);
+	if (!err)
+		err = run(t->skel->progs.bn_table_fill, 0, 0, &c);
+	if (err) {
+		fprintf(stderr, "bn-bpf: table walk not measured: this kernel (6.10+ wanted: task"
+			" kptrs in an array map, BPF_TASK_ITER_PROC_THREADS): %s\n",
+			strerror(-err));
+		bench_table_bpf__destroy(t->skel);
+		t->skel = NULL;
+		return err;
+	}
+	t->slots = c.procs;
+	printf("table fill procs=%llu full=%u ns=%llu\n", (unsigned long long)c.procs,
+	       c.full, (unsigned long long)c.ns);
+	/* cold code and a first chunk size; not a sample */
+	if (!run(t->skel->progs.bn_walk_table, 0, t->slots, &c))
+		calibrate(t, &c);
+	return 0;
+}
+
+static int sample_chunks(struct bn_table *t, struct bn_table_ctx *sum, __u64 *max, __u32 *n)
+{
+	struct bn_table_ctx c;
+	__u32 at, end;
+	int err;
+
+	memset(sum, 0, sizeof(*sum));
+	*max = 0;
+	*n = 0;
+	for (at = 0; at < t->slots; at = end) {
+		end = t->slots - at > t->chunk ? at + t->chunk : t->slots;
+		err = run(t->skel->progs.bn_walk_table, at, end, &c);
+		if (err)
+			return err;
+		sum->threads += c.threads;
+		sum->procs += c.procs;
+		sum->ns += c.ns;
+		if (c.ns > *max)
+			*max = c.ns;
+		(*n)++;
+	}
+	return 0;
+}
+
+void bn_table__sample(struct bn_table *t)
+{
+	struct bn_table_ctx c;
+	__u64 max;
+	__u32 n;
+	int err;
+
+	if (!t->skel)
+		return;
+	if (t->runs++ % 2 == 0) {
+		err = run(t->skel->progs.bn_walk_table, 0, t->slots, &c);
+		if (!err) {
+			calibrate(t, &c);
+			printf("table t=%.3f mode=one threads=%llu procs=%llu ns=%llu\n", now_s(),
+			       (unsigned long long)c.threads, (unsigned long long)c.procs,
+			       (unsigned long long)c.ns);
+		}
+	} else {
+		err = sample_chunks(t, &c, &max, &n);
+		if (!err)
+			printf("table t=%.3f mode=chunks threads=%llu procs=%llu ns=%llu max=%llu"
+			       " chunks=%u per=%u\n", now_s(), (unsigned long long)c.threads,
+			       (unsigned long long)c.procs, (unsigned long long)c.ns,
+			       (unsigned long long)max, n, t->chunk);
+	}
+	if (err)
+		fprintf(stderr, "bn-bpf: table walk: %s\n", strerror(-err));
+}
+
+void bn_table__close(struct bn_table *t)
+{
+	struct bn_table_ctx c;
+	__u64 released = 0, left = 0;
+	__u32 max;
+
+	if (!t->skel)
+		return;
+	/* every slot, not only the filled ones: none may keep a task */
+	max = bpf_map__max_entries(t->skel->maps.bn_ptab);
+	if (!run(t->skel->progs.bn_table_clear, 0, max, &c))
+		released = c.procs;
+	/* a second pass finds what the first left: 0 */
+	if (!run(t->skel->progs.bn_table_clear, 0, max, &c))
+		left = c.procs;
+	else
+		left = -1ULL;
+	printf("table clear released=%llu left=%lld\n", (unsigned long long)released,
+	       (long long)left);
+	fflush(stdout);
+	bench_table_bpf__destroy(t->skel);
+	t->skel = NULL;
+}
