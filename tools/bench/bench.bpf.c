@@ -36,6 +36,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "bench.h"
+#include "bench_walk.bpf.h"
 #include "shared/hotspot.h"
 
 /*
@@ -52,13 +53,6 @@ static __u64 hk_walk_no;
 #define BN_PF_KTHREAD 0x00200000	/* include/linux/sched.h */
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
-
-extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
-			     unsigned int flags) __weak __ksym;
-extern struct task_struct *bpf_iter_task_next(struct bpf_iter_task *it) __weak __ksym;
-extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __weak __ksym;
-extern void bpf_rcu_read_lock(void) __ksym;
-extern void bpf_rcu_read_unlock(void) __ksym;
 
 /* --- sched_switch yardsticks ------------------------------------------- */
 
@@ -212,28 +206,14 @@ static __u32 bn_cur_tgid;
 /* the same fields as direct loads from the iterator's trusted pointer */
 static __noinline int bn_fields_direct(struct task_struct *t)
 {
-	bn_sum += t->se.sum_exec_runtime;
-	bn_sum += t->sched_info.run_delay;
-	bn_sum += t->sched_info.last_queued;
-	bn_sum += t->min_flt;
-	bn_sum += t->maj_flt;
-	bn_sum += t->nvcsw;
-	bn_sum += t->nivcsw;
-	bn_sum += t->signal->stats_lock.seqcount.seqcount.sequence;
+	bn_sum += bn_fields_direct_sum(t);
 	return 0;
 }
 
+/* the per-thread fields hotspot-k's walk reads, as it read them */
 static __noinline int bn_fields(struct task_struct *t)
 {
-	/* the per-thread fields hotspot-k's walk reads, as it reads them */
-	bn_sum += BPF_CORE_READ(t, se.sum_exec_runtime);
-	bn_sum += BPF_CORE_READ(t, sched_info.run_delay);
-	bn_sum += BPF_CORE_READ(t, sched_info.last_queued);
-	bn_sum += BPF_CORE_READ(t, min_flt);
-	bn_sum += BPF_CORE_READ(t, maj_flt);
-	bn_sum += BPF_CORE_READ(t, nvcsw);
-	bn_sum += BPF_CORE_READ(t, nivcsw);
-	bn_sum += BPF_CORE_READ(t, signal, stats_lock.seqcount.seqcount.sequence);
+	bn_sum += bn_fields_core_sum(t);
 	return 0;
 }
 
@@ -316,22 +296,13 @@ static __noinline int bn_visit(struct task_struct *t, int level)
 
 static __always_inline int bn_walk(struct bn_walk_ctx *ctx, int level)
 {
-	struct bpf_iter_task it;
 	struct task_struct *t;
-	__u64 start;
 
 	bn_walk_no++;
 	bn_threads = 0;
 	bn_procs_seen = 0;
 	bn_cur_tgid = 0;
-	start = bpf_ktime_get_ns();
-	bpf_rcu_read_lock();
-	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
-	while ((t = bpf_iter_task_next(&it)))
-		bn_visit(t, level);
-	bpf_iter_task_destroy(&it);
-	bpf_rcu_read_unlock();
-	ctx->ns = bpf_ktime_get_ns() - start;
+	ctx->ns = BN_WALK_ALL_THREADS(t, bn_visit(t, level));
 	ctx->threads = bn_threads;
 	ctx->procs = bn_procs_seen;
 	return 0;

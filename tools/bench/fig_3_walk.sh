@@ -193,13 +193,14 @@ fig_walk()
 	poll_report
 }
 
-# the rows of walk.tsv as "procs threads KEY..." for the keys asked for
+# the rows of walk.tsv (or of ROWS_TSV: figure 17's) as "KEY..." for the
+# keys asked for, nan where a row has none
 walk_rows()
 {
 	awk -v keys="$*" "$KV_FIELDS"'
 		{ n = split(keys, k, " "); line = ""
 		  for (i = 1; i <= n; i++) line = line (i > 1 ? " " : "") ((k[i] in f) && f[k[i]] != "" ? f[k[i]] : "nan")
-		  print line }' "$WORK/walk.tsv"
+		  print line }' "${ROWS_TSV:-$WORK/walk.tsv}"
 }
 
 # a population label: "100000 × 1 (shared mm)"

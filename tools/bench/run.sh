@@ -64,13 +64,18 @@
 #               default budget and one without side by side, and whether
 #               the budgeted one steps back in the calm after (not in
 #               "all", ~5 min)
+#   wstate  17. issue #34's per-thread reads (direct loads vs the probe-read
+#               helper) and per-thread state (task storage, a TID hash, a
+#               TID array, none) at 1000 x 10, 10000 x 1 and 10000 x 10
+#               (~35 s)
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
 # hk_switch's filter and nothing more, a per-TGID hash hook, bare
 # task-iterator walks; reads a hotspot-k's hk_stats), bn-spawn (idle
 # populations), bn-pingpong (switch storms, both sides on one CPU or on
-# two), bn-poll (a minimal /proc poller; CPU time of a command); and
+# two), bn-poll (a minimal /proc poller; CPU time of a command), bn-wstate
+# (figure 17's walks); and
 # bn_scrape.py, figure 15's HTTP client.
 #
 # Prints every figure with its method and writes the same markdown to
@@ -96,7 +101,8 @@
 # BENCH_SCRAPE_PAIRS (default 8), BENCH_SCRAPE_SLOW (default 20), BENCH_BUDGET_STORMS
 # (default "oom fork threads"), BENCH_BUDGET_STORM_S (default 60), BENCH_BUDGET_CALM_S
 # (default 30), BENCH_BUDGET_OOM_LOOPS (default 8), BENCH_BUDGET_S (default 900: no
-# measurement starts later than this into the run).
+# measurement starts later than this into the run), BENCH_WSTATE_CONFIGS (default
+# "1000x10 10000x1 10000x10"), BENCH_WSTATE_ROUNDS (default 31).
 
 set -u
 export LC_ALL=C
@@ -108,7 +114,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # in figure order; a figure may use another's helpers (3 and 5 share their
 # populations, 4 reads 7's maps), so all are sourced whatever runs
 for f in 1_hotpath 2_tput 3_walk 4_user 5_poll 6_detect 7_mem 8_stretch \
-	 9_filter 10_prom 11_profile 12_io 13_memtruth 14_hook 15_scrape 16_budget; do
+	 9_filter 10_prom 11_profile 12_io 13_memtruth 14_hook 15_scrape 16_budget \
+	 17_wstate; do
 	. "$HERE/fig_$f.sh"
 done
 
@@ -119,12 +126,12 @@ main()
 	# stretch (~7 min), filter (~2 min), prom (~1.2 min), profile
 	# (~3 min), io (~2 min), memtruth (~2.5 min), hook (~5 min) and scrape
 	# (~2.5 min) run on their own: the default set takes ~12 min of the
-	# 15-minute budget
-	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect"
+	# 15-minute budget (wstate: ~35 s of it)
+	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect wstate"
 	for f in $figs; do
 		case $f in
-		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth | hook | scrape | budget) ;;
-		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth|hook|scrape|budget]..." >&2; exit 2 ;;
+		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth | hook | scrape | budget | wstate) ;;
+		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth|hook|scrape|budget|wstate]..." >&2; exit 2 ;;
 		esac
 	done
 	bench_setup
