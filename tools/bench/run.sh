@@ -64,6 +64,11 @@
 #               default budget and one without side by side, and whether
 #               the budgeted one steps back in the calm after (not in
 #               "all", ~5 min)
+#   forks   18. issue #34's fork storms: stress-ng --fork, thread create+exit
+#               and hackbench's setup, throughput with and without
+#               hotspot-k (defaults) and with an empty exit program, in
+#               rotated rounds; hk_exit's ns per exit (not in "all",
+#               ~2.7 min)
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
@@ -96,7 +101,9 @@
 # BENCH_SCRAPE_PAIRS (default 8), BENCH_SCRAPE_SLOW (default 20), BENCH_BUDGET_STORMS
 # (default "oom fork threads"), BENCH_BUDGET_STORM_S (default 60), BENCH_BUDGET_CALM_S
 # (default 30), BENCH_BUDGET_OOM_LOOPS (default 8), BENCH_BUDGET_S (default 900: no
-# measurement starts later than this into the run).
+# measurement starts later than this into the run), BENCH_FORKS_ROUNDS (default 8),
+# BENCH_FORKS_S (default 2), BENCH_FORKS_THREADS (default 80000),
+# BENCH_FORKS_HACKBENCH_RUNS (default 20).
 
 set -u
 export LC_ALL=C
@@ -108,7 +115,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # in figure order; a figure may use another's helpers (3 and 5 share their
 # populations, 4 reads 7's maps), so all are sourced whatever runs
 for f in 1_hotpath 2_tput 3_walk 4_user 5_poll 6_detect 7_mem 8_stretch \
-	 9_filter 10_prom 11_profile 12_io 13_memtruth 14_hook 15_scrape 16_budget; do
+	 9_filter 10_prom 11_profile 12_io 13_memtruth 14_hook 15_scrape 16_budget \
+	 18_forks; do
 	. "$HERE/fig_$f.sh"
 done
 
@@ -117,14 +125,14 @@ main()
 	local figs="$*" f
 
 	# stretch (~7 min), filter (~2 min), prom (~1.2 min), profile
-	# (~3 min), io (~2 min), memtruth (~2.5 min), hook (~5 min) and scrape
-	# (~2.5 min) run on their own: the default set takes ~12 min of the
-	# 15-minute budget
+	# (~3 min), io (~2 min), memtruth (~2.5 min), hook (~5 min), scrape
+	# (~2.5 min), budget (~5 min) and forks (~2.7 min) run on their own:
+	# the default set takes ~12 min of the 15-minute budget
 	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect"
 	for f in $figs; do
 		case $f in
-		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth | hook | scrape | budget) ;;
-		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth|hook|scrape|budget]..." >&2; exit 2 ;;
+		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth | hook | scrape | budget | forks) ;;
+		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth|hook|scrape|budget|forks]..." >&2; exit 2 ;;
 		esac
 	done
 	bench_setup
