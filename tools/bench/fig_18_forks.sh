@@ -21,40 +21,71 @@ FORKS_S=${BENCH_FORKS_S:-2}
 FORKS_THREADS=${BENCH_FORKS_THREADS:-80000}
 FORKS_HACKBENCH_RUNS=${BENCH_FORKS_HACKBENCH_RUNS:-20}
 
+# forks_cpu: the user + system seconds of this shell's reaped descendants,
+# as an expression for calc in FORKS_CPU (bash's times, parsed with no
+# process started, so that nothing of its own is counted in between)
+forks_cpu()
+{
+	local line u s
+
+	times >"$WORK/forks-times"
+	{ read -r line; read -r u s; } <"$WORK/forks-times"
+	u=${u%s}
+	s=${s%s}
+	FORKS_CPU="(${u%%m*} * 60 + ${u#*m} + ${s%%m*} * 60 + ${s#*m})"
+}
+
+# forks_run OUTFILE CMD...: run_fg, its wall-clock seconds in RUN_SECS and
+# the CPU seconds it and all it forked took in RUN_CPU
+forks_run()
+{
+	local c0 t0 t1 rc
+
+	forks_cpu
+	c0=$FORKS_CPU
+	t0=$EPOCHREALTIME
+	run_fg "$@"
+	rc=$?
+	t1=$EPOCHREALTIME
+	forks_cpu
+	RUN_SECS=$(calc "$t1 - $t0")
+	RUN_CPU=$(calc "$FORKS_CPU - $c0")
+	return $rc
+}
+
 # forks_storm NAME: run that storm to completion (in this shell, not a
-# subshell: its PID in PIDS for the trap); "rate=R secs=S" in STORM (R in the
-# storm's own unit), false when it failed
+# subshell: its PID in PIDS for the trap); "rate=R cpu_rate=P secs=S
+# cpu=C" in STORM: R in the storm's own unit per second of wall-clock
+# time, P per CPU second of the storm and all it forked (the exit hook runs
+# in the exiting task: counted; others' load on this shared host: not);
+# false when it failed
 forks_storm()
 {
-	local out=$WORK/forks-$1.out t0 t1 ops
+	local out=$WORK/forks-$1.out n
 
 	STORM=
-
-	t0=$EPOCHREALTIME
 	case $1 in
 	fork)
-		run_fg "$out" stress-ng --fork 2 --timeout "${FORKS_S}s" --metrics-brief || return 1
-		t1=$EPOCHREALTIME
+		forks_run "$out" stress-ng --fork 2 --timeout "${FORKS_S}s" --metrics-brief || return 1
 		# "stress-ng: metrc: [pid] fork OPS REAL USR SYS OPS/S(real) ..."
-		ops=$(awk '$2 == "metrc:" && $4 == "fork" && $5 ~ /^[0-9]+$/ { print $9 }' "$out")
-		[ -n "$ops" ] || return 1
-		STORM="rate=$ops secs=$(calc "$t1 - $t0")"
+		n=$(awk '$2 == "metrc:" && $4 == "fork" && $5 ~ /^[0-9]+$/ { print $5 }' "$out")
+		[ -n "$n" ] || return 1
+		STORM="rate=$(awk '$2 == "metrc:" && $4 == "fork" { print $9 }' "$out")"
 		;;
 	threads)
-		run_fg "$out" "$OUT/bn-threads" -n "$FORKS_THREADS" -c 0 || return 1
-		t1=$EPOCHREALTIME
-		ops=$(kv secs "$(grep '^threads=' "$out")")
-		[ -n "$ops" ] || return 1
-		STORM="rate=$(calc "$FORKS_THREADS / $ops") secs=$(calc "$t1 - $t0")"
+		forks_run "$out" "$OUT/bn-threads" -n "$FORKS_THREADS" -c 0 || return 1
+		n=$FORKS_THREADS
+		STORM="rate=$(calc "$n / $(kv secs "$(grep '^threads=' "$out")")")"
 		;;
 	hackbench)
-		run_fg "$out" bash -c 'for ((i = 0; i < $0; i++)); do hackbench -P -p -g 10 -l 10 || exit 1; done' \
-			"$FORKS_HACKBENCH_RUNS" || return 1
-		t1=$EPOCHREALTIME
 		# each run: 10 groups x 40 processes forked and reaped
-		STORM="rate=$(calc "$FORKS_HACKBENCH_RUNS * 400 / ($t1 - $t0)") secs=$(calc "$t1 - $t0")"
+		forks_run "$out" bash -c 'for ((i = 0; i < $0; i++)); do hackbench -P -p -g 10 -l 10 || exit 1; done' \
+			"$FORKS_HACKBENCH_RUNS" || return 1
+		n=$((FORKS_HACKBENCH_RUNS * 400))
+		STORM="rate=$(calc "$n / $RUN_SECS")"
 		;;
 	esac
+	STORM+=" cpu_rate=$(calc "$n / $RUN_CPU") secs=$RUN_SECS cpu=$RUN_CPU"
 }
 
 FORKS_STORMS="fork threads hackbench"
@@ -110,10 +141,10 @@ forks_col()
 	round_col "$WORK/forks.tsv" "$2" 'f["storm"] == "'"$1"'"' "$3"
 }
 
-# forks_ratios STORM [V]: V (hk) ÷ none, per round
+# forks_ratios STORM V FIELD: V's FIELD (rate, cpu_rate) ÷ none's, per round
 forks_ratios()
 {
-	round_ratios "$WORK/forks.tsv" "${2:-hk}" none 'f["storm"] == "'"$1"'"' 'f["rate"]'
+	round_ratios "$WORK/forks.tsv" "$2" none 'f["storm"] == "'"$1"'"' 'f["'"$3"'"]'
 }
 
 # forks_exit STORM KEY: that field of the --bpf-stats pass's line
@@ -124,13 +155,13 @@ forks_exit()
 
 forks_report()
 {
-	local s unit n h rh re met all=1 runs ens secs hooks nh sum=""
+	local s unit n h rh rc re rec met metc all=1 runs ens secs hooks nh sum=""
 
 	section 18-forks
 	say "## 18. Fork storms: throughput with and without hotspot-k (issue #34)"
 	say ""
-	say "| storm | rate without (median) | rate with hotspot-k (median) | with ÷ without: median (spread over rounds) | ≥ 0.99 | an empty exit program ÷ without | hk_exit ns per run · runs/s · share of one CPU (--bpf-stats pass) | sched_switch hook attached at the storm's end |"
-	say "| --- | --- | --- | --- | --- | --- | --- | --- |"
+	say "| storm | rate without (median) | rate with hotspot-k (median) | with ÷ without: median (spread over rounds) | per CPU second: with ÷ without | ≥ 0.99 (rate · per CPU second) | an empty exit program ÷ without (rate · per CPU second) | hk_exit ns per run · runs/s · share of one CPU (--bpf-stats pass) | sched_switch hook attached at the storm's end |"
+	say "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	for s in $FORKS_STORMS; do
 		case $s in
 		fork) unit="forks/s (stress-ng --fork 2, bogo ops/s)" ;;
@@ -139,20 +170,23 @@ forks_report()
 		esac
 		n=$(forks_col "$s" none 'f["rate"]' | med)
 		h=$(forks_col "$s" hk 'f["rate"]' | med)
-		rh=$(forks_ratios "$s" | med)
-		re=$(forks_ratios "$s" exitempty | med)
+		rh=$(forks_ratios "$s" hk rate | med)
+		rc=$(forks_ratios "$s" hk cpu_rate | med)
+		re=$(forks_ratios "$s" exitempty rate | med)
+		rec=$(forks_ratios "$s" exitempty cpu_rate | med)
 		met=$(calc "$rh >= 0.99")
+		metc=$(calc "$rc >= 0.99")
 		[ "$met" = 1 ] || all=0
 		runs=$(forks_exit "$s" exit_runs)
 		ens=$(forks_exit "$s" exit_ns)
 		secs=$(forks_exit "$s" secs)
 		hooks=$(forks_col "$s" hk 'f["hook"]' | awk '{ s += $1 } END { print s + 0 }')
 		nh=$(forks_col "$s" hk 'f["hook"]' | wc -l)
-		say "| $unit | $(fmt %.0f "$n") | $(fmt %.0f "$h") | $(fmt %.3f "$rh") ($(forks_ratios "$s" | spread %.3f)) | $(verdict "$met") | $(fmt %.3f "$re") ($(forks_ratios "$s" exitempty | spread %.3f)) | $(fmt %.0f "$ens") ns · $(fmt %.0f "$(calc "$runs / $secs")")/s · $(fmt %.2f "$(calc "$ens * $runs / $secs / 1e7")") % | $hooks of $nh runs |"
-		sum+="${sum:+; }$s $(fmt %.3f "$rh")× ($(forks_ratios "$s" | spread %.3f))"
+		say "| $unit | $(fmt %.0f "$n") | $(fmt %.0f "$h") | $(fmt %.3f "$rh") ($(forks_ratios "$s" hk rate | spread %.3f)) | $(fmt %.3f "$rc") ($(forks_ratios "$s" hk cpu_rate | spread %.3f)) | $(verdict "$met") · $(verdict "$metc") | $(fmt %.3f "$re") ($(forks_ratios "$s" exitempty rate | spread %.3f)) · $(fmt %.3f "$rec") ($(forks_ratios "$s" exitempty cpu_rate | spread %.3f)) | $(fmt %.0f "$ens") ns · $(fmt %.0f "$(calc "$runs / $secs")")/s · $(fmt %.2f "$(calc "$ens * $runs / $secs / 1e7")") % | $hooks of $nh runs |"
+		sum+="${sum:+; }$s $(fmt %.3f "$rh")× ($(forks_ratios "$s" hk rate | spread %.3f)), per CPU second $(fmt %.3f "$rc")× ($(forks_ratios "$s" hk cpu_rate | spread %.3f))"
 	done
 	say ""
-	say "Method: $FORKS_ROUNDS rounds; in each, no hotspot-k, hotspot-k as a user runs it (the default config: 5 s windows, the exit hook attached, the sched_switch hook only while a thread is watched; \`--json\` to a file) and an empty tp_btf/sched_process_exit program (\`bn-bpf attach exitempty\`: the floor of any exit hook), in a rotated order, each started anew before its storms and stopped after (killed by PID). Under each, the three storms one after the other, their order rotated per round (so the tool's one walk during them, about 5 s after its start, falls on each storm in turn): \`stress-ng --fork 2 --timeout ${FORKS_S}s --metrics-brief\` (two workers forking a child that exits at once and reaping it; its bogo ops/s in real time), \`bn-threads -n $FORKS_THREADS -c 0\` (pthread_create of a thread that returns at once, then pthread_join, on CPU 0; threads ÷ its own wall-clock time), and \`hackbench -P -p -g 10 -l 10\` $FORKS_HACKBENCH_RUNS times back to back (each run forks 400 processes, 10 messages of 100 bytes each over pipes, reaps them; 400 × runs ÷ wall-clock time). The ratio is taken within a round (with ÷ without, same storm), then the median and the min–max over rounds; the target is the median ≥ 0.99. Hook column: a sched_switch bpf_link among the tool's fds when the storm ended (the storms can make the walk watch a thread on this shared 2-CPU host). The exit hook's cost is one more pass of the three storms under a hotspot-k with \`--bpf-stats\` (it holds BPF_ENABLE_STATS; kept out of the A/B rounds because the stats add two clock reads to every BPF program run on the host): Δ\`run_time_ns\` ÷ Δ\`run_cnt\` of hk_exit over each storm, runs ÷ the storm's seconds, and their product as a share of one CPU. hotspot-k has no fork or exec hook yet: every exit runs hk_exit once (thread or process)."
+	say "Method: $FORKS_ROUNDS rounds; in each, no hotspot-k, hotspot-k as a user runs it (the default config: 5 s windows, the exit hook attached, the sched_switch hook only while a thread is watched; \`--json\` to a file) and an empty tp_btf/sched_process_exit program (\`bn-bpf attach exitempty\`: the floor of any exit hook), in a rotated order, each started anew before its storms and stopped after (killed by PID). Under each, the three storms one after the other, their order rotated per round (so the tool's one walk during them, about 5 s after its start, falls on each storm in turn): \`stress-ng --fork 2 --timeout ${FORKS_S}s --metrics-brief\` (two workers forking a child that exits at once and reaping it; its bogo ops/s in real time), \`bn-threads -n $FORKS_THREADS -c 0\` (pthread_create of a thread that returns at once, then pthread_join, on CPU 0; threads ÷ its own wall-clock time), and \`hackbench -P -p -g 10 -l 10\` $FORKS_HACKBENCH_RUNS times back to back (each run forks 400 processes, 10 messages of 100 bytes each over pipes, reaps them; 400 × runs ÷ wall-clock time). Per CPU second: the same count ÷ the user + system seconds of the storm and every process it forked (bash's \`times\` for its reaped descendants, before and after): the exit hook runs in the exiting task and is counted, what the other sessions on this shared host run is not, so this ratio is the steadier one. The ratio is taken within a round (with ÷ without, same storm), then the median and the min–max over rounds; the target is the median ≥ 0.99. Hook column: a sched_switch bpf_link among the tool's fds when the storm ended (the storms can make the walk watch a thread on this shared 2-CPU host). The exit hook's cost is one more pass of the three storms under a hotspot-k with \`--bpf-stats\` (it holds BPF_ENABLE_STATS; kept out of the A/B rounds because the stats add two clock reads to every BPF program run on the host): Δ\`run_time_ns\` ÷ Δ\`run_cnt\` of hk_exit over each storm, runs ÷ the storm's seconds, and their product as a share of one CPU. hotspot-k has no fork or exec hook yet: every exit runs hk_exit once (thread or process)."
 	say ""
 	summary "18. fork storms" "with hotspot-k ÷ without, median (spread) over $FORKS_ROUNDS rounds: $sum; hk_exit $(fmt %.0f "$(forks_exit fork exit_ns)") ns per exit in the fork storm" "≥ 0.99 each: $(verdict "$all")"
 }
