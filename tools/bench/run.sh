@@ -72,10 +72,10 @@
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
-# hk_switch's filter and nothing more, a per-TGID hash hook, bare
-# task-iterator walks; reads a hotspot-k's hk_stats), bn-spawn (idle
-# populations), bn-pingpong (switch storms, both sides on one CPU or on
-# two), bn-poll (a minimal /proc poller; CPU time of a command); and
+# hk_switch's filter and nothing more, a per-TGID hash hook, an empty
+# exit hook, bare task-iterator walks; reads a hotspot-k's hk_stats),
+# bn-spawn (idle populations), bn-pingpong (switch storms, both sides on
+# one CPU or on two), bn-poll (a minimal /proc poller; CPU time of a command); and
 # bn_scrape.py, figure 15's HTTP client.
 #
 # Prints every figure with its method and writes the same markdown to
