@@ -4,6 +4,8 @@
  *
  *  - bn_empty (tp_btf/sched_switch): does nothing; the floor of any
  *    sched_switch hook (dispatch + the kernel's BPF stats).
+ *  - bn_exit_empty (tp_btf/sched_process_exit): does nothing; the floor of
+ *    any exit hook, beside hotspot-k's hk_exit (figure 18).
  *  - bn_tgid (tp_btf/sched_switch): what per-event collectors such as
  *    hotspot-bpf do: a per-CPU switch-in timestamp and a per-TGID hash
  *    update on every switch (on-CPU ns, switches, preemptions), plus the
@@ -100,6 +102,12 @@ __u64 bn_filter_passed;
 SEC("tp_btf/sched_switch")
 int BPF_PROG(bn_empty, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
+{
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(bn_exit_empty, struct task_struct *t)
 {
 	return 0;
 }

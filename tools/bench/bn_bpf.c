@@ -4,6 +4,7 @@
  *
  *   bn-bpf attach empty|filter|tgid  attach a sched_switch yardstick, print
  *                                    "ready prog_id=N", wait for SIGTERM
+ *   bn-bpf attach exitempty          ... an empty sched_process_exit one
  *   bn-bpf walk [-r REPS] [-l LEVELS] run the bare walks (BPF_PROG_TEST_RUN)
  *                                    (LEVELS: iter,direct,fields,store,hash
  *                                    or all of those; delays,stall; task:
@@ -81,9 +82,10 @@ static int cmd_attach(const char *which)
 		return 1;
 	want = !strcmp(which, "empty") ? skel->progs.bn_empty :
 	       !strcmp(which, "filter") ? skel->progs.bn_filter :
-	       !strcmp(which, "tgid") ? skel->progs.bn_tgid : NULL;
+	       !strcmp(which, "tgid") ? skel->progs.bn_tgid :
+	       !strcmp(which, "exitempty") ? skel->progs.bn_exit_empty : NULL;
 	if (!want) {
-		fprintf(stderr, "bn-bpf: attach empty|filter|tgid\n");
+		fprintf(stderr, "bn-bpf: attach empty|filter|tgid|exitempty\n");
 		bench_bpf__destroy(skel);
 		return 2;
 	}
@@ -597,7 +599,7 @@ static int cmd_host(int reads, int samples, int gap_ms)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: bn-bpf attach empty|filter|tgid\n"
+		"usage: bn-bpf attach empty|filter|tgid|exitempty\n"
 		"       bn-bpf walk [-r REPS] [-l iter,direct,fields,store,hash|all,delays,stall]\n"
 		"                   [-m MAX_PROCS]\n"
 		"       bn-bpf host [-r READS] [-s SAMPLES] [-b MS]\n"

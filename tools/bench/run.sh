@@ -68,14 +68,19 @@
 #               helper) and per-thread state (task storage, a TID hash, a
 #               TID array, none) at 1000 x 10, 10000 x 1 and 10000 x 10
 #               (~35 s)
+#   forks   18. issue #34's fork storms: stress-ng --fork, thread create+exit
+#               and hackbench's setup, throughput with and without
+#               hotspot-k (defaults) and with an empty exit program, in
+#               rotated rounds; hk_exit's ns per exit (not in "all",
+#               ~2.7 min)
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
-# hk_switch's filter and nothing more, a per-TGID hash hook, bare
-# task-iterator walks; reads a hotspot-k's hk_stats), bn-spawn (idle
-# populations), bn-pingpong (switch storms, both sides on one CPU or on
-# two), bn-poll (a minimal /proc poller; CPU time of a command), bn-wstate
-# (figure 17's walks); and
+# hk_switch's filter and nothing more, a per-TGID hash hook, an empty
+# exit hook, bare task-iterator walks; reads a hotspot-k's hk_stats),
+# bn-spawn (idle populations), bn-pingpong (switch storms, both sides on
+# one CPU or on two), bn-poll (a minimal /proc poller; CPU time of a
+# command), bn-wstate (figure 17's walks); and
 # bn_scrape.py, figure 15's HTTP client.
 #
 # Prints every figure with its method and writes the same markdown to
@@ -102,7 +107,9 @@
 # (default "oom fork threads"), BENCH_BUDGET_STORM_S (default 60), BENCH_BUDGET_CALM_S
 # (default 30), BENCH_BUDGET_OOM_LOOPS (default 8), BENCH_BUDGET_S (default 900: no
 # measurement starts later than this into the run), BENCH_WSTATE_CONFIGS (default
-# "1000x10 10000x1 10000x10"), BENCH_WSTATE_ROUNDS (default 31).
+# "1000x10 10000x1 10000x10"), BENCH_WSTATE_ROUNDS (default 31), BENCH_FORKS_ROUNDS
+# (default 8), BENCH_FORKS_S (default 2), BENCH_FORKS_THREADS (default 80000),
+# BENCH_FORKS_HACKBENCH_RUNS (default 20).
 
 set -u
 export LC_ALL=C
@@ -115,7 +122,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # populations, 4 reads 7's maps), so all are sourced whatever runs
 for f in 1_hotpath 2_tput 3_walk 4_user 5_poll 6_detect 7_mem 8_stretch \
 	 9_filter 10_prom 11_profile 12_io 13_memtruth 14_hook 15_scrape 16_budget \
-	 17_wstate; do
+	 17_wstate 18_forks; do
 	. "$HERE/fig_$f.sh"
 done
 
@@ -124,14 +131,15 @@ main()
 	local figs="$*" f
 
 	# stretch (~7 min), filter (~2 min), prom (~1.2 min), profile
-	# (~3 min), io (~2 min), memtruth (~2.5 min), hook (~5 min) and scrape
-	# (~2.5 min) run on their own: the default set takes ~12 min of the
-	# 15-minute budget (wstate: ~35 s of it)
+	# (~3 min), io (~2 min), memtruth (~2.5 min), hook (~5 min), scrape
+	# (~2.5 min), budget (~5 min) and forks (~2.7 min) run on their own:
+	# the default set takes ~12 min of the 15-minute budget (wstate: ~35 s
+	# of it)
 	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect wstate"
 	for f in $figs; do
 		case $f in
-		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth | hook | scrape | budget | wstate) ;;
-		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth|hook|scrape|budget|wstate]..." >&2; exit 2 ;;
+		hotpath | tput | walk | poll | user | detect | mem | stretch | filter | prom | profile | io | memtruth | hook | scrape | budget | wstate | forks) ;;
+		*) echo "usage: $0 [all|hotpath|tput|walk|poll|user|detect|mem|stretch|filter|prom|profile|io|memtruth|hook|scrape|budget|wstate|forks]..." >&2; exit 2 ;;
 		esac
 	done
 	bench_setup
