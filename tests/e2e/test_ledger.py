@@ -20,9 +20,8 @@ import re
 import time
 
 from hk_e2e import cgroups
-from hk_e2e.checks import run_cli
 from hk_e2e.procs import TestFailure, kill_group, mono
-from test_status import PIN_DIR, _fail, _npd, _status, _unpin
+from test_status import _fail, _npd, _pin, _status, _unpin
 
 CPU_CAUSES = ("neighbor_s", "self_s", "quota_s", "steal_irq_s", "weight_s")
 
@@ -110,20 +109,12 @@ def _loops_of(cg_procs, comm):
 
 
 def t_cpu_contention(suite, ctx):
-    if "iter" in suite.tool_args or os.environ.get("HOTSPOT_K_AS_5_15"):
-        ctx.record("cpu_contention", True, "not run: --pin needs driver wq or timer")
-        return
-    if os.path.exists(PIN_DIR):
-        raise TestFailure("%s exists before the test: another pinned instance runs "
-                          "(hotspot-k unpin stops it)" % PIN_DIR)
     top = cgroups.make(ctx, "memory")
     if top is None:
         raise TestFailure("this host has no memory cgroup controller (v1 or v2)")
-    rc, out, err, _ = run_cli(suite, [suite.tool, "--pin", "-i", "500ms", "--cgroup",
-                                      cgroups.path_of(top)], timeout=30)
-    ctx.undo.append(lambda: _unpin(suite) if os.path.exists(PIN_DIR) else None)
-    if rc != 0:
-        _fail("hotspot-k --pin --cgroup", rc, out, err)
+    if not _pin(suite, ctx, "cpu_contention", ["-i", "500ms", "--cgroup",
+                                               cgroups.path_of(top)]):
+        return
     cpus = sorted(os.sched_getaffinity(0))
 
     cpu_top = cgroups.make(ctx, "cpu", 1) if top.version == 1 else None

@@ -208,20 +208,28 @@ def _unpin(suite):
     return rc, out, err
 
 
+def _pin(suite, ctx, name, args):
+    """An instance --pin'd with args, unpinned at cleanup; False (recorded
+    as not run) where --pin cannot run: under the iter driver."""
+    if "iter" in suite.tool_args or os.environ.get("HOTSPOT_K_AS_5_15"):
+        ctx.record(name, True, "not run: --pin needs driver wq or timer")
+        return False
+    if os.path.exists(PIN_DIR):
+        raise TestFailure("%s exists before the test: another pinned instance runs "
+                          "(hotspot-k unpin stops it)" % PIN_DIR)
+    rc, out, err, _ = run_cli(suite, [suite.tool, "--pin", *args], timeout=30)
+    ctx.undo.append(lambda: _unpin(suite) if os.path.exists(PIN_DIR) else None)
+    if rc != 0:
+        _fail("hotspot-k --pin %s" % " ".join(args), rc, out, err)
+    return True
+
+
 def t_status_pinned(suite, ctx):
     """An instance --pin left in the kernel (no process of its own): status
     reads it from its pins, says it is pinned and lists a `yes` hog as
     CPU-bound; after unpin, exit 3."""
-    if "iter" in suite.tool_args or os.environ.get("HOTSPOT_K_AS_5_15"):
-        ctx.record("status_pinned", True, "not run: --pin needs driver wq or timer")
+    if not _pin(suite, ctx, "status_pinned", ["-i", INTERVAL]):
         return
-    if os.path.exists(PIN_DIR):
-        raise TestFailure("%s exists before the test: another pinned instance runs "
-                          "(hotspot-k unpin stops it)" % PIN_DIR)
-    rc, out, err, _ = run_cli(suite, [suite.tool, "--pin", "-i", INTERVAL], timeout=30)
-    ctx.undo.append(lambda: _unpin(suite) if os.path.exists(PIN_DIR) else None)
-    if rc != 0:
-        _fail("hotspot-k --pin", rc, out, err)
     p = ctx.workload("hog", ["yes"], stdout=subprocess.DEVNULL)
     deadline = mono() + ENTER_WINDOWS * INTERVAL_S * 2 + 10
     while True:
