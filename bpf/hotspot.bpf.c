@@ -48,6 +48,7 @@
 #include "shared/hotspot.h"
 #include "maps.bpf.h"
 #include "walk.bpf.h"
+#include "walk_table.bpf.h"
 #include "oom_kill.bpf.h"
 
 #define CLOCK_MONOTONIC 1
@@ -130,13 +131,85 @@ int BPF_PROG(hk_exit, struct task_struct *t)
 	/* the process's `exited` only when the last thread of the group goes */
 	if (BPF_CORE_READ(t, signal, live.counter))
 		return 0;
+	hk_table_del(t->tgid);
 	hk_queue_exit(t->tgid);
+	return 0;
+}
+
+/* The table driver's fork hook: a new process's bit (walk_table.bpf.h). */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(hk_fork, struct task_struct *parent, struct task_struct *child)
+{
+	if (!(child->flags & HK_PF_KTHREAD) && child->pid == child->tgid)
+		hk_table_add(child->pid);
 	return 0;
 }
 
 static int hk_work(void *map, int *key, void *value)
 {
 	hk_walk(HK_DRIVER_WQ);
+	return 0;
+}
+
+/*
+ * The table driver's work item: one chunk of the walk (walk_table.bpf.h);
+ * the first begins the walk, the last ends it, every other queues the
+ * next. The timer's tick may queue it while a walk is open: that run is
+ * the next chunk (one work item: never two at once).
+ */
+static int hk_table_work(void *map, int *key, void *value)
+{
+	struct hk_config *c = hk_cfg();
+	struct hk_timer_val *v;
+	struct hk_stats *st;
+	__u32 zero = 0;
+
+	if (!c)
+		return 0;
+	hk_tb_start_ns = bpf_ktime_get_ns();
+	/* --pin sets chunk_ns 0 (no hand-over to take): 1 ms all the same */
+	hk_tb_budget_ns = c->chunk_ns ? c->chunk_ns : HK_NSEC_PER_MSEC;
+	if (hk_table_open && hk_timer_off) {
+		/* the tool took over (its watchdog): the walk is its now */
+		hk_table_open = 0;
+		hk_timer_walking = 0;
+		return 0;
+	}
+	if (!hk_table_open) {
+		/* xchg: a full barrier before hk_timer_off is read */
+		__sync_lock_test_and_set(&hk_timer_walking, 1);
+		if (hk_timer_off || hk_walk_begin(1)) {
+			hk_timer_walking = 0;
+			return 0;
+		}
+		hk_table_open = 1;
+		hk_table_pid = 0;
+		hk_table_checked = 0;
+		hk_table_audit();
+	}
+	if (!hk_table_chunk()) {
+		hk_stretch_end(bpf_ktime_get_ns() - hk_tb_start_ns);
+		/* looked up again rather than kept: a register fewer on the
+		 * deepest chain's stack */
+		st = hk_st();
+		v = bpf_map_lookup_elem(&hk_timer, &zero);
+		if (st)
+			st->chunks++;
+		if (v && !bpf_wq_start(&v->wq, 0))
+			return 0;
+		/* no next chunk: the walk is given up (the next one's begin
+		 * flushes what it held), else hk_timer_walking would stay set
+		 * and keep the tool's own walk out if its watchdog takes over */
+		if (st)
+			__sync_fetch_and_add(&st->wq_start_failures, 1);
+		hk_table_open = 0;
+		hk_timer_walking = 0;
+		return 0;
+	}
+	hk_table_open = 0;
+	hk_walk_end(HK_DRIVER_TABLE);
+	hk_timer_walking = 0;
+	hk_stretch_end(bpf_ktime_get_ns() - hk_tb_start_ns);
 	return 0;
 }
 
@@ -175,7 +248,7 @@ static int hk_tick_walk(void *map, int *key, struct hk_timer_val *v)
 /* The timer (and the work item, when there is one), first fire at once,
  * or an interval after the walk the tool made at start. */
 static __always_inline int hk_arm_timer(int (*tick)(void *, int *, struct hk_timer_val *),
-					int with_wq)
+					int (*work)(void *, int *, void *))
 {
 	struct hk_config *c = hk_cfg();
 	struct hk_timer_val *v;
@@ -190,11 +263,11 @@ static __always_inline int hk_arm_timer(int (*tick)(void *, int *, struct hk_tim
 	err = bpf_timer_init(&v->timer, &hk_timer, CLOCK_MONOTONIC);
 	if (err && err != -16)
 		return err;
-	if (with_wq) {
+	if (work) {
 		err = bpf_wq_init(&v->wq, &hk_timer, 0);
 		if (err && err != -16)
 			return err;
-		err = bpf_wq_set_callback_impl(&v->wq, hk_work, 0, NULL);
+		err = bpf_wq_set_callback_impl(&v->wq, work, 0, NULL);
 		if (err)
 			return err;
 	}
@@ -207,14 +280,42 @@ static __always_inline int hk_arm_timer(int (*tick)(void *, int *, struct hk_tim
 SEC("syscall")
 int hk_arm(void *ctx)
 {
-	return hk_arm_timer(hk_tick, 1);
+	return hk_arm_timer(hk_tick, hk_work);
+}
+
+/* The table driver (>= 6.10): the same tick, its own work item. */
+SEC("syscall")
+int hk_arm_table(void *ctx)
+{
+	return hk_arm_timer(hk_tick, hk_table_work);
+}
+
+/*
+ * Run once by the loader, after the fork hook is attached and before the
+ * timer is armed: every process then in the table (one stretch on a CPU,
+ * as long as a bare walk of the processes alone).
+ */
+SEC("syscall")
+int hk_table_seed(void *ctx)
+{
+	struct task_struct *t;
+	struct bpf_iter_task it;
+
+	bpf_rcu_read_lock();
+	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_PROCS);
+	while ((t = bpf_iter_task_next(&it)))
+		if (!(t->flags & HK_PF_KTHREAD))
+			hk_table_add(t->tgid);
+	bpf_iter_task_destroy(&it);
+	bpf_rcu_read_unlock();
+	return 0;
 }
 
 /* Kernels without bpf_wq (< 6.10): loaded instead of hk_arm. */
 SEC("syscall")
 int hk_arm_nowq(void *ctx)
 {
-	return hk_arm_timer(hk_tick_walk, 0);
+	return hk_arm_timer(hk_tick_walk, NULL);
 }
 
 /*

@@ -48,6 +48,9 @@ enum hk_driver {
 	HK_DRIVER_ITER = 3,	/* an iter/task program, read() by userspace each
 				 * window; the kernel offers the CPU between
 				 * threads (>= 5.15) */
+	HK_DRIVER_TABLE = 4,	/* bpf_timer -> bpf_wq in chunks over a table of
+				 * processes: a kworker walks, offering the CPU
+				 * every chunk_ns (>= 6.10) */
 };
 
 /* hk_config.hook: when the sched_switch hook runs. */

@@ -107,7 +107,9 @@ struct hk_stats {
 					 * the CPU after each) or the end */
 	__u64 chunks;			/* iter driver: times the walker let go
 					 * of the CPU mid-walk (the kernel's
-					 * cond_resched() between threads) */
+					 * cond_resched() between threads);
+					 * table driver: work items that
+					 * queued the next */
 	__u64 procs_parked;		/* a process set aside until its next
 					 * thread (iter driver: TIDs interleave) */
 	__u64 walk_cpu_ns_total;	/* the walks' stretches on a CPU: the
@@ -137,6 +139,8 @@ struct hk_stats {
 	 * first, a sweep: every thread visited); the start line says it */
 	__u64 procs_no_delays;
 	__u64 procs_evicted;		/* quiet entries given up for room */
+	__u64 table_repaired;		/* table driver: a summary word's lost
+					 * bits found by the audit */
 	/* the node's CPU wait by cause, every process's stall ledger summed
 	 * window by window (enum hk_stall_cause's first HK_STALL_CPU_NR) */
 	__u64 node_cpu_wait_ns[HK_STALL_CPU_NR];

@@ -71,6 +71,7 @@ import test_ledger
 import test_wrap
 import test_memtruth
 import test_walk
+import test_table
 from hk_e2e import bpf, cgroups, zram
 from hk_e2e.checks import load_defaults
 from hk_e2e.common import DISTURBED_PCT, INTERVAL, SUITE_TIMEOUT_S
@@ -84,7 +85,7 @@ TESTS = (test_cli.TESTS + test_seed.TESTS + test_cpu.TESTS + test_memory.TESTS +
          test_memprof.TESTS + test_flame_svg.TESTS +
          test_json.TESTS + test_attrib.TESTS + test_wrap.TESTS + test_memtruth.TESTS +
          test_oom_kill.TESTS + test_hook.TESTS + test_configs.TESTS +
-         test_walk.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS +
+         test_walk.TESTS + test_table.TESTS + test_preexisting.TESTS + test_metrics_listen.TESTS +
          test_journal.TESTS + test_memblame.TESTS + test_postmortem.TESTS +
          test_ledger.TESTS +
          test_budget.TESTS)

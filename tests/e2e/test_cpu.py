@@ -168,7 +168,8 @@ def t_handover(suite, ctx):
     """Threads born after the start make a timer driver's walk hold a CPU
     over 2 ms: the timer stops, the tool walks (iter) from then on, one
     walk per interval (no burst), and SIGINT still stops it cleanly."""
-    tool = Tool(ctx, "handover")
+    # the hand-over is the wq driver's (the table driver cuts its walk itself)
+    tool = Tool(ctx, "handover", extra=["--driver", "wq"])
     tool.wait_ready()
     start = tool.stderr_text()
     if "driver iter" in start:

@@ -25,7 +25,7 @@ PIN_DIR = "/sys/fs/bpf/hotspot-k"
 NONE_MSG = ("hotspot-k status: no running hotspot-k (no BPF map hk_procs): "
             "start one with sudo hotspot-k")
 # --npd up's line, a running instance's (INTERVAL is 1s)
-NPD_UP = re.compile(r"^hotspot-k up: \d+ windows every 1s \(driver (wq|timer|iter)\), "
+NPD_UP = re.compile(r"^hotspot-k up: \d+ windows every 1s \(driver (wq|table|timer|iter)\), "
                     r"\d+ flagged$")
 
 
@@ -99,7 +99,7 @@ def t_status_flagged(suite, ctx):
     mine = [f for f in o.get("flagged") or [] if f.get("pid") == p.pid]
     if (len(mine) != 1 or mine[0].get("label") != "cpu_bound" or
             inst.get("interval_s") != INTERVAL_S or
-            inst.get("driver") not in ("wq", "timer", "iter") or
+            inst.get("driver") not in ("wq", "table", "timer", "iter") or
             not isinstance(inst.get("windows"), int) or inst["windows"] < 1 or
             o.get("top_cpu") is not None):
         _fail("status --json: want the hog in \"flagged\" as cpu_bound, the instance's "
@@ -212,7 +212,7 @@ def _pin(suite, ctx, name, args):
     """An instance --pin'd with args, unpinned at cleanup; False (recorded
     as not run) where --pin cannot run: under the iter driver."""
     if "iter" in suite.tool_args or os.environ.get("HOTSPOT_K_AS_5_15"):
-        ctx.record(name, True, "not run: --pin needs driver wq or timer")
+        ctx.record(name, True, "not run: --pin needs driver table, wq or timer")
         return False
     if os.path.exists(PIN_DIR):
         raise TestFailure("%s exists before the test: another pinned instance runs "
@@ -346,7 +346,7 @@ def t_npd_oom_risk(suite, ctx):
     from test_memory import LEAK_LIMIT, memcg
     from test_seed import LEAK_PY
     if "iter" in suite.tool_args or os.environ.get("HOTSPOT_K_AS_5_15"):
-        ctx.record("npd_oom_risk", True, "not run: --pin needs driver wq or timer")
+        ctx.record("npd_oom_risk", True, "not run: --pin needs driver table, wq or timer")
         return
     if os.path.exists(PIN_DIR):
         raise TestFailure("%s exists before the test: another pinned instance runs "
@@ -372,7 +372,7 @@ def t_npd_oom_risk(suite, ctx):
         _fail("status --npd oom-risk: its ETA past NPD's 80 bytes", rc, out, err)
     _npd(suite, "noisy-neighbor", 0, re.compile(r"^no Noisy neighbor \(\d+ tracked\)$"))
     _npd(suite, "up", 0, re.compile(r"^hotspot-k up: \d+ windows every 1s \(driver "
-                                    r"(wq|timer)\), 1 flagged$"))
+                                    r"(wq|table|timer)\), 1 flagged$"))
     kill_group(p)
     urc, uout, uerr = _unpin(suite)
     if urc != 0:

@@ -329,6 +329,11 @@
 	    "Quiet processes whose hk_procs entry was given up to make room "	\
 	    "(they are met as new when they run again).")			\
 	"hotspot_k_processes_evicted_total " evicted "\n"			\
+	FAM("hotspot_k_table_repaired_total", "counter",			\
+	    "Table driver: summary words whose lost bits the walk's audit "	\
+	    "found (a race of unordered atomics; each such process missed up "	\
+	    "to 64 windows).")							\
+	"hotspot_k_table_repaired_total 0\n"					\
 	FAM("hotspot_k_oom_kills_total", "counter",				\
 	    "Processes the kernel's OOM killer killed, by whether hotspot-k "	\
 	    "had flagged them OOM risk in time (held at the kill, or left at "	\
@@ -339,7 +344,7 @@
 	COST_ZERO								\
 	BUDGET_ZERO								\
 	FAM("hotspot_k_driver", "gauge",					\
-	    "What walks the threads each window: wq, timer or iter.")		\
+	    "What walks the threads each window: wq, table, timer or iter.")		\
 	"hotspot_k_driver{driver=\"" driver "\"} 1\n"
 
 #define NO_STATS(driver)							\
@@ -842,8 +847,8 @@ static void test_value_cap(void)
  * at most, each value at most 256 bytes, the cgroup once a process, and
  * the members' series within 512 KiB: the rest are counted, not listed.
  */
-#define AMP_BYTES	513098
-#define WIDEST_BYTES	537640
+#define AMP_BYTES	513363
+#define WIDEST_BYTES	537905
 #define WIDEST_LISTED	198
 /* A hostile path of HK_FORMAT_CGROUP_MAX bytes, mostly outside UTF-8,
  * under a delegated user's own subtree. */

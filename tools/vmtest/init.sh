@@ -542,7 +542,7 @@ now
 t0=$NOW
 d_ok=
 d_fail=
-drivers_left="wq timer iter"
+drivers_left="wq table timer iter"
 skipped drivers && drivers_left=
 for d in $drivers_left; do
 	case $driver in "driver $d "*) continue ;; esac

@@ -110,7 +110,8 @@ static const char usage_text[] =
 "                           default /init.scope, journald, dbus, logind, ssh;\n"
 "                           none: not those, only the paths after it\n"
 "      --pin                load, pin under /sys/fs/bpf/hotspot-k and exit: the\n"
-"                           diagnosis runs on in the kernel (driver wq or timer);\n"
+"                           diagnosis runs on in the kernel (driver table, wq or\n"
+"                           timer);\n"
 "                           bpffs is mounted on /sys/fs/bpf if nothing is\n"
 "      --max-procs N        processes tracked at once, 64..4194304 (default:\n"
 "                           4 x the processes running at start, 4096..65536;\n"
@@ -119,8 +120,10 @@ static const char usage_text[] =
 "      --driver NAME        how the walk over all threads runs: wq (a kworker,\n"
 "                           Linux >= 6.10), timer (the timer's softirq, >= 6.7),\n"
 "                           iter (read here each window, the CPU offered\n"
-"                           between threads, >= 5.15); default: by kernel,\n"
-"                           iter above 2000 threads\n"
+"                           between threads, >= 5.15), table (a kworker in\n"
+"                           1 ms chunks over a table of processes, >= 6.10);\n"
+"                           default: by kernel; above 2000 threads (or with\n"
+"                           --pin) table, or iter before 6.10\n"
 "      --timer-walk         deprecated: --driver timer\n"
 "      --no-hook            nothing on the scheduler's hot path (no sched_switch\n"
 "                           program): Starved still works, but nobody is named\n"
@@ -394,8 +397,10 @@ int hk_cli__parse(struct hk_cli *c, int argc, char **argv)
 				c->opts.driver = HK_DRIVER_TIMER;
 			else if (!strcmp(optarg, "iter"))
 				c->opts.driver = HK_DRIVER_ITER;
+			else if (!strcmp(optarg, "table"))
+				c->opts.driver = HK_DRIVER_TABLE;
 			else {
-				usage_error("bad --driver '%s' (wq, timer or iter)", optarg);
+				usage_error("bad --driver '%s' (wq, table, timer or iter)", optarg);
 				return EXIT_USAGE;
 			}
 			break;

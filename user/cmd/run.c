@@ -155,7 +155,9 @@ static void print_start(struct hk_loader *l, __u64 interval_ns)
 		snprintf(cost, sizeof(cost),
 			 "walked by the kernel's timer, %s; from here a watchdog, woken when "
 			 "%d intervals pass without a window",
-			 d == HK_DRIVER_WQ ? "in a kworker" : "in softirq", HK_WATCHDOG_INTERVALS);
+			 d == HK_DRIVER_WQ ? "in a kworker" :
+			 d == HK_DRIVER_TABLE ? "in a kworker, in chunks" : "in softirq",
+			 HK_WATCHDOG_INTERVALS);
 	hk_log__print(HK_LOG_INFO, "diagnosing every %llu ms; driver %s (%s): %s%s; "
 		      "Ctrl-C to stop\n", (unsigned long long)(interval_ns / HK_NSEC_PER_MSEC),
 		      hk_driver__name(d), why, cost,

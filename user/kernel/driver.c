@@ -2,7 +2,7 @@
 /*
  * driver.c - what the running kernel has, read from its BTF (functions,
  * helpers, the sched_switch tracepoint's arguments), and the driver that
- * walks the tasks chosen from it: wq, timer or iter (driver.h).
+ * walks the tasks chosen from it: wq, table, timer or iter (driver.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -59,9 +59,13 @@ int hk_driver__mark_victim_args(const struct btf *vmlinux)
 
 /*
  * The driver for this kernel and this machine, or the one asked for if the
- * kernel has what it needs. Above HK_ITER_ABOVE_THREADS threads the iter
- * driver (the kernel offers the CPU between its threads) is chosen even where a timer driver would work: a timer
- * driver's walk is one stretch on a CPU, which grows with the threads.
+ * kernel has what it needs. Above HK_ITER_ABOVE_THREADS threads a walk in
+ * one stretch on a CPU (wq, timer) holds it too long: there the table
+ * driver, whose walk is cut in chunks of 1 ms (>= 6.10; under --pin too,
+ * whose walk nobody would take over), else the iter driver (the kernel
+ * offers the CPU between its threads). Below, wq: the table driver's
+ * lookup of each process by its PID (~0.5 us here, make bench figure 3)
+ * costs more than the open-coded walk it would cut.
  */
 int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, int as_old,
 		      enum hk_driver *driver, const char **why, char *err, size_t err_len)
@@ -76,13 +80,18 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 	int rt = hk_preflight__preempt_rt(NULL);
 	__u32 threads = hk_sysinfo__nr_threads();
 
+	/* the table driver: bpf_wq, and a process's leader by its PID */
+	int table = wq && kernel_has_func(vmlinux, "bpf_task_from_pid");
+
 	switch (asked) {
 	case HK_DRIVER_WQ:
 	case HK_DRIVER_TIMER:
+	case HK_DRIVER_TABLE:
 		if (rt && open_coded) {
 			snprintf(err, err_len, "--driver %s: the kernel has no BPF timers under "
 				 "PREEMPT_RT (its verifier refuses bpf_timer): --driver iter",
-				 asked == HK_DRIVER_WQ ? "wq" : "timer");
+				 asked == HK_DRIVER_WQ ? "wq" :
+				 asked == HK_DRIVER_TABLE ? "table" : "timer");
 			return -1;
 		}
 		break;
@@ -93,6 +102,14 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 	case HK_DRIVER_WQ:
 		if (!wq) {
 			snprintf(err, err_len, "--driver wq: the kernel has no bpf_wq (Linux >= 6.10)");
+			return -1;
+		}
+		*why = "asked for";
+		break;
+	case HK_DRIVER_TABLE:
+		if (!table) {
+			snprintf(err, err_len, "--driver table: the kernel has no bpf_wq (Linux "
+				 ">= 6.10) or no bpf_task_from_pid");
 			return -1;
 		}
 		*why = "asked for";
@@ -115,6 +132,9 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 		} else if (rt) {
 			*driver = HK_DRIVER_ITER;
 			*why = "PREEMPT_RT: no BPF timers";
+		} else if (table && (threads > HK_ITER_ABOVE_THREADS || pin)) {
+			*driver = HK_DRIVER_TABLE;
+			*why = "many threads (or --pin) on Linux >= 6.10: a walk in 1 ms chunks";
 		} else if (threads > HK_ITER_ABOVE_THREADS && !pin) {
 			*driver = HK_DRIVER_ITER;
 			*why = "many threads: a walk that offers the CPU between threads";

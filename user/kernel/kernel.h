@@ -14,7 +14,7 @@
  *   loader_cost.c   the programs' cost, hk_stats, the tool's cost written
  *   loader_pin.c    --pin: the maps and links pinned
  *   verifier_log.c  which program failed to load, the verifier's last lines
- *   driver.c        the kernel's BTF probed; wq, timer or iter chosen
+ *   driver.c        the kernel's BTF probed; wq, table, timer or iter chosen
  *   preflight.c     capabilities, kernel version, BTF: checked before a load
  *   bpffs.c         the BPF filesystem --pin needs; HK_PIN_DIR
  *   pindir.c        HK_PIN_DIR opened once, checked, used by fd; unpin

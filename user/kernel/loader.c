@@ -159,6 +159,10 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	bpf_program__set_autoload(l->skel->progs.hk_test_win, false);
 	bpf_program__set_autoload(l->skel->progs.hk_arm, l->driver == HK_DRIVER_WQ);
 	bpf_program__set_autoload(l->skel->progs.hk_arm_nowq, l->driver == HK_DRIVER_TIMER);
+	/* the table driver's: its arm, its seed, its fork hook */
+	bpf_program__set_autoload(l->skel->progs.hk_arm_table, l->driver == HK_DRIVER_TABLE);
+	bpf_program__set_autoload(l->skel->progs.hk_table_seed, l->driver == HK_DRIVER_TABLE);
+	bpf_program__set_autoload(l->skel->progs.hk_fork, l->driver == HK_DRIVER_TABLE);
 	/* --no-hook: nothing on the scheduler's hot path at all; else the
 	 * hook is attached while the walk watches a thread (hook_gate.bpf.h),
 	 * or for good under --pin, where nobody would attach it */
@@ -197,6 +201,8 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		goto cleanup;
 	}
 	l->cfg = cfg;
+	/* before the fork hook is attached: it keeps the table from then */
+	l->skel->bss->hk_table_on = l->driver == HK_DRIVER_TABLE;
 	e = hotspot_bpf__attach(l->skel);
 	if (e) {
 		snprintf(err, err_len, "cannot attach to sched_process_exit: %s", strerror(-e));
@@ -243,9 +249,19 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		 * failure, which nothing else provokes at will */
 		arm_enomem = getenv("HOTSPOT_K_TEST_ARM_ENOMEM") &&
 			     !strcmp(getenv("HOTSPOT_K_TEST_ARM_ENOMEM"), "1");
+		/* the table's processes: every one now, the fork hook's since */
+		if (l->driver == HK_DRIVER_TABLE) {
+			e = run_syscall_prog(l->skel->progs.hk_table_seed);
+			if (e) {
+				snprintf(err, err_len, "cannot fill the table of processes: %s",
+					 strerror(-e));
+				goto cleanup;
+			}
+		}
 		for (i = 0; i < 50; i++) {
 			e = arm_enomem ? -ENOMEM :
 			    run_syscall_prog(l->driver == HK_DRIVER_WQ ? l->skel->progs.hk_arm :
+					     l->driver == HK_DRIVER_TABLE ? l->skel->progs.hk_arm_table :
 					     l->skel->progs.hk_arm_nowq);
 			if (arm_enomem)
 				break;

@@ -18,10 +18,13 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 	struct bpf_link *links[] = {
 		l->hook_link, l->skel->links.hk_exit,
 		l->skel->links.hk_oom_kill, l->skel->links.hk_oom_kill_pid,
+		l->skel->links.hk_fork,
 	};
+	/* the table driver's fork hook: without it, no process born after
+	 * the tool exits would be walked */
 	const char *names[] = { l->hook_prog == l->skel->progs.hk_switch_noarg ?
 				"link_hk_switch_noarg" : "link_hk_switch", "link_hk_exit",
-				"link_hk_oom_kill", "link_hk_oom_kill_pid" };
+				"link_hk_oom_kill", "link_hk_oom_kill_pid", "link_hk_fork" };
 	struct hk_config cfg = l->cfg;
 	char path[256];
 	__u32 zero = 0, i;
@@ -29,7 +32,7 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 
 	if (l->driver == HK_DRIVER_ITER) {
 		snprintf(err, err_len, "--pin: driver iter is walked from userspace, which "
-			 "--pin leaves: it needs driver wq or timer (Linux >= 6.7, "
+			 "--pin leaves: it needs driver table, wq or timer (Linux >= 6.7, "
 			 "not PREEMPT_RT)");
 		return -1;
 	}

@@ -119,6 +119,8 @@ const char *hk_driver__name(enum hk_driver d)
 		return "timer";
 	case HK_DRIVER_ITER:
 		return "iter";
+	case HK_DRIVER_TABLE:
+		return "table";
 	default:
 		return "none";
 	}

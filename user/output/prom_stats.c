@@ -95,6 +95,9 @@ static const struct stat_metric stat_metrics[] = {
 	{ "hotspot_k_processes_evicted_total", "counter", ST(procs_evicted), false,
 	  "Quiet processes whose hk_procs entry was given up to make room (they "
 	  "are met as new when they run again)." },
+	{ "hotspot_k_table_repaired_total", "counter", ST(table_repaired), false,
+	  "Table driver: summary words whose lost bits the walk's audit found (a "
+	  "race of unordered atomics; each such process missed up to 64 windows)." },
 };
 
 /*

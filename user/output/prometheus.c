@@ -381,7 +381,7 @@ int hk_prom__format(const struct hk_prom *p, const struct hk_stats *st,
 	if (p->http)
 		hk_prom_stats__write_http(out, &p->scrapes);
 	family(out, "hotspot_k_driver", "gauge",
-	       "What walks the threads each window: wq, timer or iter.");
+	       "What walks the threads each window: wq, table, timer or iter.");
 	fprintf(out, "hotspot_k_driver{driver=\"%s\"} 1\n", driver ? driver : "none");
 flush:
 	if (fflush(out) || ferror(out))
