@@ -19,20 +19,15 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "bench.h"
+#include "bench_proc.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
-			     unsigned int flags) __weak __ksym;
-extern struct task_struct *bpf_iter_task_next(struct bpf_iter_task *it) __weak __ksym;
-extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __weak __ksym;
 extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __weak __ksym;
 extern int *bpf_iter_num_next(struct bpf_iter_num *it) __weak __ksym;
 extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __weak __ksym;
 extern struct task_struct *bpf_task_acquire(struct task_struct *p) __weak __ksym;
 extern void bpf_task_release(struct task_struct *p) __weak __ksym;
-extern void bpf_rcu_read_lock(void) __ksym;
-extern void bpf_rcu_read_unlock(void) __ksym;
 
 /* one process: 16 bytes, as the design's hk_ptab entry */
 struct bn_slot {
@@ -49,49 +44,37 @@ struct {
 	__type(value, struct bn_slot);
 } bn_ptab SEC(".maps");
 
-/* counts in globals: the loop heads carry no varying scalar */
-static __u64 bn_threads;
-static __u64 bn_procs;
 static __u32 bn_slot_no;
+
+/* a reference to the process in the next slot; false once the table is full */
+static __always_inline bool bn_table_store(struct bn_table_ctx *ctx, struct task_struct *t)
+{
+	struct task_struct *ref, *old;
+	struct bn_slot *s = bpf_map_lookup_elem(&bn_ptab, &bn_slot_no);
+
+	if (!s) {
+		ctx->full = 1;
+		return false;
+	}
+	ref = bpf_task_acquire(t);
+	if (!ref)
+		return true;
+	s->tgid = t->tgid;
+	old = bpf_kptr_xchg(&s->task, ref);
+	if (old)
+		bpf_task_release(old);
+	bn_slot_no++;
+	return true;
+}
 
 SEC("syscall")
 int bn_table_fill(struct bn_table_ctx *ctx)
 {
-	struct task_struct *t, *ref, *old;
-	struct bpf_iter_task it;
-	struct bn_slot *s;
-	__u64 start = bpf_ktime_get_ns();
+	struct task_struct *t;
 
 	bn_slot_no = 0;
-	bn_procs = 0;
-	bpf_rcu_read_lock();
-	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_PROCS);
-	while ((t = bpf_iter_task_next(&it))) {
-		s = bpf_map_lookup_elem(&bn_ptab, &bn_slot_no);
-		if (!s) {
-			ctx->full = 1;
-			break;
-		}
-		ref = bpf_task_acquire(t);
-		if (!ref)
-			continue;
-		s->tgid = t->tgid;
-		old = bpf_kptr_xchg(&s->task, ref);
-		if (old)
-			bpf_task_release(old);
-		bn_slot_no++;
-	}
-	bpf_iter_task_destroy(&it);
-	bpf_rcu_read_unlock();
-	ctx->ns = bpf_ktime_get_ns() - start;
+	ctx->ns = BN_WALK_TASKS(t, BPF_TASK_ITER_ALL_PROCS, if (!bn_table_store(ctx, t)) break);
 	ctx->procs = bn_slot_no;
-	return 0;
-}
-
-/* one thread: a call, as bn_walk_iter's bn_visit at level 1 */
-static __noinline int bn_table_visit(struct task_struct *t)
-{
-	bn_threads++;
 	return 0;
 }
 
@@ -109,8 +92,7 @@ static __always_inline struct bn_slot *bn_slot_next(struct bpf_iter_num *it)
 SEC("syscall")
 int bn_walk_table(struct bn_table_ctx *ctx)
 {
-	struct task_struct *leader, *t;
-	struct bpf_iter_task it;
+	struct task_struct *leader;
 	struct bpf_iter_num slots;
 	struct bn_slot *s;
 	__u64 start;
@@ -131,13 +113,8 @@ int bn_walk_table(struct bn_table_ctx *ctx)
 		if (!leader)
 			continue;
 		/* pid_alive(): a process that has exited is off its lists */
-		if (leader->thread_pid) {
-			bn_procs++;
-			bpf_iter_task_new(&it, leader, BPF_TASK_ITER_PROC_THREADS);
-			while ((t = bpf_iter_task_next(&it)))
-				bn_table_visit(t);
-			bpf_iter_task_destroy(&it);
-		}
+		if (leader->thread_pid)
+			bn_proc_threads(leader);
 		bpf_task_release(leader);
 	}
 	bpf_iter_num_destroy(&slots);

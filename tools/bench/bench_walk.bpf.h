@@ -18,22 +18,24 @@ extern void bpf_rcu_read_lock(void) __ksym;
 extern void bpf_rcu_read_unlock(void) __ksym;
 
 /*
- * Every thread (BPF_TASK_ITER_ALL_THREADS) under one bpf_rcu_read_lock,
- * VISIT(t) per thread; the ns it took, bpf_ktime_get_ns() around it.
+ * Every task the iterator's FLAGS give (every thread, or every process:
+ * BPF_TASK_ITER_ALL_PROCS) under one bpf_rcu_read_lock, VISIT(t) per task;
+ * the ns it took, bpf_ktime_get_ns() around it.
  */
-#define BN_WALK_ALL_THREADS(t, VISIT)						\
+#define BN_WALK_TASKS(t, FLAGS, VISIT)						\
 	({									\
 		struct bpf_iter_task it__;					\
 		__u64 start__ = bpf_ktime_get_ns();				\
 										\
 		bpf_rcu_read_lock();						\
-		bpf_iter_task_new(&it__, NULL, BPF_TASK_ITER_ALL_THREADS);	\
+		bpf_iter_task_new(&it__, NULL, FLAGS);				\
 		while ((t = bpf_iter_task_next(&it__)))				\
 			VISIT;							\
 		bpf_iter_task_destroy(&it__);					\
 		bpf_rcu_read_unlock();						\
 		bpf_ktime_get_ns() - start__;					\
 	})
+#define BN_WALK_ALL_THREADS(t, VISIT) BN_WALK_TASKS(t, BPF_TASK_ITER_ALL_THREADS, VISIT)
 
 /* the per-thread fields hotspot-k's walk reads, as direct loads from the
  * iterator's trusted pointer: 8 fields, 9 loads (signal, then its field) */

@@ -5,17 +5,20 @@
  *   bn-bpf attach empty|filter|tgid  attach a sched_switch yardstick, print
  *                                    "ready prog_id=N", wait for SIGTERM
  *   bn-bpf attach exitempty          ... an empty sched_process_exit one
+ *   bn-bpf attach forkhook           ... the TGID table's fork hook (bn_tgid.c)
  *   bn-bpf walk [-r REPS] [-l LEVELS] run the bare walks (BPF_PROG_TEST_RUN)
  *                                    (LEVELS: iter,direct,fields,store,hash
  *                                    or all of those; delays,stall; task:
  *                                    the kernel's iter/task, by TID; watch
- *                                    only: table, bn_table.c's table walk)
+ *                                    only: table, bn_table.c's table walk;
+ *                                    tgidtable, bn_tgid.c's)
  *   bn-bpf stats -p PID              hk_stats of the hotspot-k with that PID
  *   bn-bpf watch -p PID[,PID] -d SEC [-n N[,N]] [-b MS] [-l LEVELS]
  *                                    print hk_stats each time a window
  *                                    closes and, MS, 2 x MS, ... after each
  *                                    window of the first PID, a bare walk (iter,
- *                                    table, then the other levels in turn); stop
+ *                                    table and tgidtable in turn, then the other
+ *                                    levels in turn); stop
  *                                    after SEC or once each PID had N more
  *                                    windows
  *   bn-bpf host [-r READS] [-s SAMPLES] [-b MS]
@@ -44,6 +47,7 @@
 #include "bench.h"
 #include "bench.skel.h"
 #include "bn_table.h"
+#include "bn_tgid.h"
 
 static volatile sig_atomic_t exiting;
 
@@ -77,6 +81,8 @@ static int cmd_attach(const char *which)
 	__u32 len = sizeof(info);
 	int err;
 
+	if (!strcmp(which, "forkhook"))
+		return bn_tgid__attach_fork(&exiting);
 	skel = bench_bpf__open();
 	if (!skel)
 		return 1;
@@ -85,7 +91,7 @@ static int cmd_attach(const char *which)
 	       !strcmp(which, "tgid") ? skel->progs.bn_tgid :
 	       !strcmp(which, "exitempty") ? skel->progs.bn_exit_empty : NULL;
 	if (!want) {
-		fprintf(stderr, "bn-bpf: attach empty|filter|tgid|exitempty\n");
+		fprintf(stderr, "bn-bpf: attach empty|filter|tgid|exitempty|forkhook\n");
 		bench_bpf__destroy(skel);
 		return 2;
 	}
@@ -113,7 +119,8 @@ static int cmd_attach(const char *which)
 
 /* "all": the five levels of figure 3; delays and stall (figure 13) and
  * task (the iter driver's floor) apart */
-enum { NR_LEVELS = 8, ALL_LEVELS = (1 << 5) - 1, NR_SLOTS = 4, LEVEL_TASK = 7, TABLE = 1 << 8 };
+enum { NR_LEVELS = 8, ALL_LEVELS = (1 << 5) - 1, NR_SLOTS = 4, LEVEL_TASK = 7, TABLE = 1 << 8,
+       TGID_TABLE = 1 << 9 };
 
 static const char *const level_names[NR_LEVELS] = {
 	"iter", "direct", "fields", "store", "hash", "delays", "stall", "task",
@@ -233,6 +240,8 @@ static int parse_levels(const char *s)
 			mask |= ALL_LEVELS;
 		if (!strcmp(tok, "table"))
 			mask |= TABLE;
+		if (!strcmp(tok, "tgidtable"))
+			mask |= TGID_TABLE;
 	}
 	return mask;
 }
@@ -385,9 +394,11 @@ static int cmd_watch(char *pids, char *min_windows, double secs, int bare_ms,
 	int done;
 	struct walker w = {};
 	struct bn_table tab = {};
+	struct bn_tgid tg = {};
 	__u64 end = now_ns() + (__u64)(secs * 1e9), slot[NR_SLOTS] = {};
 	char *tok, *save;
-	int n = 0, i, l, err, next = 1, pending, nslots = levels & TABLE ? 4 : 3;
+	int n = 0, i, l, err, next = 1, pending, nslots = levels & (TABLE | TGID_TABLE) ? 4 : 3;
+	int tables = 0;
 
 	/* load first: hotspot-k is running already, its first window is due */
 	if (levels) {
@@ -399,6 +410,8 @@ static int cmd_watch(char *pids, char *min_windows, double secs, int bare_ms,
 	}
 	if (levels & TABLE)
 		bn_table__open(&tab, max_procs);
+	if (levels & TGID_TABLE)
+		bn_tgid__open(&tg);
 	for (tok = strtok_r(pids, ",", &save); tok && n < MAX_WATCH;
 	     tok = strtok_r(NULL, ",", &save)) {
 		err = hkstats__open(&s[n], atoi(tok));
@@ -451,8 +464,13 @@ static int cmd_watch(char *pids, char *min_windows, double secs, int bare_ms,
 			if (!slot[i] || now_ns() < slot[i])
 				continue;
 			slot[i] = 0;
-			if (i == 1 && (levels & TABLE)) {	/* its own slot */
-				bn_table__sample(&tab);
+			/* the tables' own slot, one then the other: each
+			 * finds the threads as untouched as the other does */
+			if (i == 1 && (levels & (TABLE | TGID_TABLE))) {
+				if ((levels & TGID_TABLE) && (!(levels & TABLE) || tables++ % 2))
+					bn_tgid__sample(&tg);
+				else
+					bn_table__sample(&tab);
 				continue;
 			}
 			/* the next level asked for, round robin over 1.. */
@@ -467,6 +485,7 @@ static int cmd_watch(char *pids, char *min_windows, double secs, int bare_ms,
 		usleep(5000);
 	}
 	bn_table__close(&tab);
+	bn_tgid__close(&tg);
 	if (w.skel)
 		walker__close(&w);
 	return 0;
@@ -599,12 +618,12 @@ static int cmd_host(int reads, int samples, int gap_ms)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: bn-bpf attach empty|filter|tgid|exitempty\n"
+		"usage: bn-bpf attach empty|filter|tgid|exitempty|forkhook\n"
 		"       bn-bpf walk [-r REPS] [-l iter,direct,fields,store,hash|all,delays,stall]\n"
 		"                   [-m MAX_PROCS]\n"
 		"       bn-bpf host [-r READS] [-s SAMPLES] [-b MS]\n"
 		"       bn-bpf stats -p PID\n"
-		"       bn-bpf watch -p PID[,PID] -d SECONDS [-n N[,N]] [-b MS] [-l LEVELS[,table]]\n"
+		"       bn-bpf watch -p PID[,PID] -d SECONDS [-n N[,N]] [-b MS] [-l LEVELS[,table,tgidtable]]\n"
 		"                    [-m MAX_PROCS]\n");
 }
 

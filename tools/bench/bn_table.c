@@ -48,12 +48,30 @@ static int run(struct bpf_program *prog, __u32 start, __u32 end, struct bn_table
 	return bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) ? -errno : 0;
 }
 
-/* the processes one run walks in BN_CHUNK_NS, at least 1 */
-static void calibrate(struct bn_table *t, const struct bn_table_ctx *c)
+__u32 bn_chunk_of(__u64 procs, __u64 ns)
 {
-	__u64 per = c->ns ? c->procs * BN_CHUNK_NS / c->ns : t->slots;
+	__u64 per = ns ? procs * BN_CHUNK_NS / ns : procs;
 
-	t->chunk = per ? per : 1;
+	return per ? per : 1;
+}
+
+void bn_tsample_add(struct bn_tsample *s, __u64 threads, __u64 procs, __u64 ns)
+{
+	s->threads += threads;
+	s->procs += procs;
+	s->ns += ns;
+	if (ns > s->max)
+		s->max = ns;
+	s->chunks++;
+}
+
+void bn_tsample_print(const char *tag, const struct bn_tsample *s)
+{
+	printf("%s t=%.3f mode=%s threads=%llu procs=%llu ns=%llu", tag, now_s(),
+	       s->chunks ? "chunks" : "one", (unsigned long long)s->threads,
+	       (unsigned long long)s->procs, (unsigned long long)s->ns);
+	if (s->chunks)
+		printf(" max=%llu chunks=%u per=%u", (unsigned long long)s->max, s->chunks, s->per);
 }
 
 /*
@@ -120,39 +138,31 @@ int bn_table__open(struct bn_table *t, __u32 max_procs)
 	       c.full, (unsigned long long)c.ns);
 	/* cold code and a first chunk size; not a sample */
 	if (!run(t->skel->progs.bn_walk_table, 0, t->slots, &c))
-		calibrate(t, &c);
+		t->chunk = bn_chunk_of(c.procs, c.ns);
 	return 0;
 }
 
-static int sample_chunks(struct bn_table *t, struct bn_table_ctx *sum, __u64 *max, __u32 *n)
+static int sample_chunks(struct bn_table *t, struct bn_tsample *s)
 {
 	struct bn_table_ctx c;
 	__u32 at, end;
 	int err;
 
-	memset(sum, 0, sizeof(*sum));
-	*max = 0;
-	*n = 0;
+	s->per = t->chunk;
 	for (at = 0; at < t->slots; at = end) {
 		end = t->slots - at > t->chunk ? at + t->chunk : t->slots;
 		err = run(t->skel->progs.bn_walk_table, at, end, &c);
 		if (err)
 			return err;
-		sum->threads += c.threads;
-		sum->procs += c.procs;
-		sum->ns += c.ns;
-		if (c.ns > *max)
-			*max = c.ns;
-		(*n)++;
+		bn_tsample_add(s, c.threads, c.procs, c.ns);
 	}
 	return 0;
 }
 
 void bn_table__sample(struct bn_table *t)
 {
+	struct bn_tsample s = {};
 	struct bn_table_ctx c;
-	__u64 max;
-	__u32 n;
 	int err;
 
 	if (!t->skel)
@@ -160,21 +170,18 @@ void bn_table__sample(struct bn_table *t)
 	if (t->runs++ % 2 == 0) {
 		err = run(t->skel->progs.bn_walk_table, 0, t->slots, &c);
 		if (!err) {
-			calibrate(t, &c);
-			printf("table t=%.3f mode=one threads=%llu procs=%llu ns=%llu\n", now_s(),
-			       (unsigned long long)c.threads, (unsigned long long)c.procs,
-			       (unsigned long long)c.ns);
+			t->chunk = bn_chunk_of(c.procs, c.ns);
+			s = (struct bn_tsample){ .threads = c.threads, .procs = c.procs, .ns = c.ns };
 		}
 	} else {
-		err = sample_chunks(t, &c, &max, &n);
-		if (!err)
-			printf("table t=%.3f mode=chunks threads=%llu procs=%llu ns=%llu max=%llu"
-			       " chunks=%u per=%u\n", now_s(), (unsigned long long)c.threads,
-			       (unsigned long long)c.procs, (unsigned long long)c.ns,
-			       (unsigned long long)max, n, t->chunk);
+		err = sample_chunks(t, &s);
 	}
-	if (err)
+	if (!err) {
+		bn_tsample_print("table", &s);
+		printf("\n");
+	} else {
 		fprintf(stderr, "bn-bpf: table walk: %s\n", strerror(-err));
+	}
 }
 
 void bn_table__close(struct bn_table *t)

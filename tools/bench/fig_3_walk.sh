@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # fig_3_walk.sh - figure 3, the window's cost at 100..100 k threads next to
-# bare task-iterator walks (bn-bpf watch) and the floor of a table-driven
-# walk (bn_table.c: issue #34), and a full hk_procs counted; in
+# bare task-iterator walks (bn-bpf watch) and the floors of a table-driven
+# walk (issue #34: kptrs, bn_table.c; TGIDs, bn_tgid.c), and a full
+# hk_procs counted; in
 # the same populations, figure 5's polling at 1 k and 10 k processes
 # (fig_5_poll.sh's poll_at). Its idle populations (spawn_start) and the
 # sysctls they need (walk_sysctls) serve figures 5 and 8 too. Sourced by
@@ -50,11 +51,17 @@ windows_of()
 }
 
 # table walks of a mode (one, chunks) in a watch log, the first dropped:
-# "ns threads longest-chunk chunks"
+# "ns threads longest-chunk chunks rest_ns" (nan: not on that line); TAG
+# table (kptrs, the default) or tgid
 table_of()
 {
-	awk -v m="$1" "$KV_FIELDS"'
-		$1 == "table" && f["mode"] == m && n++ { print f["ns"], f["threads"], f["max"], f["chunks"] }' "$2"
+	awk -v m="$1" -v tag="${3:-table}" "$KV_FIELDS"'
+		$1 == tag && f["mode"] == m && n++ {
+			for (i = split("ns threads max chunks rest_ns", k, " "); i > 0; i--)
+				if (f[k[i]] == "")
+					f[k[i]] = "nan"
+			print f["ns"], f["threads"], f["max"], f["chunks"], f["rest_ns"]
+		}' "$2"
 }
 
 # bare walks of a level in a watch log, the first (cold, creating) dropped: "ns threads"
@@ -109,7 +116,7 @@ walk_config()
 	hk_start "$WORK/hk5.log" -i 5s --max-procs $HK_MAX_PROCS --json && h5=$HK_PID || h5=
 	hk_start "$WORK/hk1.log" -i 1s --max-procs $HK_MAX_PROCS --json && h1=$HK_PID || h1=
 	if [ -n "$h1" ] && [ -n "$h5" ]; then
-		run_fg "$log" "$OUT/bn-bpf" watch -p "$h1,$h5" -d 30 -n 8,3 -b 200 -l all,task,table -m $HK_MAX_PROCS
+		run_fg "$log" "$OUT/bn-bpf" watch -p "$h1,$h5" -d 30 -n 8,4 -b 200 -l all,task,table,tgidtable -m $HK_MAX_PROCS
 	fi
 	stop "$h1"
 	stop "$h5"
@@ -155,6 +162,17 @@ walk_config()
 		echo -n " tcn=$(table_of chunks "$log" | awk '{ print $4 }' | med)"
 		awk "$KV_FIELDS"'$1 == "table" && $2 == "clear" { printf " tfreed=%s tleft=%s", f["released"], f["left"] }' "$log"
 		! grep -q '^bn-bpf: table walk not measured' "$log" || echo -n " tskip=kernel"
+		# the TGID table walk, the same way; rest: the empty words
+		# from kernel.pid_max's to PID_MAX_LIMIT's, scanned apart
+		echo -n " gone=$(table_of one "$log" tgid | awk '$2 > 0 { print $1 / $2 }' | med)"
+		echo -n " n_gone=$(table_of one "$log" tgid | wc -l)"
+		echo -n " gchunk=$(table_of chunks "$log" tgid | awk '$2 > 0 { print $1 / $2 }' | med)"
+		echo -n " n_gchunk=$(table_of chunks "$log" tgid | wc -l)"
+		echo -n " gcmax=$(table_of chunks "$log" tgid | awk '{ print $3 }' | med)"
+		echo -n " gcn=$(table_of chunks "$log" tgid | awk '{ print $4 }' | med)"
+		echo -n " grest=$(table_of one "$log" tgid | awk '{ print $5 }' | med)"
+		awk "$KV_FIELDS"'$1 == "tgid" && $2 == "fill" { printf " gwords=%s", f["words"] }' "$log"
+		! grep -q '^bn-bpf: TGID table walk not measured' "$log" || echo -n " gskip=kernel"
 		echo " n1=$(awk '$1 >= 2' <<<"$w1" | wc -l) n5=$(awk '$1 >= 2' <<<"$w5" | wc -l)"
 	} >>"$WORK/walk.tsv"
 }
@@ -215,10 +233,33 @@ nsamp()
 	walk_rows "$@" | tr ' ' '\n' | minmax
 }
 
+# table_cells TAG OBJECT SKIP ONE CHUNK LONGEST CHUNKS: a table walk's two
+# cells in population $p x $t against the bare walk's $bi ns per thread, in
+# CELL_ONE (its "(÷ bare" left open when measured) and CELL_CHUNK; the
+# ratios added to TAG-ratios and TAG-chunk-ratios; false when not measured
+table_cells()
+{
+	if [ "$3" = kernel ]; then
+		CELL_ONE="not measured (this kernel refused $2: run/watch-${p}x$t.log says why)"
+		CELL_CHUNK=$CELL_ONE
+		return 1
+	fi
+	if [ "$4" = nan ]; then
+		CELL_ONE="not measured"
+		CELL_CHUNK=$CELL_ONE
+		FAILED="$FAILED walk:$1:${p}x$t"
+		return 1
+	fi
+	calc "$4 / $bi" >>"$WORK/$1-ratios"
+	calc "$5 / $bi" >>"$WORK/$1-chunk-ratios"
+	CELL_ONE="$(fmt %.0f "$4") ($(fmt %.2f "$(calc "$4 / $bi")")×"
+	CELL_CHUNK="$(fmt %.0f "$5") ($(fmt %.2f "$(calc "$5 / $bi")")×; $(fmt %.2f "$(calc "$6 / 1e6")") ms, $(fmt %.0f "$7"))"
+}
+
 walk_report()
 {
 	local p t sk thr procs w1 pt1 first1 w5 pt5 first5 max ctx bi bd bf bs bh biw stretch
-	local ratio met any=0 line un
+	local ratio met any=0 line un kone gone gchunk gcmax gcn gsk CELL_ONE CELL_CHUNK
 
 	: >"$WORK/walk-ratios"
 	section 3-walk
@@ -247,28 +288,31 @@ walk_report()
 	say ""
 	say "Where a walk's time goes (median ns per thread; bare levels: iterate, then the per-thread fields, then task storage, then a per-process hash entry, each on top of the previous one):"
 	say ""
-	say "| processes × threads | bare: iterate only | table: per-process threads, one run (÷ bare) | table: in ~1 ms chunks, their sum (÷ bare; longest chunk, chunks) | + fields, direct loads | + fields, BPF_CORE_READ (as hotspot-k) | + task storage get/create, 3 writes | + per-process hash lookup/update | hotspot-k -i 1s (+ per-process sums, window step, classification, hysteresis) |"
-	say "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	say "| processes × threads | bare: iterate only | table: per-process threads, one run (÷ bare) | table: in ~1 ms chunks, their sum (÷ bare; longest chunk, chunks) | TGID table: one run (÷ bare; ÷ kptr table) | TGID table: ~1 ms chunks (÷ bare; longest chunk, chunks) | + fields, direct loads | + fields, BPF_CORE_READ (as hotspot-k) | + task storage get/create, 3 writes | + per-process hash lookup/update | hotspot-k -i 1s (+ per-process sums, window step, classification, hysteresis) |"
+	say "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	: >"$WORK/table-ratios"
-	: >"$WORK/chunk-ratios"
-	while read -r p t sk bi bd bf bs bh pt1 tone tchunk tcmax tcn tleft tsk; do
+	: >"$WORK/table-chunk-ratios"
+	: >"$WORK/tgid-ratios"
+	: >"$WORK/tgid-chunk-ratios"
+	: >"$WORK/tgid-kptr-ratios"
+	while read -r p t sk bi bd bf bs bh pt1 tone tchunk tcmax tcn tleft tsk gone gchunk gcmax gcn gsk; do
 		[ "$sk" = nan ] || continue
-		if [ "$tsk" = kernel ]; then
-			tone="not measured (this kernel refused bench_table.bpf.o: run/watch-${p}x$t.log says why)"
-			tchunk=$tone
-		elif [ "$tone" = nan ]; then
-			tone="not measured"
-			tchunk="not measured"
-			FAILED="$FAILED walk:table:${p}x$t"
-		else
-			calc "$tone / $bi" >>"$WORK/table-ratios"
-			calc "$tchunk / $bi" >>"$WORK/chunk-ratios"
+		if table_cells table bench_table.bpf.o "$tsk" "$tone" "$tchunk" "$tcmax" "$tcn"; then
 			[ "$tleft" = 0 ] || FAILED="$FAILED walk:table-left:${p}x$t"
-			tone="$(fmt %.0f "$tone") ($(fmt %.2f "$(calc "$tone / $bi")")×)"
-			tchunk="$(fmt %.0f "$tchunk") ($(fmt %.2f "$(calc "$tchunk / $bi")")×; $(fmt %.2f "$(calc "$tcmax / 1e6")") ms, $(fmt %.0f "$tcn"))"
+			CELL_ONE+=")"
 		fi
-		say "| $(pop "$p" "$t") | $(fmt %.0f "$bi") | $tone | $tchunk | $(fmt %.0f "$bd") | $(fmt %.0f "$bf") | $(fmt %.0f "$bs") | $(fmt %.0f "$bh") | $(fmt %.0f "$pt1") |"
-	done < <(walk_rows procs threads skipped iter direct fields store hash pt1 tone tchunk tcmax tcn tleft tskip)
+		kone=$tone
+		tone=$CELL_ONE
+		tchunk=$CELL_CHUNK
+		# and ÷ the kptr table's one run (nan when it was not measured)
+		if table_cells tgid bench_tgid.bpf.o "$gsk" "$gone" "$gchunk" "$gcmax" "$gcn"; then
+			calc "$gone / $kone" >>"$WORK/tgid-kptr-ratios"
+			CELL_ONE+="; $(fmt %.2f "$(calc "$gone / $kone")")×)"
+		fi
+		gone=$CELL_ONE
+		gchunk=$CELL_CHUNK
+		say "| $(pop "$p" "$t") | $(fmt %.0f "$bi") | $tone | $tchunk | $gone | $gchunk | $(fmt %.0f "$bd") | $(fmt %.0f "$bf") | $(fmt %.0f "$bs") | $(fmt %.0f "$bh") | $(fmt %.0f "$pt1") |"
+	done < <(walk_rows procs threads skipped iter direct fields store hash pt1 tone tchunk tcmax tcn tleft tskip gone gchunk gcmax gcn gskip)
 	say ""
 	# walk ns = a * threads + b * processes + c: least squares over the
 	# forked populations, weighted by 1/walk^2 (relative errors: the
@@ -307,13 +351,15 @@ walk_report()
 		FAILED="$FAILED walk:untracked"
 	fi
 	say ""
-	say "Method: \`bn-spawn -p P -t T\` forks P processes of T threads each (a static binary; every thread blocks in pause()). \"Shared mm\": \`bn-spawn -s\` makes each process with clone(CLONE_VM) instead of fork(): a process of its own (own TGID, signal struct, files) without a copy of the address space, because an idle forked process costs ~100 KiB here and faulting 10 GB of fresh guest memory in made 100 k forks take 95 s on this VM; those processes' \`mm\` is one shared, cache-hot struct, so that row is somewhat optimistic per process. kernel.pid_max and vm.max_map_count are raised to 1048576 for populations ≥ 30 k threads, then restored. Two hotspot-k run at once over each population, \`-i 1s\` and \`-i 5s\`, with \`--max-procs $HK_MAX_PROCS\` so that every process is tracked (100 k processes do not fit the default 32768). \`bn-bpf watch\` reads each one's hk_stats (found through that process's own map fds, fields by BTF name) every 5 ms and logs every window: walk = \`last_walk_ns\`; threads and processes = the Δ of \`threads_walked\` and \`procs_walked\`; medians over the steady windows (the 2nd on: about 14 at 1 s and 3 at 5 s per population; window 1 is the walk hotspot-k makes at start, which creates every thread's task storage and every process's entry, shown apart); CPU = walk time ÷ interval, as a share of one CPU. Longest walk = \`walk_ns_max\` (first window included), longest stretch = \`stretch_ns_max\` (the longest the walk held one CPU without a break), driver = \`hk_stats.driver\` (the default: iter above 4000 threads, else wq). The bare walk is \`bn_walk_iter\`, a SEC(\"syscall\") program run with BPF_PROG_TEST_RUN that only iterates every thread (bpf_iter_task_new/next/destroy with BPF_TASK_ITER_ALL_THREADS, under bpf_rcu_read_lock) and times itself with bpf_ktime_get_ns: the floor. It runs 200 ms after each window of the 1 s instance, the table walk 400 ms after it, and the other levels one at a time, in turn, 600 and 800 ms after it, so that every walk finds the task_structs untouched for about as long as hotspot-k's own walk does (the 5 s instance's walks fall anywhere in between). \`bn_walk_task\` is the iter driver's floor: an iter/task program that only counts, read() to its end through an iterator (the kernel meets every thread by TID: a PID-table lookup and a reference taken and dropped per thread, then one run of the program), timed from its first thread to its end; it runs among the other levels. The table walk is the floor of the table-driven design (kernel-2.md D, issue #34), in its own object (\`tools/bench/bench_table.bpf.c\`; a kernel that cannot load it leaves its columns \"not measured\" and the rest of the figure as it is): a BPF array map of 16-byte slots, each a referenced task kptr (\`struct task_struct __kptr *\`) and the TGID, filled once per population, before the first sample and not timed (in the design fork and exit hooks keep it), by a SEC(\"syscall\") program that walks BPF_TASK_ITER_ALL_PROCS and stores bpf_task_acquire() of each process with bpf_kptr_xchg; \`bn_walk_table\`, run with BPF_PROG_TEST_RUN, takes slots [start, end) and, under one bpf_rcu_read_lock, reads each slot's kptr, takes a reference (bpf_iter_task_new accepts only a trusted task, and a kptr read under RCU is not one: a bpf_task_acquire/bpf_task_release per process, which the design pays too on this kernel), skips a process whose thread_pid is gone (pid_alive) and iterates its threads with bpf_iter_task_new(BPF_TASK_ITER_PROC_THREADS), calling the same one-counter function per thread as the bare walk, timed with bpf_ktime_get_ns. Its samples alternate: the whole table in one run, or in chunks, each a BPF_PROG_TEST_RUN of its own over the next N slots back to back, N = the processes the latest one-run sample walked in 1 ms (the design's budget); per sample the chunks' own times are summed (the chunking's cost is in the sum; not the system calls between them, which stand for the design's ~2-5 µs work-item re-queue), and the longest chunk kept (its median over the samples is shown). The first sample of each level (and of each table mode) is dropped (cold code, storage creation); per population, $(nsamp n_iter) samples of the floor, $(nsamp n_tone) of the table in one run and $(nsamp n_tchunk) in chunks, $(nsamp n_direct n_fields n_store n_hash n_task) of each other level. When the population stops, every slot is emptied (bpf_kptr_xchg NULL, bpf_task_release) and a second pass checks that none was left: no task_struct stays pinned after the figure. Ratios = hotspot-k -i 1s (or the table walk) ÷ bare iterate, per thread."
+	say "Method: \`bn-spawn -p P -t T\` forks P processes of T threads each (a static binary; every thread blocks in pause()). \"Shared mm\": \`bn-spawn -s\` makes each process with clone(CLONE_VM) instead of fork(): a process of its own (own TGID, signal struct, files) without a copy of the address space, because an idle forked process costs ~100 KiB here and faulting 10 GB of fresh guest memory in made 100 k forks take 95 s on this VM; those processes' \`mm\` is one shared, cache-hot struct, so that row is somewhat optimistic per process. kernel.pid_max and vm.max_map_count are raised to 1048576 for populations ≥ 30 k threads, then restored. Two hotspot-k run at once over each population, \`-i 1s\` and \`-i 5s\`, with \`--max-procs $HK_MAX_PROCS\` so that every process is tracked (100 k processes do not fit the default 32768). \`bn-bpf watch\` reads each one's hk_stats (found through that process's own map fds, fields by BTF name) every 5 ms and logs every window: walk = \`last_walk_ns\`; threads and processes = the Δ of \`threads_walked\` and \`procs_walked\`; medians over the steady windows (the 2nd on: about 14 at 1 s and 3 at 5 s per population; window 1 is the walk hotspot-k makes at start, which creates every thread's task storage and every process's entry, shown apart); CPU = walk time ÷ interval, as a share of one CPU. Longest walk = \`walk_ns_max\` (first window included), longest stretch = \`stretch_ns_max\` (the longest the walk held one CPU without a break), driver = \`hk_stats.driver\` (the default: iter above 4000 threads, else wq). The bare walk is \`bn_walk_iter\`, a SEC(\"syscall\") program run with BPF_PROG_TEST_RUN that only iterates every thread (bpf_iter_task_new/next/destroy with BPF_TASK_ITER_ALL_THREADS, under bpf_rcu_read_lock) and times itself with bpf_ktime_get_ns: the floor. It runs 200 ms after each window of the 1 s instance, the table walks 400 ms after it (the kptr table and the TGID table in turn, each in one run and in chunks in turn), and the other levels one at a time, in turn, 600 and 800 ms after it, so that every walk finds the task_structs untouched for about as long as hotspot-k's own walk does (the 5 s instance's walks fall anywhere in between). \`bn_walk_task\` is the iter driver's floor: an iter/task program that only counts, read() to its end through an iterator (the kernel meets every thread by TID: a PID-table lookup and a reference taken and dropped per thread, then one run of the program), timed from its first thread to its end; it runs among the other levels. The table walk is the floor of the table-driven design (kernel-2.md D, issue #34), in its own object (\`tools/bench/bench_table.bpf.c\`; a kernel that cannot load it leaves its columns \"not measured\" and the rest of the figure as it is): a BPF array map of 16-byte slots, each a referenced task kptr (\`struct task_struct __kptr *\`) and the TGID, filled once per population, before the first sample and not timed (in the design fork and exit hooks keep it), by a SEC(\"syscall\") program that walks BPF_TASK_ITER_ALL_PROCS and stores bpf_task_acquire() of each process with bpf_kptr_xchg; \`bn_walk_table\`, run with BPF_PROG_TEST_RUN, takes slots [start, end) and, under one bpf_rcu_read_lock, reads each slot's kptr, takes a reference (bpf_iter_task_new accepts only a trusted task, and a kptr read under RCU is not one: a bpf_task_acquire/bpf_task_release per process, which the design pays too on this kernel), skips a process whose thread_pid is gone (pid_alive) and iterates its threads with bpf_iter_task_new(BPF_TASK_ITER_PROC_THREADS), calling the same one-counter function per thread as the bare walk, timed with bpf_ktime_get_ns. Its samples alternate: the whole table in one run, or in chunks, each a BPF_PROG_TEST_RUN of its own over the next N slots back to back, N = the processes the latest one-run sample walked in 1 ms (the design's budget); per sample the chunks' own times are summed (the chunking's cost is in the sum; not the system calls between them, which stand for the design's ~2-5 µs work-item re-queue), and the longest chunk kept (its median over the samples is shown). The first sample of each level (and of each table mode) is dropped (cold code, storage creation); per population, $(nsamp n_iter) samples of the floor, $(nsamp n_tone) of the table in one run and $(nsamp n_tchunk) in chunks, $(nsamp n_direct n_fields n_store n_hash n_task) of each other level. When the population stops, every slot is emptied (bpf_kptr_xchg NULL, bpf_task_release) and a second pass checks that none was left: no task_struct stays pinned after the figure. The TGID table is the kptr-free variant (kernel-2.md D, \"a cheaper variant without kptrs\"; \`tools/bench/bench_tgid.bpf.c\`, its own object as well): a bitmap with a bit per PID, 65536 u64 words (512 KiB, PID_MAX_LIMIT 4194304) in a global, filled once by the same untimed ALL_PROCS walk (in the design the fork hook sets a process's bit, the exit hook clears it); \`bn_walk_tgid\` scans the words below kernel.pid_max's ($(walk_rows gwords | tr ' ' '\n' | sort -un | tr '\n' ' ' | sed 's/ $//; s/ /, /g') words here), 8 at a time while they are empty, and per set bit takes the task of that PID (bpf_task_from_pid: a PID-table lookup and a reference, global namespace), skips it unless it leads its group (pid == tgid: the number may be a thread's by now), walks its threads with BPF_TASK_ITER_PROC_THREADS calling the same one-counter function per thread, and drops the reference (bpf_task_release), all under one bpf_rcu_read_lock; in chunks, each chunk walks as many processes as the latest one-run sample walked in 1 ms and the next resumes at the TGID after its last. After each one-run sample the words from pid_max's to PID_MAX_LIMIT's (empty) are scanned alone: $(walk_rows grest | tr ' ' '\n' | awk '$1 != "nan" { print $1 / 1000 }' | spread %.0f) µs, what a bitmap scanned to its end would add per walk. $(nsamp n_gone) samples of the TGID table in one run and $(nsamp n_gchunk) in chunks per population. Ratios = hotspot-k -i 1s (or the table walk) ÷ bare iterate, per thread; TGID ÷ kptr: the two one-run walks, per thread."
 	say ""
 	local big nmet ntot
 	big=$(walk_rows procs threads w1 w5 | awk '$1 * ($2 + 0) == 100000 { printf "%s%s × %s: %.0f ms per walk (%.2f %% of a CPU at -i 1s, %.3f %% at 5 s)", sep, $1, ($2 ~ /s$/) ? ($2 + 0) " (shared mm)" : $2, $3 / 1e6, $3 / 1e7, $4 / 5e7; sep = "; " }')
 	local table="a table walk's floor: not measured (kernel)"
 	[ ! -s "$WORK/table-ratios" ] ||
-		table="a table walk's floor (kptrs, per-process threads) $(spread %.2f <"$WORK/table-ratios")× that bare list walk in one run, $(spread %.2f <"$WORK/chunk-ratios")× in ~1 ms chunks"
+		table="a table walk's floor (kptrs, per-process threads) $(spread %.2f <"$WORK/table-ratios")× that bare list walk in one run, $(spread %.2f <"$WORK/table-chunk-ratios")× in ~1 ms chunks"
+	[ ! -s "$WORK/tgid-ratios" ] ||
+		table+="; kptr-free (a TGID bitmap, bpf_task_from_pid per process) $(spread %.2f <"$WORK/tgid-ratios")× in one run, $(spread %.2f <"$WORK/tgid-chunk-ratios")× in chunks, $(spread %.2f <"$WORK/tgid-kptr-ratios")× the kptr table"
 	nmet=$(awk '$1 != "nan" && $1 <= 1.5' "$WORK/walk-ratios" | wc -l)
 	ntot=$(awk '$1 != "nan"' "$WORK/walk-ratios" | wc -l)
 	summary "3. window cost" "${big:-100 k threads not measured}; per thread $(spread %.2f <"$WORK/walk-ratios")× a bare task-iterator walk; $table; a full hk_procs is counted (procs_untracked ${un:-?})" "≤ 1.5× bare: met in $nmet of $ntot populations"

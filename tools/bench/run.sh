@@ -22,7 +22,8 @@
 #   tput     2. pinned pipe ping-pong ops/s: none vs hotspot-k vs empty vs
 #               hotspot-k --no-hook
 #   walk     3. window cost at 100..100 k threads (also runs poll at 1 k
-#               and 10 k processes), vs a bare task-iterator walk
+#               and 10 k processes), vs a bare task-iterator walk and the
+#               floors of issue #34's table walk (kptrs; a TGID bitmap)
 #   poll     5. /proc polling (pidstat, minimal C reader) vs the window
 #   user     4. the hotspot-k process over 60 s: syscalls, CPU, RSS
 #               (7. map memory is read from the same process)
@@ -70,14 +71,15 @@
 #               (~35 s)
 #   forks   18. issue #34's fork storms: stress-ng --fork, thread create+exit
 #               and hackbench's setup, throughput with and without
-#               hotspot-k (defaults) and with an empty exit program, in
-#               rotated rounds; hk_exit's ns per exit (not in "all",
-#               ~2.7 min)
+#               hotspot-k (defaults), with an empty exit program and with
+#               the TGID table's fork hook, in rotated rounds; hk_exit's
+#               and the fork hook's ns per run (not in "all", ~3.5 min)
 #
 # Helpers, built by tools/bench/Makefile into build/bench/: bn-bpf (the
 # yardstick BPF programs: an empty sched_switch hook, one that is
 # hk_switch's filter and nothing more, a per-TGID hash hook, an empty
-# exit hook, bare task-iterator walks; reads a hotspot-k's hk_stats),
+# exit hook, a TGID bitmap's fork hook, bare task-iterator walks and the
+# table walks' floors; reads a hotspot-k's hk_stats),
 # bn-spawn (idle populations), bn-pingpong (switch storms, both sides on
 # one CPU or on two), bn-poll (a minimal /proc poller; CPU time of a
 # command), bn-wstate (figure 17's walks); and
@@ -132,7 +134,7 @@ main()
 
 	# stretch (~7 min), filter (~2 min), prom (~1.2 min), profile
 	# (~3 min), io (~2 min), memtruth (~2.5 min), hook (~5 min), scrape
-	# (~2.5 min), budget (~5 min) and forks (~2.7 min) run on their own:
+	# (~2.5 min), budget (~5 min) and forks (~3.5 min) run on their own:
 	# the default set takes ~12 min of the 15-minute budget (wstate: ~35 s
 	# of it)
 	[ -n "$figs" ] && [ "$figs" != all ] || figs="hotpath tput walk user detect wstate"

@@ -47,9 +47,10 @@ tool_start()
 	return 1
 }
 
-# variant_start none|hk|hkon|nohook|empty|filter|tgid|exitempty|runqlat|cpudist
-# [HOTSPOT-K ARGS]: VPID and VPROG (its sched_switch program; none for
-# none, nohook and hk, whose hook waits for a watched thread)
+# variant_start none|hk|hkon|nohook|empty|filter|tgid|exitempty|forkhook|runqlat|cpudist
+# [HOTSPOT-K ARGS]: VPID and VPROG (its sched_switch program, or bn-bpf's
+# one program; none for none, nohook and hk, whose hook waits for a
+# watched thread)
 variant_start()
 {
 	VPID=
@@ -77,7 +78,7 @@ variant_start()
 		VPID=$HK_PID
 		return 0
 		;;
-	empty | filter | tgid | exitempty)
+	empty | filter | tgid | exitempty | forkhook)
 		run_bg "$WORK/variant-$1.log" "$OUT/bn-bpf" attach "$1"
 		VPID=$BG_PID
 		wait_line "$WORK/variant-$1.log" '^ready' 10 "$VPID" || {
