@@ -746,6 +746,10 @@ int main(int argc, char **argv)
 	/* the walk must not run: neither arming program is even loaded */
 	bpf_program__set_autoload(env.skel->progs.hk_arm, false);
 	bpf_program__set_autoload(env.skel->progs.hk_arm_nowq, false);
+	/* nor the table driver's (its seed walks with the open-coded iterator:
+	 * 6.7+; its arm is hk_arm's) */
+	bpf_program__set_autoload(env.skel->progs.hk_arm_table, false);
+	bpf_program__set_autoload(env.skel->progs.hk_table_seed, false);
 	/* one queued exit at a time: the vectors queue one per window, the
 	 * lost-exit test two */
 	bpf_map__set_max_entries(env.skel->maps.hk_exits, 1);

@@ -113,6 +113,7 @@ io_report()
 		"1 ") drv=wq ;;
 		"2 ") drv=timer ;;
 		"3 ") drv=iter ;;
+		"4 ") drv=table ;;
 		esac
 		say "| $label | $(fmt %.0f "$pt") ns ($(io_col "$v" "$pt_expr" | spread %.0f)) | $(fmt %.0f "$vis") | $drv |"
 	done

@@ -208,6 +208,7 @@ memtruth_report()
 		"1 ") drv=wq ;;
 		"2 ") drv=timer ;;
 		"3 ") drv=iter ;;
+		"4 ") drv=table ;;
 		esac
 		ratio=$(mt_ratios "$c" | med)
 		lo=$(mt_ratios "$c" | spread %.3f)

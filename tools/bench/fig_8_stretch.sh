@@ -10,7 +10,7 @@ STRETCH_CONFIGS=${BENCH_STRETCH_CONFIGS:-"1000x2 10000x1 10000x10"}
 STRETCH_S=${BENCH_STRETCH_S:-15}
 
 # stretch_run P T MODE: cyclictest for STRETCH_S seconds with MODE running
-# (none: no hotspot-k; wq, timer, iter: that driver forced; default: the
+# (none: no hotspot-k; wq, table, timer, iter: that driver forced; default: the
 # tool's own choice); a line in stretch.tsv
 stretch_run()
 {
@@ -91,7 +91,7 @@ fig_stretch()
 			walk_sysctls_restore
 			continue
 		fi
-		for m in none wq timer iter default; do
+		for m in none wq table timer iter default; do
 			stretch_run "$p" "$t" "$m"
 		done
 		spawn_stop

@@ -61,7 +61,8 @@ int hk_driver__mark_victim_args(const struct btf *vmlinux)
  * The driver for this kernel and this machine, or the one asked for if the
  * kernel has what it needs. Above HK_ITER_ABOVE_THREADS threads a walk in
  * one stretch on a CPU (wq, timer) holds it too long: there the table
- * driver, whose walk is cut in chunks of 1 ms (>= 6.10; under --pin too,
+ * driver, whose walk is cut in chunks of 1 ms (>= 6.10, where the threads
+ * are at least HK_TABLE_THREADS_PER_PROC a process; under --pin always,
  * whose walk nobody would take over), else the iter driver (the kernel
  * offers the CPU between its threads). Below, wq: the table driver's
  * lookup of each process by its PID (~0.5 us here, make bench figure 3)
@@ -78,10 +79,14 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 	 * used for PREEMPT_RT", process_timer_func), which arms both timer
 	 * drivers' windows: Debian's 6.12.117-rt loaded nothing by default */
 	int rt = hk_preflight__preempt_rt(NULL);
-	__u32 threads = hk_sysinfo__nr_threads();
+	__u32 threads = hk_sysinfo__nr_threads(), procs = 0;
 
 	/* the table driver: bpf_wq, and a process's leader by its PID */
 	int table = wq && kernel_has_func(vmlinux, "bpf_task_from_pid");
+
+	/* counted only where it decides: a walk of /proc */
+	if (table && threads > HK_ITER_ABOVE_THREADS && !pin && asked == HK_DRIVER_NONE)
+		procs = hk_sysinfo__nr_procs();
 
 	switch (asked) {
 	case HK_DRIVER_WQ:
@@ -132,12 +137,19 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 		} else if (rt) {
 			*driver = HK_DRIVER_ITER;
 			*why = "PREEMPT_RT: no BPF timers";
-		} else if (table && (threads > HK_ITER_ABOVE_THREADS || pin)) {
+		} else if (table && pin) {
 			*driver = HK_DRIVER_TABLE;
-			*why = "many threads (or --pin) on Linux >= 6.10: a walk in 1 ms chunks";
+			*why = "--pin on Linux >= 6.10: a walk in 1 ms chunks";
+		} else if (table && threads > HK_ITER_ABOVE_THREADS &&
+			   threads >= HK_TABLE_THREADS_PER_PROC * procs) {
+			*driver = HK_DRIVER_TABLE;
+			*why = "many threads on Linux >= 6.10: a walk in 1 ms chunks";
 		} else if (threads > HK_ITER_ABOVE_THREADS && !pin) {
 			*driver = HK_DRIVER_ITER;
-			*why = "many threads: a walk that offers the CPU between threads";
+			*why = table ? "many threads, in processes of fewer than 2 on average: "
+				       "a walk that offers the CPU between threads, without the "
+				       "table's lookup of each process" :
+				       "many threads: a walk that offers the CPU between threads";
 		} else if (wq) {
 			*driver = HK_DRIVER_WQ;
 			*why = "Linux >= 6.10";

@@ -346,24 +346,29 @@ __u32 hk_sysinfo__max_procs_for(__u32 procs)
 	return want;
 }
 
-__u32 hk_sysinfo__default_max_procs(__u64 pidns_ino)
+__u32 hk_sysinfo__nr_procs(void)
 {
 	__u32 procs = 0;
 	struct dirent *d;
 	DIR *dir;
 
-	/* another PID namespace's /proc lists its processes only: the host's
-	 * are counted by /proc/loadavg (tasks, threads included: never fewer
-	 * than the processes) */
-	if (hk_sysinfo__pidns_is_init(pidns_ino) == 0)
-		return hk_sysinfo__max_procs_for(hk_sysinfo__nr_threads());
 	dir = opendir("/proc");
 	if (dir) {
 		while ((d = readdir(dir)))
 			procs += d->d_name[0] >= '1' && d->d_name[0] <= '9';
 		closedir(dir);
 	}
-	return hk_sysinfo__max_procs_for(procs);
+	return procs;
+}
+
+__u32 hk_sysinfo__default_max_procs(__u64 pidns_ino)
+{
+	/* another PID namespace's /proc lists its processes only: the host's
+	 * are counted by /proc/loadavg (tasks, threads included: never fewer
+	 * than the processes) */
+	if (hk_sysinfo__pidns_is_init(pidns_ino) == 0)
+		return hk_sysinfo__max_procs_for(hk_sysinfo__nr_threads());
+	return hk_sysinfo__max_procs_for(hk_sysinfo__nr_procs());
 }
 
 __s64 hk_sysinfo__wall_offset_ns(void)

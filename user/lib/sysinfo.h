@@ -31,6 +31,8 @@ int hk_sysinfo__psi_memory(void);
 
 /* Tasks (threads, kernel threads included) on the machine now; 0: unknown. */
 __u32 hk_sysinfo__nr_threads(void);
+/* Processes (kernel threads included) in this PID namespace's /proc. */
+__u32 hk_sysinfo__nr_procs(void);
 
 /*
  * The cgroup path of pid for a controller ("memory", "cpu"; "" for the
