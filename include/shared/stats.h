@@ -32,6 +32,10 @@ enum hk_cost_source {
  * 172-177 ns (figure 14b); a faster host pays less */
 #define HK_COST_EST_HOOK_NS 55
 #define HK_COST_EST_EXIT_NS 175
+/* hk_fork (table driver): 207 ns a process fork (2026-11-29, stress-ng's
+ * fork stressor under --bpf-stats); per thread create it returns at once
+ * (71 ns): counted at the forks' rate, the dearer */
+#define HK_COST_EST_FORK_NS 207
 
 /*
  * The tool's own cost since it started: the last part of hk_stats, written
@@ -53,6 +57,9 @@ struct hk_cost {
 	__u64 exit_run_ns;
 	__u64 oom_runs;			/* mark_victim runs */
 	__u64 oom_run_ns;
+	__u64 fork_runs;		/* sched_process_fork runs (table
+					 * driver: 0 under the others) */
+	__u64 fork_run_ns;
 	__u64 walk_cpu_ns;		/* the walks since start (hk_stats') */
 	__u64 user_cpu_ns;		/* the tool's process since start (user
 					 * + system), less walks it ran in its

@@ -79,6 +79,34 @@ static void test_estimate(void)
 	CU_ASSERT_EQUAL(c.oom_runs, 0);
 	CU_ASSERT_EQUAL(c.total_ns, 40000 * HK_COST_EST_HOOK_NS + 310 * HK_COST_EST_EXIT_NS +
 				    12 * HK_NSEC_PER_MSEC + 17 * HK_NSEC_PER_MSEC);
+	/* no fork hook (not the table driver): none counted */
+	CU_ASSERT_EQUAL(c.fork_runs, 0);
+	CU_ASSERT_EQUAL(c.fork_run_ns, 0);
+}
+
+/* The table driver's fork hook: a run a fork, in the total, either way. */
+static void test_fork_hook(void)
+{
+	struct hk_self_cost_in in = in_of(HK_COST_ESTIMATE);
+	struct hk_cost c;
+	char line[512];
+
+	in.fork_hook = 1;
+	hk_self_cost__compute(&in, &c);
+	CU_ASSERT_EQUAL(c.fork_runs, 310);
+	CU_ASSERT_EQUAL(c.fork_run_ns, 310 * HK_COST_EST_FORK_NS);
+	CU_ASSERT_EQUAL(c.total_ns, 40000 * HK_COST_EST_HOOK_NS + 310 * HK_COST_EST_EXIT_NS +
+				    310 * HK_COST_EST_FORK_NS + 12 * HK_NSEC_PER_MSEC +
+				    17 * HK_NSEC_PER_MSEC);
+	in = in_of(HK_COST_STATS);
+	in.fork_hook = 1;
+	in.fork_prog = (struct hk_prog_runs){ .runs = 320, .run_ns = 320 * 200 };
+	hk_self_cost__compute(&in, &c);
+	CU_ASSERT_EQUAL(c.fork_runs, 320);
+	CU_ASSERT_EQUAL(c.fork_run_ns, 64000);
+	CU_ASSERT_EQUAL(c.total_ns, 2255000 + 120000 + 2000 + 64000 + 12000000 + 17000000);
+	hk_self_cost__format(&c, line, sizeof(line));
+	ASSERT_HAS(line, ", exit hook 300 runs 0.120 ms, fork hook 320 runs 0.064 ms, OOM hook 1 runs");
 }
 
 /*
@@ -108,7 +136,7 @@ static void test_estimate_default(void)
 		   "runs counted x ns per run in make bench), start apart (500.000 ms: load, "
 		   "verifier, first walk): walks 12.000 ms, userspace 17.000 ms, sched_switch "
 		   "hook 0 runs 0.000 ms (attached 0 times, 0 s in all), exit hook 2400 runs "
-		   "0.420 ms, OOM hook 0 runs");
+		   "0.420 ms, fork hook 0 runs 0.000 ms, OOM hook 0 runs");
 }
 
 /* hk_cli__parse on a NULL-terminated list: whether it asks for the stats */
@@ -169,7 +197,7 @@ static void test_format(void)
 		   "BPF_ENABLE_STATS), start apart (500.000 ms: load, verifier, first walk): "
 		   "walks 12.000 ms, userspace 17.000 ms, sched_switch hook 41000 runs "
 		   "2.255 ms (attached 2 times, 10 s in all, now), exit hook 300 runs "
-		   "0.120 ms, OOM hook 1 runs");
+		   "0.120 ms, fork hook 0 runs 0.000 ms, OOM hook 1 runs");
 	in = in_of(HK_COST_ESTIMATE);
 	in.hook_attached = 0;
 	hk_self_cost__compute(&in, &c);
@@ -203,6 +231,7 @@ int hk_add_self_cost_suite(void)
 	static const struct hk_unit_test tests[] = {
 		{ "measured by the kernel", test_measured },
 		{ "estimated from counts", test_estimate },
+		{ "the table driver's fork hook, estimated and measured", test_fork_hook },
 		{ "estimated by default: exact parts", test_estimate_default },
 		{ "--bpf-stats asks, the default does not", test_cli },
 		{ "no source, clocks apart", test_edges },

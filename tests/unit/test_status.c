@@ -568,7 +568,8 @@ static void test_own_cost(void)
 		   "own cost 12.300 ms CPU in 120 s (0.0102 % of one CPU; measured: "
 		   "BPF_ENABLE_STATS), start apart (612.000 ms: load, verifier, first walk): "
 		   "walks 9.000 ms, userspace 3.000 ms, sched_switch hook 0 runs 0.000 ms "
-		   "(attached 0 times, 0 s in all), exit hook 1000 runs 0.300 ms, OOM hook 0 runs\n"
+		   "(attached 0 times, 0 s in all), exit hook 1000 runs 0.300 ms, fork hook 0 "
+		   "runs 0.000 ms, OOM hook 0 runs\n"
 		   "no process flagged\n");
 	check_json(JSON(false, 10));
 	ASSERT_HAS(out, "\"procs_flagged\":0,\"own_cost\":{\"source\":\"stats\","
@@ -577,7 +578,7 @@ static void test_own_cost(void)
 		   "\"hook_attached\":false,\"hook_attaches\":0,\"hook_attached_ns\":0,"
 		   "\"hook_attach_ns_max\":0,\"hook_runs\":0,\"hook_run_ns\":0,"
 		   "\"exit_runs\":1000,\"exit_run_ns\":300000,\"oom_runs\":0,"
-		   "\"oom_run_ns\":0},\"budget\":null}");
+		   "\"oom_run_ns\":0,\"fork_runs\":0,\"fork_run_ns\":0},\"budget\":null}");
 	c->source = HK_COST_ESTIMATE;
 	c->hook_attached = 1;
 	JSON(false, 10);

@@ -91,6 +91,9 @@ int hk_loader__cost(struct hk_loader *l, struct hk_cost *out)
 	if (l->hook_prog)
 		prog_runs(bpf_program__fd(l->hook_prog), &in.hook_prog);
 	prog_runs(bpf_program__fd(l->skel->progs.hk_exit), &in.exit_prog);
+	/* the table driver's fork hook: no fd, no runs, where not loaded */
+	in.fork_hook = bpf_program__fd(l->skel->progs.hk_fork) >= 0;
+	prog_runs(bpf_program__fd(l->skel->progs.hk_fork), &in.fork_prog);
 	if (bpf_program__fd(oom) < 0)
 		oom = l->skel->progs.hk_oom_kill_pid;
 	prog_runs(bpf_program__fd(oom), &in.oom_prog);

@@ -35,6 +35,8 @@ void hk_self_cost__compute(const struct hk_self_cost_in *in, struct hk_cost *out
 		out->exit_run_ns = in->exit_prog.run_ns;
 		out->oom_runs = in->oom_prog.runs;
 		out->oom_run_ns = in->oom_prog.run_ns;
+		out->fork_runs = in->fork_prog.runs;
+		out->fork_run_ns = in->fork_prog.run_ns;
 	} else if (in->source == HK_COST_ESTIMATE) {
 		/* the hook runs on every context switch while attached, the
 		 * exit hook on every thread's exit (about one per fork); OOM
@@ -43,6 +45,9 @@ void hk_self_cost__compute(const struct hk_self_cost_in *in, struct hk_cost *out
 		out->hook_run_ns = out->hook_runs * HK_COST_EST_HOOK_NS;
 		out->exit_runs = in->forks;
 		out->exit_run_ns = out->exit_runs * HK_COST_EST_EXIT_NS;
+		/* the fork hook (table driver) runs on every fork too */
+		out->fork_runs = in->fork_hook ? in->forks : 0;
+		out->fork_run_ns = out->fork_runs * HK_COST_EST_FORK_NS;
 	}
 	out->start_cpu_ns = in->start_cpu_ns;
 	out->walk_cpu_ns = in->walk_cpu_ns > in->start_walk_cpu_ns ?
@@ -50,7 +55,7 @@ void hk_self_cost__compute(const struct hk_self_cost_in *in, struct hk_cost *out
 	out->user_cpu_ns = in->process_cpu_ns > in->start_cpu_ns + in->iter_walk_cpu_ns ?
 			   in->process_cpu_ns - in->start_cpu_ns - in->iter_walk_cpu_ns : 0;
 	out->total_ns = out->hook_run_ns + out->exit_run_ns + out->oom_run_ns +
-			out->walk_cpu_ns + out->user_cpu_ns;
+			out->fork_run_ns + out->walk_cpu_ns + out->user_cpu_ns;
 }
 
 const char *hk_self_cost__source_name(__u64 source)
@@ -81,7 +86,8 @@ int hk_self_cost__format(const struct hk_cost *c, char *buf, size_t len)
 		"start apart (%llu.%03u ms: load, verifier, first walk): "
 		"walks %llu.%03u ms, userspace %llu.%03u ms, "
 		"sched_switch hook %llu runs %llu.%03u ms (attached %llu times, %llu s in all%s), "
-		"exit hook %llu runs %llu.%03u ms, OOM hook %llu runs",
+		"exit hook %llu runs %llu.%03u ms, fork hook %llu runs %llu.%03u ms, "
+		"OOM hook %llu runs",
 		MS3(c->total_ns), (unsigned long long)(c->lifetime_ns / HK_NSEC_PER_SEC),
 		(unsigned long long)(ppm / 10000), (unsigned long long)(ppm % 10000),
 		hk_self_cost__source_name(c->source), MS3(c->start_cpu_ns), MS3(c->walk_cpu_ns),
@@ -89,5 +95,6 @@ int hk_self_cost__format(const struct hk_cost *c, char *buf, size_t len)
 		(unsigned long long)c->hook_attaches,
 		(unsigned long long)(c->hook_attached_ns / HK_NSEC_PER_SEC),
 		c->hook_attached ? ", now" : "", (unsigned long long)c->exit_runs,
-		MS3(c->exit_run_ns), (unsigned long long)c->oom_runs);
+		MS3(c->exit_run_ns), (unsigned long long)c->fork_runs, MS3(c->fork_run_ns),
+		(unsigned long long)c->oom_runs);
 }

@@ -42,7 +42,8 @@ struct hk_self_cost_in {
 	int hook_attached;		/* now */
 	struct hk_hook_use hook;	/* attached_ns, switches_attached: the
 					 * current attachment included */
-	struct hk_prog_runs hook_prog, exit_prog, oom_prog;
+	struct hk_prog_runs hook_prog, exit_prog, oom_prog, fork_prog;
+	int fork_hook;			/* the table driver's fork hook loaded */
 	__u64 forks;			/* /proc/stat processes since start */
 	__u64 walk_cpu_ns;		/* hk_stats.walk_cpu_ns_total */
 	__u64 iter_walk_cpu_ns;		/* ... of walks run in this process

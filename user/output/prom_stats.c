@@ -210,6 +210,10 @@ static const struct stat_metric cost_metrics[] = {
 	  "Runs of the OOM kill hook." },
 	{ "hotspot_k_own_oom_hook_run_seconds_total", "counter", CO(oom_run_ns), true,
 	  "Time the OOM kill hook's runs took." },
+	{ "hotspot_k_own_fork_hook_runs_total", "counter", CO(fork_runs), false,
+	  "Runs of the sched_process_fork hook (the table driver's; 0 under the others)." },
+	{ "hotspot_k_own_fork_hook_run_seconds_total", "counter", CO(fork_run_ns), true,
+	  "Time the sched_process_fork hook's runs took." },
 	{ "hotspot_k_own_lifetime_seconds", "gauge", CO(lifetime_ns), true,
 	  "Time since the tool's start ended: the span the cost counters cover." },
 };

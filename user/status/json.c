@@ -126,6 +126,8 @@ static void json_cost(struct hk_out *o, const struct hk_cost *c)
 	hk_json__u64(o, "exit_run_ns", c->exit_run_ns);
 	hk_json__u64(o, "oom_runs", c->oom_runs);
 	hk_json__u64(o, "oom_run_ns", c->oom_run_ns);
+	hk_json__u64(o, "fork_runs", c->fork_runs);
+	hk_json__u64(o, "fork_run_ns", c->fork_run_ns);
 	hk_out__mem(o, "}", 1);
 }
 
