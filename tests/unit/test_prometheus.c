@@ -281,7 +281,8 @@
 	    "Stretches longer than 2 ms.")					\
 	"hotspot_k_long_stretches_total " long_stretches "\n"			\
 	FAM("hotspot_k_chunks_total", "counter",				\
-	    "Times the iter driver's walker let go of the CPU mid-walk.")	\
+	    "Times the iter driver's walker let go of the CPU mid-walk; under "	\
+	    "the table driver, work items that queued the walk's next chunk.")	\
 	"hotspot_k_chunks_total " chunks "\n"					\
 	FAM("hotspot_k_switches_recorded_total", "counter",			\
 	    "Involuntary context switches the sched_switch hook recorded.")	\
@@ -854,8 +855,8 @@ static void test_value_cap(void)
  * at most, each value at most 256 bytes, the cgroup once a process, and
  * the members' series within 512 KiB: the rest are counted, not listed.
  */
-#define AMP_BYTES	513776
-#define WIDEST_BYTES	538318
+#define AMP_BYTES	513846
+#define WIDEST_BYTES	538388
 #define WIDEST_LISTED	198
 /* A hostile path of HK_FORMAT_CGROUP_MAX bytes, mostly outside UTF-8,
  * under a delegated user's own subtree. */

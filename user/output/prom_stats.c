@@ -61,7 +61,8 @@ static const struct stat_metric stat_metrics[] = {
 	{ "hotspot_k_long_stretches_total", "counter", ST(stretches_over_2ms), false,
 	  "Stretches longer than 2 ms." },
 	{ "hotspot_k_chunks_total", "counter", ST(chunks), false,
-	  "Times the iter driver's walker let go of the CPU mid-walk." },
+	  "Times the iter driver's walker let go of the CPU mid-walk; under the table "
+	  "driver, work items that queued the walk's next chunk." },
 	{ "hotspot_k_switches_recorded_total", "counter", ST(switches_recorded), false,
 	  "Involuntary context switches the sched_switch hook recorded." },
 	{ "hotspot_k_events_emitted_total", "counter", ST(events_emitted), false,
