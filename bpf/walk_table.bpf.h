@@ -16,10 +16,14 @@
  *    iterator wants: no kptr kept, none to release at exit), its threads
  *    with BPF_TASK_ITER_PROC_THREADS in list order, as the wq walk meets
  *    them, through the same hk_walk_listed() and close;
- *  - the chunk ends at a process's end once the budget is spent: the next
- *    PID is kept and the work item queued again. A process is always
- *    walked whole in one chunk, so a thread exiting between chunks costs
- *    no sample.
+ *  - the budget is looked at every HK_TABLE_CHECK_THREADS threads, also
+ *    inside a process: once spent, the chunk ends after the thread in
+ *    hand, the next PID is kept and the work item queued again. A process
+ *    cut there is resumed by the next chunk from the thread it ended on
+ *    (hk_table_from): its sums wait in hk_cur meanwhile, nothing walks
+ *    between two chunks. If that thread exited in between, the process is
+ *    walked again from its leader, its threads up to the cut one's start
+ *    time skipped: so a thread exiting between chunks costs no sample.
  *
  * The bit ops are atomic (lock or / lock and, 5.12+ without returning the
  * old value, which clang 14 emits for the generic CPU too): two CPUs fork
@@ -119,29 +123,6 @@ static __always_inline __u32 hk_lowest_bit(__u64 x)
 }
 
 /*
- * One process of the table: its leader's threads in list order, closed on
- * the last. A PID whose task is gone or is not a group leader (its bit
- * still set for a moment before the exit hook clears it) is skipped.
- */
-static __always_inline void hk_table_proc(__u32 tgid)
-{
-	struct task_struct *leader, *t;
-	struct bpf_iter_task it;
-
-	leader = bpf_task_from_pid(tgid);
-	if (!leader)
-		return;
-	if (leader->pid == leader->tgid) {
-		bpf_iter_task_new(&it, leader, BPF_TASK_ITER_PROC_THREADS);
-		while ((t = bpf_iter_task_next(&it)))
-			if (hk_walk_listed(t))
-				hk_walk_close(t);
-		bpf_iter_task_destroy(&it);
-	}
-	bpf_task_release(leader);
-}
-
-/*
  * The chunk's loop-carried values live in globals, not in registers: an
  * index into a map value (the table's words, the de Bruijn table) makes
  * the verifier track its register's exact value back through the loop,
@@ -162,17 +143,144 @@ static __u64 hk_tb_budget_ns;
  * clang would keep a static 0/1 in one byte (see hk_table_open). */
 __u32 hk_tb_stop;
 
-/* A process walked: the budget looked at every HK_TABLE_CHECK_THREADS
- * threads, at a process's end, the next PID kept when it is spent. */
-static __always_inline void hk_table_budget(__u32 pid)
+/*
+ * A process cut by the budget: its TGID (0: none), the thread the cut came
+ * after and that thread's start time (threads join their list's end, so
+ * those before it started no later: the fallback skips them by it).
+ */
+static __u32 hk_tb_cut_tgid;
+static __u32 hk_tb_cut_tid;
+static __u64 hk_tb_cut_start_ns;
+static __u64 hk_tb_cut_sig;		/* its signal_struct: which process */
+enum hk_tb_skip {
+	HK_TB_SKIP_NONE,
+	HK_TB_SKIP_FIRST,	/* resumed at the cut thread: walked already */
+	HK_TB_SKIP_OLDER,	/* from the leader: up to the cut one's start */
+};
+static __u32 hk_tb_skip;
+
+/* A cut whose process is gone: its sums, if a thread of it did something
+ * before the cut, parked (the walk's end counts them unclosed), and its
+ * signal_struct forgotten, as freed it may be the next process's. A call:
+ * it runs about never. */
+static __noinline int hk_table_cut_lost(void)
+{
+	hk_tb_cut_tgid = 0;
+	if (hk_cur.sig != hk_tb_cut_sig)
+		return 0;
+	if (hk_cur_state == HK_CUR_OPEN)
+		hk_cur_park();
+	hk_cur_state = HK_CUR_NONE;
+	hk_cur.sig = 0;
+	return 0;
+}
+
+/* Where tgid's walk starts: its leader, or the thread the last chunk
+ * ended on (hk_tb_skip says what to skip); a reference, or NULL. */
+static __always_inline struct task_struct *hk_table_from(__u32 tgid)
+{
+	struct task_struct *t = NULL;
+	struct hk_stats *st;
+
+	hk_tb_skip = HK_TB_SKIP_NONE;
+	if (hk_tb_cut_tgid && hk_tb_cut_tgid != tgid)
+		hk_table_cut_lost();	/* its bit cleared: all exited */
+	if (hk_tb_cut_tgid == tgid) {
+		hk_tb_cut_tgid = 0;
+		st = hk_st();
+		t = bpf_task_from_pid(hk_tb_cut_tid);
+		if (t && (__u64)t->signal == hk_tb_cut_sig) {
+			hk_tb_skip = HK_TB_SKIP_FIRST;
+			if (st)
+				st->table_resumes++;
+			return t;
+		}
+		if (t)
+			bpf_task_release(t);
+		if (st)
+			st->table_restarts++;
+		hk_tb_skip = HK_TB_SKIP_OLDER;
+	}
+	t = bpf_task_from_pid(tgid);
+	if (!t)
+		return NULL;
+	if (t->pid == t->tgid &&
+	    (hk_tb_skip == HK_TB_SKIP_NONE || (__u64)t->signal == hk_tb_cut_sig))
+		return t;
+	bpf_task_release(t);
+	if (hk_tb_skip != HK_TB_SKIP_NONE)
+		hk_table_cut_lost();	/* its TGID is another process's now */
+	return NULL;
+}
+
+/* Is the chunk's budget spent? The clock looked at every
+ * HK_TABLE_CHECK_THREADS threads. */
+static __always_inline int hk_table_spent(void)
 {
 	if (hk_cur_threads - hk_table_checked < HK_TABLE_CHECK_THREADS)
-		return;
+		return 0;
 	hk_table_checked = hk_cur_threads;
 	if (bpf_ktime_get_ns() - hk_tb_start_ns < hk_tb_budget_ns)
-		return;
-	hk_table_pid = pid + 1;
+		return 0;
 	hk_tb_stop = 1;
+	return 1;
+}
+
+/* A thread already walked by the chunk that cut its process? */
+static __always_inline int hk_table_skipped(struct task_struct *t)
+{
+	if (hk_tb_skip == HK_TB_SKIP_FIRST ||
+	    (hk_tb_skip == HK_TB_SKIP_OLDER && t->start_time <= hk_tb_cut_start_ns)) {
+		if (hk_tb_skip == HK_TB_SKIP_FIRST)
+			hk_tb_skip = HK_TB_SKIP_NONE;
+		return 1;
+	}
+	hk_tb_skip = HK_TB_SKIP_NONE;
+	return 0;
+}
+
+/*
+ * One process of the table: its threads in list order from where
+ * hk_table_from says, closed on the last; cut after a thread when the
+ * budget is spent. A PID whose task is gone or is not a group leader (its
+ * bit still set for a moment before the exit hook clears it) is skipped.
+ */
+static __always_inline void hk_table_proc(__u32 tgid)
+{
+	struct task_struct *from, *t;
+	struct bpf_iter_task it;
+
+	from = hk_table_from(tgid);
+	if (!from)
+		return;
+	bpf_iter_task_new(&it, from, BPF_TASK_ITER_PROC_THREADS);
+	while ((t = bpf_iter_task_next(&it))) {
+		if (hk_tb_skip && hk_table_skipped(t))
+			continue;
+		if (hk_walk_listed(t)) {
+			hk_walk_close(t);
+			break;
+		}
+		if (hk_table_spent()) {
+			hk_tb_cut_tgid = tgid;
+			hk_tb_cut_tid = t->pid;
+			hk_tb_cut_start_ns = t->start_time;
+			hk_tb_cut_sig = (__u64)t->signal;
+			break;
+		}
+	}
+	bpf_iter_task_destroy(&it);
+	bpf_task_release(from);
+}
+
+/* A process walked whole: the budget looked at, the next PID kept when it
+ * is spent. One cut keeps its own PID: the next chunk resumes it first. */
+static __always_inline void hk_table_budget(__u32 pid)
+{
+	if (hk_tb_stop)
+		hk_table_pid = pid;
+	else if (hk_table_spent())
+		hk_table_pid = pid + 1;
 }
 
 /*

@@ -148,6 +148,10 @@ struct hk_stats {
 	__u64 procs_evicted;		/* quiet entries given up for room */
 	__u64 table_repaired;		/* table driver: a summary word's lost
 					 * bits found by the audit */
+	__u64 table_resumes;		/* ... chunks that began inside a
+					 * process the previous one cut */
+	__u64 table_restarts;		/* ... of which the cut thread had
+					 * exited: walked again from the leader */
 	/* the node's CPU wait by cause, every process's stall ledger summed
 	 * window by window (enum hk_stall_cause's first HK_STALL_CPU_NR) */
 	__u64 node_cpu_wait_ns[HK_STALL_CPU_NR];

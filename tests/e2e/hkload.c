@@ -69,8 +69,10 @@ static const char usage_text[] =
 "      plus --leak/s (0) of anonymous memory\n"
 "  mmapread --file PATH [--size SIZE] [--rate SIZE]\n"
 "      fill PATH to --size (512M), map it, read a byte per 4 KiB at --rate/s (30M)\n"
-"  spin [--threads N] [--spread]     N busy threads (1), main included;\n"
-"      --spread: thread i pinned to the i-th CPU it may use (round robin)\n"
+"  spin [--threads N] [--spread] [--idle-first M]   N busy threads (1), main\n"
+"      included; --spread: thread i pinned to the i-th CPU it may use (round\n"
+"      robin); --idle-first: M sleeping threads made first, then the N busy\n"
+"      ones, the main thread asleep: the busy ones end the thread list\n"
 "  sleepers --procs N --threads M     N processes of M sleeping threads\n"
 "  interleaved --procs N --threads M [--sleep] [--exit-every DUR]\n"
 "      N processes of M busy (or sleeping) threads, made in turn, one thread\n"
@@ -552,16 +554,45 @@ static void spread_one(pthread_t t, const cpu_set_t *allowed, int i)
 		die("pthread_setaffinity_np: %s", strerror(err));
 }
 
+static void *sleep_loop(void *arg);
+
+/* count threads running fn, with small stacks when they only sleep */
+static void spin_make(int count, void *(*fn)(void *), size_t stack)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	int i, err;
+
+	err = pthread_attr_init(&attr);
+	if (!err && stack)
+		err = pthread_attr_setstacksize(&attr, stack);
+	for (i = 0; !err && i < count; i++)
+		err = pthread_create(&t, &attr, fn, NULL);
+	if (err)
+		die("pthread_create: %s", strerror(err));
+	pthread_attr_destroy(&attr);
+}
+
 static int cmd_spin(int argc, char **argv)
 {
-	int threads = 1, i, err;
+	int threads = 1, idle_first = 0, i, err;
 	bool spread = false;
 	const struct opt_spec spec[] = { { "threads", OPT_COUNT, &threads },
-					 { "spread", OPT_FLAG, &spread } };
+					 { "spread", OPT_FLAG, &spread },
+					 { "idle-first", OPT_COUNT, &idle_first } };
 	cpu_set_t allowed;
 	pthread_t t;
 
 	parse_opts(argc, argv, spec, ARRAY_SIZE(spec));
+	if (idle_first) {
+		if (spread)
+			usage_error("--spread and --idle-first do not go together");
+		spin_make(idle_first, sleep_loop,
+			  SLEEPER_STACK > PTHREAD_STACK_MIN ? SLEEPER_STACK : PTHREAD_STACK_MIN);
+		spin_make(threads, spin_loop, 0);
+		say_ready();
+		hold_forever();
+	}
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		die("sched_getaffinity: %s", strerror(errno));
 	for (i = 1; i < threads; i++) {

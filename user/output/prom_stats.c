@@ -99,6 +99,12 @@ static const struct stat_metric stat_metrics[] = {
 	{ "hotspot_k_table_repaired_total", "counter", ST(table_repaired), false,
 	  "Table driver: summary words whose lost bits the walk's audit found (a "
 	  "race of unordered atomics; each such process missed up to 64 windows)." },
+	{ "hotspot_k_table_resumes_total", "counter", ST(table_resumes), false,
+	  "Table driver: chunks that began inside a process the budget cut, at "
+	  "the thread the cut came after." },
+	{ "hotspot_k_table_restarts_total", "counter", ST(table_restarts), false,
+	  "Table driver: resumes whose thread had exited since: the process walked "
+	  "again from its leader, the threads walked already skipped." },
 };
 
 /*
