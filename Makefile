@@ -177,10 +177,11 @@ $(OUTPUT)/prog-test: tests/bpf-prog-test/prog_test.c tests/bpf-prog-test/room.in
 # the object loaded against stand-in BTFs of kernels without optional configs
 $(OUTPUT)/standin-test: tests/bpf-prog-test/standin_test.c tests/bpf-prog-test/btf_standin.h \
 		user/kernel/kfields.h $(OUTPUT)/hotspot.skel.h $(OUTPUT)/kernel/driver.o \
-		$(USER_LIB_O) $(LINK_STAMP)
+		$(OUTPUT)/kernel/loader_kptr.o $(USER_LIB_O) $(LINK_STAMP)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS_LINK) $(INCLUDES) -Itests $(LIBBPF_CFLAGS) $< \
-		$(OUTPUT)/kernel/driver.o $(USER_LIB_O) $(LIBBPF_LIBS) -o $@
+		$(OUTPUT)/kernel/driver.o $(OUTPUT)/kernel/loader_kptr.o $(USER_LIB_O) \
+		$(LIBBPF_LIBS) -o $@
 
 # frame pointers, no inlining: the profiler's tests look for its functions
 $(OUTPUT)/profload: tests/e2e/profload.c $(LINK_STAMP) | $(OUTPUT)

@@ -122,8 +122,10 @@ int BPF_PROG(hk_switch_noarg, bool preempt, struct task_struct *prev,
 	return hk_on_switch(preempt, prev, next, hk_task_state(prev));
 }
 
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(hk_exit, struct task_struct *t)
+/* A thread exits: what it did since it was last seen, and, for a group's
+ * last thread, its process's exit queued (and, under the table driver,
+ * its table entry taken out: table, a constant in each program). */
+static __always_inline int hk_exit_thread(struct task_struct *t, const int table)
 {
 	if (t->flags & HK_PF_KTHREAD)
 		return 0;
@@ -131,9 +133,25 @@ int BPF_PROG(hk_exit, struct task_struct *t)
 	/* the process's `exited` only when the last thread of the group goes */
 	if (BPF_CORE_READ(t, signal, live.counter))
 		return 0;
-	hk_table_del(t->tgid);
+	if (table)
+		hk_table_del(t->tgid);
 	hk_queue_exit(t->tgid);
 	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(hk_exit, struct task_struct *t)
+{
+	return hk_exit_thread(t, 0);
+}
+
+/* The table driver's exit hook: the same, and the table's entry dropped
+ * with the reference it holds (bpf_kptr_xchg, bpf_task_release: on 6.10+
+ * only, so a program of its own, loaded instead of hk_exit there). */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(hk_exit_table, struct task_struct *t)
+{
+	return hk_exit_thread(t, 1);
 }
 
 /* The table driver's fork hook: a new process's bit (walk_table.bpf.h). */
@@ -141,7 +159,7 @@ SEC("tp_btf/sched_process_fork")
 int BPF_PROG(hk_fork, struct task_struct *parent, struct task_struct *child)
 {
 	if (!(child->flags & HK_PF_KTHREAD) && child->pid == child->tgid)
-		hk_table_add(child->pid);
+		hk_table_add(child);
 	return 0;
 }
 
@@ -329,7 +347,7 @@ int hk_table_seed(void *ctx)
 	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_PROCS);
 	while ((t = bpf_iter_task_next(&it)))
 		if (!(t->flags & HK_PF_KTHREAD))
-			hk_table_add(t->tgid);
+			hk_table_add(t);
 	bpf_iter_task_destroy(&it);
 	bpf_rcu_read_unlock();
 	return 0;

@@ -3,7 +3,7 @@
  * walk_table.bpf.h - the table driver (>= 6.10, issue #34, kernel-2.md D):
  * the open-coded walk, cut in chunks of about hk_config.chunk_ns that a
  * bpf_wq work item runs one after the other, so that no chunk holds a CPU
- * longer than that plus its last process. The open-coded ALL_THREADS
+ * longer than that. The open-coded ALL_THREADS
  * iterator always starts at init_task and cannot resume; the table can:
  *
  *  - hk_tgids, one bit per PID (PID_MAX_LIMIT of them, 512 KiB), set for
@@ -11,11 +11,13 @@
  *    then), by the fork hook for each new one, cleared by the exit hook
  *    when the group's last thread goes (before its PID is freed: a PID's
  *    next owner sets its bit after this one cleared it);
+ *  - hk_leaders, a reference to each process's leader (below), kept by
+ *    the same hooks;
  *  - a chunk takes the set bits from a cursor in PID order; each process's
- *    leader by bpf_task_from_pid() (a reference, which the per-process
- *    iterator wants: no kptr kept, none to release at exit), its threads
- *    with BPF_TASK_ITER_PROC_THREADS in list order, as the wq walk meets
- *    them, through the same hk_walk_listed() and close;
+ *    leader from its slot (a reference taken: the per-process iterator
+ *    wants a trusted task), its threads with BPF_TASK_ITER_PROC_THREADS
+ *    in list order, as the wq walk meets them, through the same
+ *    hk_walk_listed() and close;
  *  - the budget is looked at every HK_TABLE_CHECK_THREADS threads, also
  *    inside a process: once spent, the chunk ends after the thread in
  *    hand, the next PID is kept and the work item queued again. A process
@@ -61,10 +63,38 @@ struct {
 } hk_tgids SEC(".maps");
 
 extern struct task_struct *bpf_task_from_pid(s32 pid) __weak __ksym;
+extern struct task_struct *bpf_task_acquire(struct task_struct *p) __weak __ksym;
 extern void bpf_task_release(struct task_struct *p) __weak __ksym;
 extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __weak __ksym;
 extern int *bpf_iter_num_next(struct bpf_iter_num *it) __weak __ksym;
 extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __weak __ksym;
+
+/*
+ * hk_leaders: a reference to each process's leader, so that a chunk finds
+ * it without bpf_task_from_pid() (a PID-table lookup and a reference:
+ * ~0.35 us more a process here, make bench figure 3's TGID table against
+ * its kptr table). Direct-mapped by TGID: PIDs are handed out in turn, so
+ * live processes share a slot only when their PIDs lie HK_LEADER_SLOTS or
+ * more apart; one that lost its slot is looked up by its PID. Filled by
+ * the seed and the fork hook (the newest process wins a slot), emptied by
+ * the exit hook. Every reference taken out by an exchange is dropped:
+ * none lost, none kept past its process's exit but by a slot's race with
+ * a newer process (then until that one exits, or the map goes).
+ */
+#define HK_LEADER_SLOTS	65536
+
+struct hk_leader {
+	struct task_struct __kptr *task;
+	__u32 tgid;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, HK_LEADER_SLOTS);	/* 1 unless the table driver runs */
+	__type(key, __u32);
+	__type(value, struct hk_leader);
+} hk_leaders SEC(".maps");
 
 /* set by the loader when the table driver runs: the hooks keep the table */
 __u32 hk_table_on;
@@ -80,13 +110,25 @@ static __always_inline __u64 *hk_tgid_word(struct hk_tgid_bits *b, __u32 pid)
 	return &b->w[(pid / 64) & (HK_TGID_WORDS - 1)];
 }
 
-/* A new process (fork hook, seed): its bit. */
-static __always_inline void hk_table_add(__u32 pid)
+static __always_inline struct hk_leader *hk_leader_slot(__u32 tgid)
 {
-	struct hk_tgid_bits *b;
-	__u32 zero = 0;
+	__u32 slot = tgid & (HK_LEADER_SLOTS - 1);
 
-	if (!hk_table_on || pid >= HK_TGID_WORDS * 64)
+	return bpf_map_lookup_elem(&hk_leaders, &slot);
+}
+
+/* A new process (fork hook, seed; p trusted): its bit, its leader kept. */
+static __always_inline void hk_table_add(struct task_struct *p)
+{
+	struct task_struct *ref, *old;
+	struct hk_tgid_bits *b;
+	struct hk_leader *l;
+	__u32 zero = 0, pid = p->pid;
+
+	/* no check of pid against PID_MAX_LIMIT: the masks below keep
+	 * every index in range, and clang drops them after such a check
+	 * (in another register than the one the verifier bounded) */
+	if (!hk_table_on)
 		return;
 	b = bpf_map_lookup_elem(&hk_tgids, &zero);
 	if (!b)
@@ -94,19 +136,60 @@ static __always_inline void hk_table_add(__u32 pid)
 	__sync_fetch_and_or(hk_tgid_word(b, pid), 1ULL << (pid & 63));
 	__sync_fetch_and_or(&b->s[(pid / 4096) & (HK_TGID_SUMMARY - 1)],
 			    1ULL << ((pid / 64) & 63));
+	l = hk_leader_slot(pid);
+	ref = l ? bpf_task_acquire(p) : NULL;
+	if (!ref)
+		return;
+	l->tgid = pid;
+	old = bpf_kptr_xchg(&l->task, ref);
+	if (old)
+		bpf_task_release(old);
 }
 
-/* Its last thread exits (exit hook). */
+/* Its last thread exits (exit hook): its bit cleared, its slot emptied. */
 static __always_inline void hk_table_del(__u32 pid)
 {
+	struct task_struct *old;
 	struct hk_tgid_bits *b;
+	struct hk_leader *l;
 	__u32 zero = 0;
 
-	if (!hk_table_on || pid >= HK_TGID_WORDS * 64)
+	/* no check of pid against PID_MAX_LIMIT: the masks below keep
+	 * every index in range, and clang drops them after such a check
+	 * (in another register than the one the verifier bounded) */
+	if (!hk_table_on)
 		return;
 	b = bpf_map_lookup_elem(&hk_tgids, &zero);
 	if (b)
 		__sync_fetch_and_and(hk_tgid_word(b, pid), ~(1ULL << (pid & 63)));
+	l = hk_leader_slot(pid);
+	if (!l || l->tgid != pid)
+		return;
+	l->tgid = 0;
+	old = bpf_kptr_xchg(&l->task, NULL);
+	if (old)
+		bpf_task_release(old);
+}
+
+/*
+ * tgid's leader, a reference, or NULL: from its slot, or by its PID if
+ * the slot holds another process (or a task gone: a leader whose PID is
+ * detached is off its lists, pid_alive()).
+ */
+static __always_inline struct task_struct *hk_table_leader(__u32 tgid)
+{
+	struct hk_leader *l = hk_leader_slot(tgid);
+	struct task_struct *t = NULL;
+
+	if (l && l->tgid == tgid) {
+		t = l->task;
+		t = t ? bpf_task_acquire(t) : NULL;
+		if (t && t->pid == tgid && t->thread_pid)
+			return t;
+		if (t)
+			bpf_task_release(t);
+	}
+	return bpf_task_from_pid(tgid);
 }
 
 /* The lowest set bit's index: a de Bruijn sequence, no loop. */
@@ -201,7 +284,7 @@ static __always_inline struct task_struct *hk_table_from(__u32 tgid)
 			st->table_restarts++;
 		hk_tb_skip = HK_TB_SKIP_OLDER;
 	}
-	t = bpf_task_from_pid(tgid);
+	t = hk_table_leader(tgid);
 	if (!t)
 		return NULL;
 	if (t->pid == t->tgid &&

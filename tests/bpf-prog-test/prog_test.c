@@ -747,9 +747,13 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(env.skel->progs.hk_arm, false);
 	bpf_program__set_autoload(env.skel->progs.hk_arm_nowq, false);
 	/* nor the table driver's (its seed walks with the open-coded iterator:
-	 * 6.7+; its arm is hk_arm's) */
+	 * 6.7+; its arm is hk_arm's; its hooks keep task kptrs: 6.10+, and a
+	 * tag the tool's loader gives the BTF) */
 	bpf_program__set_autoload(env.skel->progs.hk_arm_table, false);
 	bpf_program__set_autoload(env.skel->progs.hk_table_seed, false);
+	bpf_program__set_autoload(env.skel->progs.hk_fork, false);
+	bpf_program__set_autoload(env.skel->progs.hk_exit_table, false);
+	bpf_map__set_max_entries(env.skel->maps.hk_leaders, 1);
 	/* one queued exit at a time: the vectors queue one per window, the
 	 * lost-exit test two */
 	bpf_map__set_max_entries(env.skel->maps.hk_exits, 1);

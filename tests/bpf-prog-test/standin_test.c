@@ -33,6 +33,7 @@
 #include "shared/hotspot.h"
 #include "kernel/driver.h"
 #include "kernel/kfields.h"
+#include "kernel/loader_kptr.h"
 #include "hotspot.skel.h"
 #include "bpf-prog-test/btf_standin.h"
 
@@ -112,7 +113,11 @@ static int load_all(const char *path)
 	bpf_program__set_autoload(skel->progs.hk_switch_noarg, args == 4);
 	bpf_program__set_autoload(skel->progs.hk_oom_kill, oom_args == 3);
 	bpf_program__set_autoload(skel->progs.hk_oom_kill_pid, oom_args == 2);
-	err = hotspot_bpf__load(skel);
+	/* the table driver's programs too, as the tool's loader gives them
+	 * their kptr (clang 14 drops its tag) */
+	err = hk_loader__kptr_tag(skel->obj, "hk_leader", "task");
+	if (!err)
+		err = hotspot_bpf__load(skel);
 	hotspot_bpf__destroy(skel);
 	return err;
 }

@@ -90,7 +90,7 @@ def t_hook_healthy_storm(suite, ctx):
     # --bpf-stats holds BPF_ENABLE_STATS: the kernel times each run of its
     # programs, the exit hook's (bpftool's own exits made some) included
     exits = [p for p in bpf.bpftool("prog", "show", "-j") or []
-             if p["id"] in tool.prog_ids and p.get("name") == "hk_exit"]
+             if p["id"] in tool.prog_ids and p.get("name") in ("hk_exit", "hk_exit_table")]
     if not exits or not exits[0].get("run_cnt"):
         raise TestFailure("the exit hook has no run count: the tool did not enable BPF "
                           "stats (BPF_ENABLE_STATS): %s" % exits)

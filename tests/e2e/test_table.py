@@ -22,16 +22,22 @@ a second busy loop. Over 6 windows:
 - the pool is sampled every walk while its threads exit;
 - both busy loops are CPU-bound: the one the table's seed found at the
   start, and the one the fork hook put in it.
+
+Then the table's references: each process's slot in hk_leaders holds its
+TGID while it lives (the busy loop started before the tool: the seed's;
+the one after: the fork hook's), and a process that exits leaves its slot
+empty (the exit hook dropped its task reference: none kept past its exit).
 """
 
 import subprocess
 
-from hk_e2e.procs import TestFailure, read_pids, workload_alive
+from hk_e2e.procs import TestFailure, kill_group, read_pids, workload_alive
 from hk_e2e.tool import Tool
 
 TABLE_WINDOWS = 6
 STRETCH_MAX_US = 1500
 BIG_THREADS = 10000
+LEADER_SLOTS = 65536    # HK_LEADER_SLOTS (bpf/walk_table.bpf.h)
 
 
 def _cpu_bound(tool, pid, since):
@@ -87,13 +93,27 @@ def t_table_walk(suite, ctx):
                           (before, after, big), found):
         if not f:
             problems.append("the %s (PID %d) never CPU-bound" % (name, p.pid))
+    for name, p in (("seeded", before), ("forked", after)):
+        slot = tool.map_lookup("hk_leaders", p.pid & (LEADER_SLOTS - 1))
+        if not slot or int(slot["tgid"]) != p.pid:
+            problems.append("the %s busy loop (PID %d) is not in its hk_leaders slot: %s" %
+                            (name, p.pid, slot))
+    kill_group(before)
+    kill_group(after)
+    tool.wait_windows(1)
+    for name, p in (("seeded", before), ("forked", after)):
+        slot = tool.map_lookup("hk_leaders", p.pid & (LEADER_SLOTS - 1))
+        if not slot or int(slot["tgid"]) == p.pid:
+            problems.append("the %s busy loop (PID %d) exited, its hk_leaders slot still "
+                            "held: %s" % (name, p.pid, slot))
     if problems:
         raise TestFailure("table driver: %s; stats %s" % ("; ".join(problems), st1))
     tool.stop()
     ctx.record("table_walk", True, "%d walks in %d work items, longest stretch %d us, "
                "%d resumed inside a process (%d of them from its leader); the pool "
                "sampled %d times in %d walks while it shrank; both busy loops and the "
-               "big one CPU-bound" %
+               "big one CPU-bound; their leaders' slots held while they lived, emptied at "
+               "their exits" %
                (walks, items + walks, stretch_us, resumes,
                 int(st1["table_restarts"]) - int(st0["table_restarts"]),
                 int(e1["windows"]) - int(e0["windows"]), walks))

@@ -20,11 +20,11 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "bench_table.skel.h"
 #include "bn_table.h"
+#include "kernel/loader_kptr.h"
 
 #define BN_CHUNK_NS 1000000ULL	/* the design's budget per chunk */
 
@@ -74,42 +74,6 @@ void bn_tsample_print(const char *tag, const struct bn_tsample *s)
 		printf(" max=%llu chunks=%u per=%u", (unsigned long long)s->max, s->chunks, s->per);
 }
 
-/*
- * clang 14 drops the btf_type_tag of a pointer to a struct (clang 15 keeps
- * it): bn_slot.task then reaches the kernel as a plain pointer, not a kptr.
- * Give it back a pointer to a "kptr"-tagged task_struct before loading; a
- * new pointer type, as the untagged one may serve other uses.
- */
-static int kptr_tag(struct bpf_object *obj)
-{
-	struct btf *btf = bpf_object__btf(obj);
-	const struct btf_member *m;
-	const struct btf_type *st;
-	__s32 sid, tag, ptr;
-	int i;
-
-	sid = btf ? btf__find_by_name_kind(btf, "bn_slot", BTF_KIND_STRUCT) : -ENOENT;
-	if (sid < 0)
-		return sid;
-	st = btf__type_by_id(btf, sid);
-	for (i = 0, m = btf_members(st); i < btf_vlen(st); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), "task"))
-			break;
-	st = i < btf_vlen(st) ? btf__type_by_id(btf, m->type) : NULL;
-	if (!st || !btf_is_ptr(st))
-		return -EINVAL;
-	if (btf_is_type_tag(btf__type_by_id(btf, st->type)))
-		return 0;
-	tag = btf__add_type_tag(btf, "kptr", st->type);
-	ptr = tag < 0 ? tag : btf__add_ptr(btf, tag);
-	if (ptr < 0)
-		return ptr;
-	/* adding moved the types: find the member again */
-	st = btf__type_by_id(btf, sid);
-	((struct btf_member *)btf_members(st))[i].type = ptr;
-	return 0;
-}
-
 int bn_table__open(struct bn_table *t, __u32 max_procs)
 {
 	struct bn_table_ctx c;
@@ -120,7 +84,8 @@ int bn_table__open(struct bn_table *t, __u32 max_procs)
 	if (!t->skel)
 		return -errno;
 	bpf_map__set_max_entries(t->skel->maps.bn_ptab, max_procs);
-	err = kptr_tag(t->skel->obj);
+	/* clang 14 drops bn_slot.task's kptr tag: the tool's loader's fix */
+	err = hk_loader__kptr_tag(t->skel->obj, "bn_slot", "task");
 	if (!err)
 		err = bench_table_bpf__load(t->skel);
 	if (!err)

@@ -22,6 +22,10 @@ FORKS_ROUNDS=${BENCH_FORKS_ROUNDS:-8}
 FORKS_S=${BENCH_FORKS_S:-2}
 FORKS_THREADS=${BENCH_FORKS_THREADS:-80000}
 FORKS_HACKBENCH_RUNS=${BENCH_FORKS_HACKBENCH_RUNS:-20}
+# hotspot-k's own flags in the rounds and the --bpf-stats pass, e.g.
+# "--driver table" (the default above 2000 threads from 6.10, with its
+# fork hook, whose own cost the pass then reads in the fork hook's columns)
+FORKS_HK_ARGS=${BENCH_FORKS_HK_ARGS:-}
 
 # forks_cpu: the user + system seconds of this shell's reaped descendants,
 # as an expression for calc in FORKS_CPU (bash's times, parsed with no
@@ -101,7 +105,8 @@ forks_rounds()
 	run_fg /dev/null hackbench -P -p -g 10 -l 10
 	for ((r = 0; r < FORKS_ROUNDS; r++)); do
 		for v in $(rotate "$r" none hk exitempty forkhook); do
-			variant_start "$v" || variant_start "$v" ||
+			# shellcheck disable=SC2086 # flags, split on purpose
+			variant_start "$v" $FORKS_HK_ARGS || variant_start "$v" $FORKS_HK_ARGS ||
 				{ echo "bench: $v did not start" >&2; continue; }
 			# the storms' order rotates too: the tool's one walk among
 			# them (5 s windows) falls on each storm in turn
@@ -130,8 +135,12 @@ forks_exit_cost()
 	fpid=$BG_PID
 	wait_line "$WORK/forks-forkhook.log" '^ready' 10 "$fpid" &&
 		f=$(sed -n 's/^ready prog_id=//p' "$WORK/forks-forkhook.log")
-	variant_start hk --bpf-stats || { stop "$fpid"; return 1; }
+	# shellcheck disable=SC2086 # flags, split on purpose
+	variant_start hk --bpf-stats $FORKS_HK_ARGS || { stop "$fpid"; return 1; }
 	e=$(prog_of "$VPID" hk_exit)
+	# the table driver's own fork hook, when it runs, in the fork columns
+	fk=$(prog_of "$VPID" hk_fork) && f=$fk
+	fk=
 	[ -n "$e" ] || { variant_stop; stop "$fpid"; return 1; }
 	for s in $FORKS_STORMS; do
 		read -r -a x0 <<<"$(prog_stat "$e")"
@@ -200,7 +209,7 @@ forks_report()
 		sum+="${sum:+; }$s $(fmt %.3f "$rh")× ($(forks_ratios "$s" hk rate | spread %.3f)), per CPU second $(fmt %.3f "$rc")× ($(forks_ratios "$s" hk cpu_rate | spread %.3f))"
 	done
 	say ""
-	say "Method: $FORKS_ROUNDS rounds; in each, no hotspot-k, hotspot-k as a user runs it (the default config: 5 s windows, the exit hook attached, the sched_switch hook only while a thread is watched; \`--json\` to a file), an empty tp_btf/sched_process_exit program (\`bn-bpf attach exitempty\`: the floor of any exit hook) and the TGID table's fork hook (\`bn-bpf attach forkhook\`, tools/bench/bench_tgid.bpf.c: a tp_btf/sched_process_fork program that, for a child that is a new process (pid == tgid, not a kernel thread), sets its TGID's bit in a 512 KiB bitmap with an atomic OR: the floor of issue #34's fork hook), in a rotated order, each started anew before its storms and stopped after (killed by PID). Under each, the three storms one after the other, their order rotated per round (so the tool's one walk during them, about 5 s after its start, falls on each storm in turn): \`stress-ng --fork 2 --timeout ${FORKS_S}s --metrics-brief\` (two workers forking a child that exits at once and reaping it; its bogo ops/s in real time), \`bn-threads -n $FORKS_THREADS -c 0\` (pthread_create of a thread that returns at once, then pthread_join, on CPU 0; threads ÷ its own wall-clock time), and \`hackbench -P -p -g 10 -l 10\` $FORKS_HACKBENCH_RUNS times back to back (each run forks 400 processes, 10 messages of 100 bytes each over pipes, reaps them; 400 × runs ÷ wall-clock time). Per CPU second: the same count ÷ the user + system seconds of the storm and every process it forked (bash's \`times\` for its reaped descendants, before and after): the exit hook runs in the exiting task and is counted, what the other sessions on this shared host run is not, so this ratio is the steadier one. The ratio is taken within a round (with ÷ without, same storm), then the median and the min–max over rounds; the target is the median ≥ 0.99. Hook column: a sched_switch bpf_link among the tool's fds when the storm ended (the storms can make the walk watch a thread on this shared 2-CPU host). The exit hook's cost is one more pass of the three storms under a hotspot-k with \`--bpf-stats\` (it holds BPF_ENABLE_STATS; kept out of the A/B rounds because the stats add two clock reads to every BPF program run on the host): Δ\`run_time_ns\` ÷ Δ\`run_cnt\` of hk_exit over each storm, runs ÷ the storm's seconds, and their product as a share of one CPU; the fork hook attached beside it in that pass, read the same way (it runs on every fork and thread create; it sets a bit only for a new process). hotspot-k has no fork or exec hook yet: every exit runs hk_exit once (thread or process)."
+	say "Method: $FORKS_ROUNDS rounds; in each, no hotspot-k, hotspot-k as a user runs it (the default config: 5 s windows, the exit hook attached, the sched_switch hook only while a thread is watched; \`--json\` to a file), an empty tp_btf/sched_process_exit program (\`bn-bpf attach exitempty\`: the floor of any exit hook) and the TGID table's fork hook (\`bn-bpf attach forkhook\`, tools/bench/bench_tgid.bpf.c: a tp_btf/sched_process_fork program that, for a child that is a new process (pid == tgid, not a kernel thread), sets its TGID's bit in a 512 KiB bitmap with an atomic OR: the floor of issue #34's fork hook), in a rotated order, each started anew before its storms and stopped after (killed by PID). Under each, the three storms one after the other, their order rotated per round (so the tool's one walk during them, about 5 s after its start, falls on each storm in turn): \`stress-ng --fork 2 --timeout ${FORKS_S}s --metrics-brief\` (two workers forking a child that exits at once and reaping it; its bogo ops/s in real time), \`bn-threads -n $FORKS_THREADS -c 0\` (pthread_create of a thread that returns at once, then pthread_join, on CPU 0; threads ÷ its own wall-clock time), and \`hackbench -P -p -g 10 -l 10\` $FORKS_HACKBENCH_RUNS times back to back (each run forks 400 processes, 10 messages of 100 bytes each over pipes, reaps them; 400 × runs ÷ wall-clock time). Per CPU second: the same count ÷ the user + system seconds of the storm and every process it forked (bash's \`times\` for its reaped descendants, before and after): the exit hook runs in the exiting task and is counted, what the other sessions on this shared host run is not, so this ratio is the steadier one. The ratio is taken within a round (with ÷ without, same storm), then the median and the min–max over rounds; the target is the median ≥ 0.99. Hook column: a sched_switch bpf_link among the tool's fds when the storm ended (the storms can make the walk watch a thread on this shared 2-CPU host). The exit hook's cost is one more pass of the three storms under a hotspot-k with \`--bpf-stats\` (it holds BPF_ENABLE_STATS; kept out of the A/B rounds because the stats add two clock reads to every BPF program run on the host): Δ\`run_time_ns\` ÷ Δ\`run_cnt\` of hk_exit over each storm, runs ÷ the storm's seconds, and their product as a share of one CPU; the fork hook attached beside it in that pass, read the same way (it runs on every fork and thread create; it sets a bit only for a new process). Every exit runs hotspot-k's exit hook once (thread or process). hotspot-k's flags here: ${FORKS_HK_ARGS:-none} (BENCH_FORKS_HK_ARGS; with \`--driver table\` the tool has a fork hook of its own, hk_fork: a new process's bit and a reference to its leader, and the fork columns of the --bpf-stats pass read it instead of bn-bpf's)."
 	say ""
 	summary "18. fork storms" "with hotspot-k ÷ without, median (spread) over $FORKS_ROUNDS rounds: $sum; hk_exit $(fmt %.0f "$(forks_exit fork exit_ns)") ns per exit in the fork storm; the TGID table's fork hook $(fmt %.0f "$(forks_exit fork fork_ns)") ns per fork, $(fmt %.3f "$(forks_ratios fork forkhook rate | med)")× the forks/s without" "≥ 0.99 each: $(verdict "$all")"
 }

@@ -327,6 +327,8 @@ prog_of()
 	for id in $(prog_ids "$1"); do
 		bpftool prog show id "$id" 2>/dev/null | grep -q " name $2 " && { echo "$id"; return 0; }
 	done
+	# the table driver loads hk_exit_table in hk_exit's place
+	[ "$2" = hk_exit ] && { prog_of "$1" hk_exit_table; return; }
 	return 1
 }
 

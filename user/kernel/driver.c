@@ -61,12 +61,14 @@ int hk_driver__mark_victim_args(const struct btf *vmlinux)
  * The driver for this kernel and this machine, or the one asked for if the
  * kernel has what it needs. Above HK_ITER_ABOVE_THREADS threads a walk in
  * one stretch on a CPU (wq, timer) holds it too long: there the table
- * driver, whose walk is cut in chunks of 1 ms (>= 6.10, where the threads
- * are at least HK_TABLE_THREADS_PER_PROC a process; under --pin always,
- * whose walk nobody would take over), else the iter driver (the kernel
- * offers the CPU between its threads). Below, wq: the table driver's
- * lookup of each process by its PID (~0.5 us here, make bench figure 3)
- * costs more than the open-coded walk it would cut.
+ * driver, whose walk is cut in chunks of 1 ms (>= 6.10; under --pin
+ * always, whose walk nobody would take over), else the iter driver (the
+ * kernel offers the CPU between its threads). The table keeps a reference
+ * to each process's leader, so it costs less than iter whatever the
+ * threads a process (make bench figure 3, 10000 x 1: ~500 vs ~750 ns a
+ * thread). Below, wq: its one-stretch walk is short there and costs less
+ * per process (1000 x 1: ~400 vs ~600 ns a thread; 100 x 10: ~290 vs
+ * ~360), and no fork hook runs on every fork.
  */
 int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, int as_old,
 		      enum hk_driver *driver, const char **why, char *err, size_t err_len)
@@ -79,14 +81,14 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 	 * used for PREEMPT_RT", process_timer_func), which arms both timer
 	 * drivers' windows: Debian's 6.12.117-rt loaded nothing by default */
 	int rt = hk_preflight__preempt_rt(NULL);
-	__u32 threads = hk_sysinfo__nr_threads(), procs = 0;
+	__u32 threads = hk_sysinfo__nr_threads();
 
-	/* the table driver: bpf_wq, and a process's leader by its PID */
-	int table = wq && kernel_has_func(vmlinux, "bpf_task_from_pid");
-
-	/* counted only where it decides: a walk of /proc */
-	if (table && threads > HK_ITER_ABOVE_THREADS && !pin && asked == HK_DRIVER_NONE)
-		procs = hk_sysinfo__nr_procs();
+	/* the table driver: bpf_wq, references to tasks kept in a map (their
+	 * release, the map's destructor), and a leader by its PID where a
+	 * slot is another's */
+	int table = wq && kernel_has_func(vmlinux, "bpf_task_acquire") &&
+		    kernel_has_func(vmlinux, "bpf_task_release") &&
+		    kernel_has_func(vmlinux, "bpf_task_from_pid");
 
 	switch (asked) {
 	case HK_DRIVER_WQ:
@@ -114,7 +116,7 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 	case HK_DRIVER_TABLE:
 		if (!table) {
 			snprintf(err, err_len, "--driver table: the kernel has no bpf_wq (Linux "
-				 ">= 6.10) or no bpf_task_from_pid");
+				 ">= 6.10) or no task kfuncs (bpf_task_acquire, bpf_task_from_pid)");
 			return -1;
 		}
 		*why = "asked for";
@@ -137,19 +139,13 @@ int hk_driver__choose(const struct btf *vmlinux, enum hk_driver asked, int pin, 
 		} else if (rt) {
 			*driver = HK_DRIVER_ITER;
 			*why = "PREEMPT_RT: no BPF timers";
-		} else if (table && pin) {
+		} else if (table && (pin || threads > HK_ITER_ABOVE_THREADS)) {
 			*driver = HK_DRIVER_TABLE;
-			*why = "--pin on Linux >= 6.10: a walk in 1 ms chunks";
-		} else if (table && threads > HK_ITER_ABOVE_THREADS &&
-			   threads >= HK_TABLE_THREADS_PER_PROC * procs) {
-			*driver = HK_DRIVER_TABLE;
-			*why = "many threads on Linux >= 6.10: a walk in 1 ms chunks";
+			*why = pin ? "--pin on Linux >= 6.10: a walk in 1 ms chunks" :
+				     "many threads on Linux >= 6.10: a walk in 1 ms chunks";
 		} else if (threads > HK_ITER_ABOVE_THREADS && !pin) {
 			*driver = HK_DRIVER_ITER;
-			*why = table ? "many threads, in processes of fewer than 2 on average: "
-				       "a walk that offers the CPU between threads, without the "
-				       "table's lookup of each process" :
-				       "many threads: a walk that offers the CPU between threads";
+			*why = "many threads: a walk that offers the CPU between threads";
 		} else if (wq) {
 			*driver = HK_DRIVER_WQ;
 			*why = "Linux >= 6.10";

@@ -11,18 +11,13 @@
 #include <bpf/btf.h>
 #include "shared/hotspot.h"
 
-/* Above this many threads at start, the chunked iter driver walks (a
- * timer driver's walk holds a CPU ~0.3 us per thread in one stretch). */
-#define HK_ITER_ABOVE_THREADS 2000
 /*
- * ... or the table driver, where the threads are at least this many times
- * the processes. It looks each process up by its PID and iter does not:
- * make bench figure 3 (2026-11-29) put the table walk at ~245 ns a thread
- * + ~525 ns a process, iter at ~600 ns a thread: the table costs less from
- * ~1.5 threads a process (1000 x 10: 297 vs 597 ns a thread; 10000 x 1:
- * 769 vs 600).
+ * Above this many threads at start a walk in one stretch on a CPU (wq,
+ * timer: ~0.3 us per thread) holds it too long: the table driver walks
+ * there (>= 6.10), cut in 1 ms chunks, else the iter driver. Below, wq:
+ * its walk is short there and costs less a process than the table's.
  */
-#define HK_TABLE_THREADS_PER_PROC 2
+#define HK_ITER_ABOVE_THREADS 2000
 
 /*
  * The driver for this kernel and this machine into *driver, why into

@@ -64,6 +64,7 @@ static const struct {
 	{ "hk_switch", BPF_PROG_TYPE_TRACING },
 	{ "hk_switch_noarg", BPF_PROG_TYPE_TRACING },
 	{ "hk_exit", BPF_PROG_TYPE_TRACING },
+	{ "hk_exit_table", BPF_PROG_TYPE_TRACING },
 	{ "hk_iter", BPF_PROG_TYPE_TRACING },
 	{ "hk_arm", BPF_PROG_TYPE_SYSCALL },
 	{ "hk_arm_nowq", BPF_PROG_TYPE_SYSCALL },

@@ -19,6 +19,7 @@
 #include "kfields.h"
 #include "lib/clock.h"
 #include "loader.h"
+#include "loader_kptr.h"
 #include "loader_state.h"
 #include "preflight.h"
 #include "self_cost.h"
@@ -163,6 +164,16 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	bpf_program__set_autoload(l->skel->progs.hk_arm_table, l->driver == HK_DRIVER_TABLE);
 	bpf_program__set_autoload(l->skel->progs.hk_table_seed, l->driver == HK_DRIVER_TABLE);
 	bpf_program__set_autoload(l->skel->progs.hk_fork, l->driver == HK_DRIVER_TABLE);
+	/* its exit hook: the table's entry dropped with its reference too */
+	bpf_program__set_autoload(l->skel->progs.hk_exit, l->driver != HK_DRIVER_TABLE);
+	bpf_program__set_autoload(l->skel->progs.hk_exit_table, l->driver == HK_DRIVER_TABLE);
+	/* its leaders' slots (1 MiB) only where they are kept */
+	if (l->driver != HK_DRIVER_TABLE)
+		bpf_map__set_max_entries(l->skel->maps.hk_leaders, 1);
+	else if ((e = hk_loader__kptr_tag(l->skel->obj, "hk_leader", "task"))) {
+		snprintf(err, err_len, "cannot tag hk_leader.task as a kptr: %s", strerror(-e));
+		goto cleanup;
+	}
 	/* --no-hook: nothing on the scheduler's hot path at all; else the
 	 * hook is attached while the walk watches a thread (hook_gate.bpf.h),
 	 * or for good under --pin, where nobody would attach it */

@@ -75,6 +75,7 @@ int hk_loader__cost(struct hk_loader *l, struct hk_cost *out)
 	struct hk_self_cost_in in = { .source = l->cost_source, .hook = l->hook };
 	struct bpf_program *oom = l->skel->progs.hk_oom_kill;
 	__u64 now_ns = mono_ns(), ctxt, forks;
+	int exit_fd;
 
 	in.lifetime_ns = now_ns - l->ready_ns;
 	in.start_cpu_ns = l->start_cpu_ns;
@@ -90,7 +91,11 @@ int hk_loader__cost(struct hk_loader *l, struct hk_cost *out)
 	}
 	if (l->hook_prog)
 		prog_runs(bpf_program__fd(l->hook_prog), &in.hook_prog);
-	prog_runs(bpf_program__fd(l->skel->progs.hk_exit), &in.exit_prog);
+	/* one exit hook is loaded: hk_exit, or the table driver's */
+	exit_fd = bpf_program__fd(l->skel->progs.hk_exit);
+	if (exit_fd < 0)
+		exit_fd = bpf_program__fd(l->skel->progs.hk_exit_table);
+	prog_runs(exit_fd, &in.exit_prog);
 	/* the table driver's fork hook: no fd, no runs, where not loaded */
 	in.fork_hook = bpf_program__fd(l->skel->progs.hk_fork) >= 0;
 	prog_runs(bpf_program__fd(l->skel->progs.hk_fork), &in.fork_prog);

@@ -16,12 +16,13 @@ int hk_loader__pin(struct hk_loader *l, const char *dir, char *err, size_t err_l
 {
 	/* the OOM kill's too: pinned, it keeps noting kills for `follow` */
 	struct bpf_link *links[] = {
-		l->hook_link, l->skel->links.hk_exit,
+		l->hook_link,
+		l->skel->links.hk_exit ? l->skel->links.hk_exit : l->skel->links.hk_exit_table,
 		l->skel->links.hk_oom_kill, l->skel->links.hk_oom_kill_pid,
 		l->skel->links.hk_fork,
 	};
 	/* the table driver's fork hook: without it, no process born after
-	 * the tool exits would be walked */
+	 * the tool exits would be walked; either exit hook as link_hk_exit */
 	const char *names[] = { l->hook_prog == l->skel->progs.hk_switch_noarg ?
 				"link_hk_switch_noarg" : "link_hk_switch", "link_hk_exit",
 				"link_hk_oom_kill", "link_hk_oom_kill_pid", "link_hk_fork" };

@@ -195,6 +195,20 @@ class Tool:
             return None
         return d["formatted"]["value"]
 
+    def map_lookup(self, name, key_u32):
+        """A u32-keyed map of the tool's, by name: the value bpftool
+        formats by BTF, or None (no such map, or no such key)."""
+        mid = next((m["id"] for m in bpftool("map", "show", "-j") or []
+                    if m["id"] in self.map_ids and m.get("name") == name), None)
+        if mid is None:
+            return None
+        key = [str(b) for b in int(key_u32).to_bytes(4, sys.byteorder)]
+        r = subprocess.run([bpf.BPFTOOL, "map", "lookup", "id", str(mid), "key", *key, "-j"],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=10)
+        d = json.loads(r.stdout or b"null") if r.returncode == 0 else None
+        return d["formatted"]["value"] if d else None
+
     def wait_ready(self, timeout_s=20.0):
         """Until the BPF side is loaded, armed, and has closed a first window."""
         deadline = mono() + timeout_s
