@@ -389,7 +389,17 @@ freeze_ran_since()
 late_freeze_v2()
 {
 	if [ -n "$f_frozen" ]; then
-		result freeze_v2 FAIL "$t_1" "frozen at $(secs $((f_frozen - t_1))) s, never thawed"
+		# what the watcher and the leak say: a thaw missed, or none made
+		read -r lf_state <"$CG$LEAK_FREEZE/cgroup.freeze"
+		lf_ev=$(tr '\n' ' ' <"$CG$LEAK_FREEZE/cgroup.events")
+		lf_v=$(sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "/proc/$p_leak/status")
+		lf_t=$(grep '"event":"freeze"' "$OUT" | grep "\"pid\":$p_leak," |
+			sed -n 's/.*"time":"[^T]*T\([^"]*\)".*"result":"\([a-z]*\)".*/\1 \2/p' | tr '\n' ',')
+		result freeze_v2 FAIL "$t_1" "frozen at $(secs $((f_frozen - t_1))) s, never thawed" \
+			"(phase 3 from $(secs $((t_3 - t_1))) s)" \
+			"(now: cgroup.freeze $lf_state, events $lf_ev; watcher files:" \
+			"$(ls /tmp/frozen_at /tmp/frozen_at.vcsw /tmp/thawed_at 2>&1 | tr '\n' ' ');" \
+			"switches $(cat /tmp/frozen_at.vcsw 2>/dev/null) -> $lf_v; the tool's: $lf_t)"
 	else
 		result freeze_v2 FAIL "$t_1" "pid $p_leak never frozen ($(labels "$OUT" "$p_leak")): $(grep -m 1 '"event":"freeze"' "$OUT")"
 	fi
