@@ -17,7 +17,7 @@
 # by its PID at its phase's end. README.md has the table and the times.
 
 CG=/sys/fs/cgroup
-PHASE_CS=1500		# 15 s a phase: entering takes 3-6 windows of 1 s
+PHASE_CS=2000		# 20 s a phase: entering takes 3-6 windows of 1 s
 QUIET_CS=800		# busy_faults: no mem_thrashing for 8 windows
 IOUT=/tmp/iter.out
 IERR=/tmp/iter.err
@@ -476,7 +476,7 @@ echo 10 >/sys/devices/virtual/workqueue/cpumask ||
 	echo "HKVM INFO unbound workqueues not confined to CPU 4"
 now
 t0=$NOW
-# no [budget] for either tool: the checks time their lines (15 s), and a
+# no [budget] for either tool: the checks time their lines (20 s), and a
 # budget step taken under TCG would delay them; what they check is the
 # diagnosis, not the budget (e2e's budget tests it on the host). Seen: the
 # default tool's windows at 2 s, then 4 s, in a fresh-ci run (the host
