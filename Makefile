@@ -216,9 +216,11 @@ $(OUTPUT)/memload: tests/e2e/memload.c include/shared/units.h $(LINK_STAMP) | $(
 # the includes of user/, bpf/ and include/: no circle, none up the flow
 # (config -> kernel -> output, flame -> profile -> act -> status -> cmd; lib
 # and include/shared/ below all), each said with the file and the name that
-# makes it; the rules are tools/check_includes.py's docstring (< 1 s)
+# makes it; the rules are tools/check_includes.py's docstring; and no C
+# file there over 500 lines, a file a job (tools/check_sizes.sh) (< 1 s)
 include-check:
 	$(Q)python3 tools/check_includes.py
+	$(Q)tools/check_sizes.sh
 
 # a cross build's unit tests run under qemu-user (CROSS_RUN, cross.mk),
 # whose packages are installed first

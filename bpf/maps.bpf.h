@@ -213,4 +213,11 @@ struct {
 	__type(value, struct hk_timer_val);
 } hk_timer SEC(".maps");
 
+/* the work item's kfuncs (>= 6.10) */
+extern int bpf_wq_init(struct bpf_wq *wq, void *p__map, unsigned int flags) __weak __ksym;
+extern int bpf_wq_start(struct bpf_wq *wq, unsigned int flags) __weak __ksym;
+extern int bpf_wq_set_callback_impl(struct bpf_wq *wq,
+				    int (callback_fn)(void *map, int *key, void *value),
+				    unsigned int flags, void *aux) __weak __ksym;
+
 #endif /* HK_BPF_MAPS_H */
