@@ -258,6 +258,11 @@ static __noinline int hk_table_cut_lost(void)
 	return 0;
 }
 
+/* For the tests (HOTSPOT_K_TEST_LOSE_CUTS=1, e2e table_restart): every
+ * cut thread taken as gone, so that each resume is a restart from the
+ * leader, a path a thread's exit between two chunks takes about never. */
+const volatile __u32 hk_table_lose_cuts;
+
 /* Where tgid's walk starts: its leader, or the thread the last chunk
  * ended on (hk_tb_skip says what to skip); a reference, or NULL. */
 static __always_inline struct task_struct *hk_table_from(__u32 tgid)
@@ -271,7 +276,7 @@ static __always_inline struct task_struct *hk_table_from(__u32 tgid)
 	if (hk_tb_cut_tgid == tgid) {
 		hk_tb_cut_tgid = 0;
 		st = hk_st();
-		t = bpf_task_from_pid(hk_tb_cut_tid);
+		t = hk_table_lose_cuts ? NULL : bpf_task_from_pid(hk_tb_cut_tid);
 		if (t && (__u64)t->signal == hk_tb_cut_sig) {
 			hk_tb_skip = HK_TB_SKIP_FIRST;
 			if (st)

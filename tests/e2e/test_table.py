@@ -23,6 +23,18 @@ a second busy loop. Over 6 windows:
 - both busy loops are CPU-bound: the one the table's seed found at the
   start, and the one the fork hook put in it.
 
+table_restart takes the other way on: the thread a chunk ended on gone
+by the next chunk, a path this walk takes about never by chance (0 in 9
+runs of table_walk). HOTSPOT_K_TEST_LOSE_CUTS=1 makes every cut take it:
+the process is walked again from its leader, its threads up to the cut
+one's start time skipped. The big one's busy thread, its newest, comes
+after every cut: were the skip wrong (none walked after the cut, or the
+leader's chunk given up) it would never be seen, and the process never
+CPU-bound. Were none skipped, the threads before each cut would be walked
+again at each restart (their sums unchanged: a thread adds what it did
+since it was last seen), and the threads walked a walk would be several
+times the host's (7 restarts a walk here: ~4x).
+
 Then the table's references: each process's slot in hk_leaders holds its
 TGID while it lives (the busy loop started before the tool: the seed's;
 the one after: the fork hook's), and a process that exits leaves its slot
@@ -31,7 +43,7 @@ empty (the exit hook dropped its task reference: none kept past its exit).
 
 import subprocess
 
-from hk_e2e.procs import TestFailure, kill_group, read_pids, workload_alive
+from hk_e2e.procs import TestFailure, kill_group, read_line, read_pids, workload_alive
 from hk_e2e.tool import Tool
 
 TABLE_WINDOWS = 6
@@ -119,7 +131,62 @@ def t_table_walk(suite, ctx):
                 int(e1["windows"]) - int(e0["windows"]), walks))
 
 
+def t_table_restart(suite, ctx):
+    big = ctx.workload("big", [ctx.hkload, "spin", "--threads", "1", "--idle-first",
+                               str(BIG_THREADS)], stdout=subprocess.PIPE)
+    if read_line(big, 60) != "ready":
+        raise TestFailure("table_restart: hkload spin --idle-first %d never ready" %
+                          BIG_THREADS)
+    tool = Tool(ctx, "table_restart", env={"HOTSPOT_K_TEST_LOSE_CUTS": "1"})
+    tool.wait_ready()
+    start = tool.stderr_text().splitlines()[0]
+    if "driver table" not in start:
+        ctx.skip("table_restart", "the tool chose another driver over %d threads: %s" %
+                 (BIG_THREADS, start))
+        tool.stop()
+        return
+    w0 = tool.wait_windows(1)
+    st0 = tool.stats()
+    found = _cpu_bound(tool, big.pid, w0 - 1)
+    ev = found[1] if found else None
+    w1 = tool.wait_windows(2, since=tool.windows())
+    st1 = tool.stats()
+    with open("/proc/loadavg") as f:
+        host_threads = int(f.read().split()[3].split("/")[1])
+    workload_alive(ctx, big)
+    walks = w1 - w0
+    per_walk = (int(st1["threads_walked"]) - int(st0["threads_walked"])) // max(walks, 1)
+    restarts = int(st1["table_restarts"]) - int(st0["table_restarts"])
+    resumes = int(st1["table_resumes"]) - int(st0["table_resumes"])
+    problems = []
+    if restarts < walks:
+        problems.append("%d restarts from a leader in %d walks (a process of %d threads "
+                        "cut in each, every cut thread taken as gone)" %
+                        (restarts, walks, BIG_THREADS + 1))
+    if per_walk > host_threads * 11 // 10:
+        problems.append("%d threads walked a walk, the host has %d (kernel threads "
+                        "included): the threads before a cut walked again" %
+                        (per_walk, host_threads))
+    if resumes:
+        problems.append("%d chunks resumed at the cut thread: the switch did not hold" %
+                        resumes)
+    if not ev:
+        problems.append("the big process (PID %d), its busy thread after every cut, never "
+                        "CPU-bound" % big.pid)
+    elif not 80 <= float(ev["cpu_pct"]) <= 120:
+        problems.append("the big process CPU-bound at cpu_pct %s, not its one busy "
+                        "thread's ~100" % ev["cpu_pct"])
+    if problems:
+        raise TestFailure("table restart: %s; stats %s" % ("; ".join(problems), st1))
+    tool.stop()
+    ctx.record("table_restart", True, "%d restarts from the leader in %d walks, 0 resumed "
+               "at the cut thread; %d threads walked a walk of the host's %d; the big "
+               "process CPU-bound at cpu_pct %s, its busy thread met after every cut" %
+               (restarts, walks, per_walk, host_threads, ev["cpu_pct"]))
+
+
 TESTS = [
     # name, function, hard timeout (s), rerun once when the machine was disturbed
     ("table_walk", t_table_walk, 90, True),
+    ("table_restart", t_table_restart, 60, True),
 ]

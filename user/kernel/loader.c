@@ -65,6 +65,14 @@ static int run_syscall_prog(struct bpf_program *prog)
 	return (int)opts.retval;
 }
 
+/* A tests-only switch (hotspot-k(8), ENVIRONMENT): on at "1" alone. */
+static int test_env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && !strcmp(v, "1");
+}
+
 int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		     char *err, size_t err_len)
 {
@@ -125,7 +133,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	 * before 5.18: the 4-argument sched_switch program. For tests,
 	 * HOTSPOT_K_AS_5_15=1 takes both paths on any kernel.
 	 */
-	as_old = getenv("HOTSPOT_K_AS_5_15") && !strcmp(getenv("HOTSPOT_K_AS_5_15"), "1");
+	as_old = test_env_on("HOTSPOT_K_AS_5_15");
 	l->bounded_loops = as_old || !hk_driver__has_loop(vmlinux);
 	args = as_old ? 4 : hk_driver__sched_switch_args(vmlinux);
 	/* a kernel whose mark_victim differs from both loads without it */
@@ -156,6 +164,9 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		bpf_map__set_max_entries(l->skel->maps.hk_parked, o->max_procs);
 	}
 	l->skel->rodata->hk_bounded_loops = l->bounded_loops;
+	/* HOTSPOT_K_TEST_LOSE_CUTS=1: the table's restart from a leader, for
+	 * e2e table_restart (walk_table.bpf.h) */
+	l->skel->rodata->hk_table_lose_cuts = test_env_on("HOTSPOT_K_TEST_LOSE_CUTS");
 	/* the test entry is for the in-kernel tests only */
 	bpf_program__set_autoload(l->skel->progs.hk_test_win, false);
 	bpf_program__set_autoload(l->skel->progs.hk_arm, l->driver == HK_DRIVER_WQ);
@@ -202,8 +213,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 	/* HOTSPOT_K_TEST_HOOK_ALWAYS=1: the hook attached for good, as
 	 * before it was attached on demand, for the bench to set side by
 	 * side (figure 1) */
-	if (cfg.hook == HK_HOOK_ON_DEMAND && getenv("HOTSPOT_K_TEST_HOOK_ALWAYS") &&
-	    !strcmp(getenv("HOTSPOT_K_TEST_HOOK_ALWAYS"), "1"))
+	if (cfg.hook == HK_HOOK_ON_DEMAND && test_env_on("HOTSPOT_K_TEST_HOOK_ALWAYS"))
 		cfg.hook = HK_HOOK_ALWAYS;
 	if (!cfg.chunk_ns)
 		cfg.chunk_ns = HK_CHUNK_NS;
@@ -258,8 +268,7 @@ int hk_loader__start(struct hk_loader **out, const struct hk_loader_opts *o,
 		 * 10 k new processes): try again for up to 1 s */
 		/* HOTSPOT_K_TEST_ARM_ENOMEM=1: the tests' stand-in for that
 		 * failure, which nothing else provokes at will */
-		arm_enomem = getenv("HOTSPOT_K_TEST_ARM_ENOMEM") &&
-			     !strcmp(getenv("HOTSPOT_K_TEST_ARM_ENOMEM"), "1");
+		arm_enomem = test_env_on("HOTSPOT_K_TEST_ARM_ENOMEM");
 		/* the table's processes: every one now, the fork hook's since */
 		if (l->driver == HK_DRIVER_TABLE) {
 			e = run_syscall_prog(l->skel->progs.hk_table_seed);

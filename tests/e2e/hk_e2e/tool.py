@@ -26,10 +26,11 @@ from .procs import TestFailure, indent, kill_group, mono, spawn
 class Tool:
     """hotspot-k --json -i 1s, its stdout read by a thread, its windows counted."""
 
-    def __init__(self, ctx, name, extra=(), journal=False):
+    def __init__(self, ctx, name, extra=(), journal=False, env=None):
         """journal: stdout is the journal's stream (JOURNAL_STREAM names the
         pipe), so each line starts with its syslog priority: kept in the
-        event as "_priority"."""
+        event as "_priority". env: variables added to the tool's
+        environment (the HOTSPOT_K_TEST_* switches)."""
         self.ctx = ctx
         self.name = name
         self.stderr_path = os.path.join(ctx.workdir, "%s.tool.stderr" % name)
@@ -54,17 +55,18 @@ class Tool:
         self.t_ready = None
         self._err = open(self.stderr_path, "wb")
         self.journal = journal
+        env = dict(os.environ, **env) if env else None
         if journal:
             r, w = os.pipe()
             st = os.fstat(w)
-            env = dict(os.environ, JOURNAL_STREAM="%d:%d" % (st.st_dev, st.st_ino))
+            env = dict(env or os.environ, JOURNAL_STREAM="%d:%d" % (st.st_dev, st.st_ino))
             try:
                 self.proc = spawn(self.argv, stdout=w, stderr=self._err, env=env)
             finally:
                 os.close(w)
             self.out = os.fdopen(r, "rb")
         else:
-            self.proc = spawn(self.argv, stdout=subprocess.PIPE, stderr=self._err)
+            self.proc = spawn(self.argv, stdout=subprocess.PIPE, stderr=self._err, env=env)
             self.out = self.proc.stdout
         ctx.own(self)
         self.reader = threading.Thread(target=self._read, daemon=True,
