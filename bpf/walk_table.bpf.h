@@ -343,7 +343,11 @@ static __always_inline void hk_table_proc(__u32 tgid)
 		return;
 	bpf_iter_task_new(&it, from, BPF_TASK_ITER_PROC_THREADS);
 	while ((t = bpf_iter_task_next(&it))) {
-		if (hk_tb_skip && hk_table_skipped(t))
+		/* a skipped thread that ends the list now (those after it
+		 * exited between the chunks) is walked again all the same: it
+		 * adds what it did since the cut, ~0, and closes the process,
+		 * else left open until the walk's end and counted unclosed */
+		if (hk_tb_skip && hk_table_skipped(t) && !hk_last_thread(t))
 			continue;
 		if (hk_walk_listed(t)) {
 			hk_walk_close(t);
