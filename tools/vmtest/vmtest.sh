@@ -446,8 +446,20 @@ build_initramfs amd64 "$(command -v busybox)" "$tool" "$prog_test" "$hkload" "$h
 # timed by its own kernel, and two TCG guests keep 2 host CPUs busy where
 # one leaves a CPU idle through its single-threaded stretches (a verifier
 # run, a boot).
+# failed_of SERIES: its checks that did not pass, each with what it said
+failed_of()
+{
+	local c r
+
+	for c in $(checks_of "$1"); do
+		r=${res[$1:$c]:-MISSING}
+		[[ $r == PASS* ]] && continue
+		printf '%s %s: %s; ' "$c" "${r%% *}" "${detail[$1:$c]:-}" | cut -c1-300 | tr -d '\n'
+	done
+}
+
 rc=0
-declare -A retried
+declare -A retried first_fail
 pending=$kernels
 while [ -n "$pending" ] || [ -n "${guests// /}" ]; do
 	for k in $guests; do
@@ -468,6 +480,7 @@ while [ -n "$pending" ] || [ -n "${guests// /}" ]; do
 		esac
 		if [ -n "$why" ] && [ -z "${retried[$k]:-}" ]; then
 			retried[$k]=1
+			first_fail[$k]="$why: $(failed_of "$k")"
 			mv "$out/$k.log" "$out/$k.$suffix.log"
 			echo "vmtest: $k: $why ($out/$k.$suffix.log): booting it once more"
 			pending="$k $pending"
@@ -538,4 +551,12 @@ echo
 core_vs 6.1 arm64-6.1
 core_vs node arm64-6.12
 core_vs 6.12 arm64-6.12
+
+# Last, each check that failed with what it said, and what a guest booted
+# twice failed at first: the end of the output is what a CI log shows
+for k in $kernels; do
+	[ -z "${first_fail[$k]:-}" ] || echo "vmtest: $k, its first boot: ${first_fail[$k]}"
+	[ "${info[$k:verdict]:-}" = PASS ] ||
+		echo "vmtest: $k: ${info[$k:verdict]:-not run}: $(failed_of "$k")"
+done
 exit "$rc"
