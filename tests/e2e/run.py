@@ -418,6 +418,10 @@ def main():
         shutil.rmtree(suite.workdir, ignore_errors=True)
     elif failed:
         print("logs kept in %s" % suite.workdir)
+    # again at the end, each failure in a line: what a CI log shows first
+    for name, ok, why in suite.results:
+        if not ok:
+            print("FAILED %s: %s" % (name, str(why)[:300]))
     print("%d passed, %d failed" % (passed, failed), flush=True)
     return 1 if failed else 0
 
